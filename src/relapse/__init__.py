@@ -1,0 +1,45 @@
+"""
+relapse: run-time grounding for RAG answers.
+
+Wrap the function that calls your LLM; relapse checks each answer against the
+retrieved chunks and, when the answer states numbers, dates or quotations the
+chunks do not support, calls it again with a query that names exactly what
+was wrong. Every attempt is an OpenTelemetry span.
+
+>>> import relapse
+>>> @relapse.grounded(chunks_arg="docs")
+... def answer(query: str, docs: list[str]) -> str:
+...     return "It ended in 1945."
+>>> answer("When did the war end?", ["The war ended in 1945."])
+'It ended in 1945.'
+"""
+
+from __future__ import annotations
+
+from relapse._compress import default_compress
+from relapse._decorator import GroundedFunction, grounded
+from relapse._prompts import compact_retry, instruction_retry, spans_only_retry
+from relapse._run import arun, run
+from relapse._types import GroundingFinding, GroundingResult, IterationRecord, RelapseResult
+from relapse._version import VERSION as __version__
+from relapse.exceptions import NotGroundedError, RelapseError
+from relapse.grounding import default_grounding_check
+
+__all__ = [
+    "GroundedFunction",
+    "GroundingFinding",
+    "GroundingResult",
+    "IterationRecord",
+    "NotGroundedError",
+    "RelapseError",
+    "RelapseResult",
+    "__version__",
+    "arun",
+    "compact_retry",
+    "default_compress",
+    "default_grounding_check",
+    "grounded",
+    "instruction_retry",
+    "run",
+    "spans_only_retry",
+]

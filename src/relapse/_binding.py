@@ -1,0 +1,159 @@
+"""
+Finding the query and chunks arguments of a call, and replacing the query.
+
+The layout is computed once, when decorating, so each call costs a few tuple
+and dict lookups instead of ``inspect.Signature.bind``.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+_POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+_NO_DEFAULT: Any = inspect.Parameter.empty
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Where one named parameter is found in ``(args, kwargs)``."""
+
+    name: str
+    #: Index in ``args``, or None when the parameter can only be passed by keyword.
+    index: int | None
+    #: Whether it may be passed by keyword.
+    by_keyword: bool
+    #: The declared default, or ``inspect.Parameter.empty``.
+    default: Any
+
+    def get(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """
+        Return the argument's value in this call.
+
+        Raises:
+            TypeError: the call does not pass it and it has no default.
+        """
+        if self.by_keyword and self.name in kwargs:
+            return kwargs[self.name]
+        if self.index is not None and self.index < len(args):
+            return args[self.index]
+        if self.default is not _NO_DEFAULT:
+            return self.default
+        raise TypeError(f"missing required argument {self.name!r}")
+
+    def replace(
+        self, args: tuple[Any, ...], kwargs: dict[str, Any], value: Any
+    ) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        """Return ``(args, kwargs)`` with this argument set to ``value``."""
+        if self.by_keyword and self.name in kwargs:
+            return args, {**kwargs, self.name: value}
+        if self.index is not None and self.index < len(args):
+            return (*args[: self.index], value, *args[self.index + 1 :]), kwargs
+        if self.by_keyword:
+            return args, {**kwargs, self.name: value}
+        # Positional-only and not passed: the default is in use, so the
+        # positional gap before it must be filled with the defaults too.
+        raise TypeError(f"cannot replace positional-only argument {self.name!r} left at default")
+
+
+@dataclass(frozen=True)
+class CallShape:
+    """Where the query and the chunks are, for unbound and bound calls."""
+
+    query: Slot
+    chunks: Slot
+    #: The same slots once ``self``/``cls`` is bound (methods called on an object or class).
+    bound_query: Slot
+    bound_chunks: Slot
+
+    def slots(self, bound: bool) -> tuple[Slot, Slot]:
+        """``(query, chunks)`` for a call whose first parameter is already bound or not."""
+        return (self.bound_query, self.bound_chunks) if bound else (self.query, self.chunks)
+
+
+def _slot(params: list[inspect.Parameter], name: str) -> Slot:
+    index: int | None = None
+    for position, param in enumerate(params):
+        if param.kind is inspect.Parameter.VAR_POSITIONAL:
+            break
+        if param.name == name:
+            if param.kind in _POSITIONAL:
+                index = position
+            break
+    param = next(p for p in params if p.name == name)
+    return Slot(
+        name=name,
+        index=index,
+        by_keyword=param.kind is not inspect.Parameter.POSITIONAL_ONLY,
+        default=param.default,
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def call_shape(function: Callable[..., Any], chunks_arg: str, query_arg: str | None) -> CallShape:
+    """
+    Work out where ``chunks_arg`` and ``query_arg`` sit in ``function``'s calls.
+
+    Cached per function, so ``relapse.run`` (which decorates per call) reads
+    its internal function's signature once.
+
+    Args:
+        function: The function being decorated.
+        chunks_arg: The name of its chunks parameter.
+        query_arg: The name of its query parameter, or None for the first
+            parameter that is neither ``chunks_arg`` nor ``self``/``cls``.
+
+    Returns:
+        The layout of both parameters.
+
+    Raises:
+        ValueError: a name is not a parameter of ``function`` (the message
+            lists its parameters), or no query parameter can be chosen.
+    """
+    params = [
+        p
+        for p in inspect.signature(function).parameters.values()
+        if p.kind is not inspect.Parameter.VAR_KEYWORD
+    ]
+    names = [p.name for p in params]
+    listing = ", ".join(names) or "none"
+    if chunks_arg not in names:
+        raise ValueError(
+            f"chunks_arg={chunks_arg!r} is not a parameter of {function.__qualname__}"
+            f" (its parameters: {listing})"
+        )
+    if query_arg is None:
+        candidates = [
+            p.name
+            for i, p in enumerate(params)
+            if p.name != chunks_arg
+            and p.kind is not inspect.Parameter.VAR_POSITIONAL
+            and not (i == 0 and p.name in ("self", "cls"))
+        ]
+        if not candidates:
+            raise ValueError(
+                f"{function.__qualname__} has no parameter to use as the query"
+                f" (its parameters: {listing}); pass query_arg="
+            )
+        query_arg = candidates[0]
+    elif query_arg not in names:
+        raise ValueError(
+            f"query_arg={query_arg!r} is not a parameter of {function.__qualname__}"
+            f" (its parameters: {listing})"
+        )
+    if query_arg == chunks_arg:
+        raise ValueError(f"query_arg and chunks_arg must differ, both are {chunks_arg!r}")
+    bound = params[1:] if params and params[0].kind in _POSITIONAL else params
+    first = params[0].name if params else None
+    if first in (query_arg, chunks_arg):
+        # A plain function is never called bound; keep the unbound layout.
+        bound = params
+    return CallShape(
+        query=_slot(params, query_arg),
+        chunks=_slot(params, chunks_arg),
+        bound_query=_slot(bound, query_arg),
+        bound_chunks=_slot(bound, chunks_arg),
+    )

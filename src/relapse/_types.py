@@ -1,0 +1,94 @@
+"""The value types that flow through the loop: findings, check results, records."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class GroundingFinding:
+    """
+    One problem a grounding check found in an answer.
+
+    Attributes:
+        code: A stable finding code, for example ``"FG001"`` (numbers),
+            ``"FG002"`` (dates) or ``"FG003"`` (quotations). The codes are
+            documented in ``docs/findings.md``.
+        message: A human-readable explanation. It may quote the failing spans
+            but never the chunks.
+        spans: The failing substrings exactly as they appear in the answer,
+            in answer order.
+        offsets: ``(start, end)`` character offsets of each span in the
+            answer (end exclusive), parallel to ``spans``; empty when the
+            check that produced the finding does not know them.
+    """
+
+    code: str
+    message: str
+    spans: tuple[str, ...] = field(default_factory=tuple)
+    offsets: tuple[tuple[int, int], ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class GroundingResult:
+    """
+    The verdict of a grounding check on one answer.
+
+    Attributes:
+        ok: True when the answer may be returned as grounded.
+        findings: Every problem found; empty when ``ok`` is True.
+    """
+
+    ok: bool
+    findings: tuple[GroundingFinding, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class IterationRecord:
+    """
+    One LLM call of the loop and what the check said about its answer.
+
+    Attributes:
+        iteration: 1 for the first call, then 2, 3, ...
+        prompt: The query text passed on this iteration: the caller's query on
+            iteration 1, the retry prompt afterwards.
+        answer: What the LLM call returned.
+        grounded: Whether the check accepted ``answer``.
+        findings: The check's findings on ``answer``.
+        duration_s: Wall time of the LLM call plus the check, in seconds.
+    """
+
+    iteration: int
+    prompt: str
+    answer: str
+    grounded: bool
+    findings: tuple[GroundingFinding, ...] = field(default_factory=tuple)
+    duration_s: float = 0.0
+
+
+@dataclass
+class RelapseResult:
+    """
+    The outcome of one grounded call.
+
+    Attributes:
+        answer: The answer returned to the caller (per ``on_exhausted`` when no
+            answer passed the check).
+        grounded: True if and only if ``answer`` passed the check.
+        iterations: How many LLM calls were made, from 1 to ``max_iterations``.
+        transcript: One record per LLM call, in order.
+        outcome: ``"grounded_first_try"``, ``"recovered"``, ``"exhausted"`` or
+            ``"timeout"``.
+    """
+
+    answer: str
+    grounded: bool
+    iterations: int
+    transcript: list[IterationRecord] = field(default_factory=list)
+    outcome: str = "grounded_first_try"
+
+    def __str__(self) -> str:
+        status = "grounded" if self.grounded else f"not grounded ({self.outcome})"
+        return (
+            f"relapse: {status} after {self.iterations} iteration(s)\n  answer: {self.answer[:200]}"
+        )
