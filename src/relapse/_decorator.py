@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import wrapt
 from opentelemetry import trace
@@ -24,6 +24,10 @@ from relapse._loop import (
 from relapse._prompts import Rewrite, default_rewrite
 from relapse._telemetry import Telemetry
 from relapse._types import RelapseResult
+
+if TYPE_CHECKING:
+    from opentelemetry._logs import LoggerProvider
+    from opentelemetry.metrics import MeterProvider
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -175,6 +179,10 @@ def grounded(
     timeout: float | None = None,
     max_prompt_chars: int | None = None,
     tracer_provider: trace.TracerProvider | None = None,
+    meter_provider: MeterProvider | None = None,
+    logger_provider: LoggerProvider | None = None,
+    capture_content: bool | None = None,
+    redact: Callable[[str], str] | None = None,
 ) -> Callable[[F], F]:
     """
     Re-invoke an ``answer(query, chunks)`` function until its answer is grounded.
@@ -213,6 +221,12 @@ def grounded(
             characters, it quotes only the failing spans instead of the whole
             previous answer.
         tracer_provider: OpenTelemetry tracer provider; the global one when None.
+        meter_provider: OpenTelemetry meter provider; the global one when None.
+        logger_provider: OpenTelemetry logger provider for evaluation events;
+            when None they are span events.
+        capture_content: Put prompts, answers and failing spans on spans;
+            when None, decided by ``OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT``.
+        redact: Applied to every captured text before it is recorded.
 
     Returns:
         A decorator; the decorated function also has ``.run(*args, **kwargs)``
@@ -254,7 +268,14 @@ def grounded(
             rewrite=rewrite or default_rewrite,
             timeout_s=None if timeout is None else float(timeout),
             max_prompt_chars=max_prompt_chars,
-            telemetry=Telemetry(getattr(target, "__qualname__", repr(target)), tracer_provider),
+            telemetry=Telemetry(
+                getattr(target, "__qualname__", repr(target)),
+                tracer_provider=tracer_provider,
+                meter_provider=meter_provider,
+                logger_provider=logger_provider,
+                capture_content=capture_content,
+                redact=redact,
+            ),
         )
         engine = _Engine(shape, policy, _is_async(target))
         return cast(F, GroundedFunction(function, engine.execute))

@@ -157,7 +157,9 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
             began = time.perf_counter()
             try:
                 answer = yield Ask(iteration, prompt, span)
+                checked = time.perf_counter()
                 verdict = _verdict(prepared, answer)
+                check_s = time.perf_counter() - checked
             except BaseException as error:
                 telemetry.fail(span, error)
                 raise
@@ -170,7 +172,7 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                 time.perf_counter() - began,
             )
             transcript.append(record)
-            telemetry.end_iteration(span, record, policy.check_name, verdict)
+            telemetry.end_iteration(span, record, policy.check_name, check_s)
             if verdict.ok or iteration == policy.max_iterations:
                 break
             if policy.timeout_s is not None and time.monotonic() - started >= policy.timeout_s:

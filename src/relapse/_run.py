@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from opentelemetry import trace
 
@@ -14,6 +14,10 @@ from relapse._decorator import grounded
 from relapse._loop import GroundingCheck, OnExhausted
 from relapse._prompts import Rewrite, context_prompt
 from relapse._types import RelapseResult
+
+if TYPE_CHECKING:
+    from opentelemetry._logs import LoggerProvider
+    from opentelemetry.metrics import MeterProvider
 
 #: ``build_prompt(question, chunk_texts) -> prompt``.
 BuildPrompt = Callable[[str, Sequence[str]], str]
@@ -71,6 +75,10 @@ def run(
     timeout: float | None = None,
     max_prompt_chars: int | None = None,
     tracer_provider: trace.TracerProvider | None = None,
+    meter_provider: MeterProvider | None = None,
+    logger_provider: LoggerProvider | None = None,
+    capture_content: bool | None = None,
+    redact: Callable[[str], str] | None = None,
 ) -> RelapseResult:
     """
     Answer ``query`` from ``retrieved_chunks`` with ``call_llm``, retrying until grounded.
@@ -101,6 +109,11 @@ def run(
         max_prompt_chars: Retry-query length in characters above which only
             the failing spans are quoted.
         tracer_provider: OpenTelemetry tracer provider; the global one when None.
+        meter_provider: OpenTelemetry meter provider; the global one when None.
+        logger_provider: OpenTelemetry logger provider for evaluation events.
+        capture_content: Record prompts and answers on spans; see
+            :func:`relapse.grounded`.
+        redact: Applied to every captured text first.
 
     Returns:
         The :class:`relapse.RelapseResult`.
@@ -128,6 +141,10 @@ def run(
             "timeout": timeout,
             "max_prompt_chars": max_prompt_chars,
             "tracer_provider": tracer_provider,
+            "meter_provider": meter_provider,
+            "logger_provider": logger_provider,
+            "capture_content": capture_content,
+            "redact": redact,
         },
     )
     result: RelapseResult = decorated.run(query, texts, model)
@@ -148,6 +165,10 @@ async def arun(
     timeout: float | None = None,
     max_prompt_chars: int | None = None,
     tracer_provider: trace.TracerProvider | None = None,
+    meter_provider: MeterProvider | None = None,
+    logger_provider: LoggerProvider | None = None,
+    capture_content: bool | None = None,
+    redact: Callable[[str], str] | None = None,
 ) -> RelapseResult:
     """
     :func:`run` with an asynchronous ``call_llm``: ``await call_llm(prompt) -> answer``.
@@ -168,6 +189,10 @@ async def arun(
             "timeout": timeout,
             "max_prompt_chars": max_prompt_chars,
             "tracer_provider": tracer_provider,
+            "meter_provider": meter_provider,
+            "logger_provider": logger_provider,
+            "capture_content": capture_content,
+            "redact": redact,
         },
     )
     result: RelapseResult = await decorated.run(query, texts, model)

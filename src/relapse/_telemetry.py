@@ -10,7 +10,7 @@ exporter failure is swallowed (and logged at debug level), never propagated.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
@@ -21,7 +21,10 @@ from relapse import _attributes as attr
 from relapse._version import VERSION
 
 if TYPE_CHECKING:
-    from relapse._types import GroundingResult, IterationRecord, RelapseResult
+    from opentelemetry._logs import LoggerProvider
+    from opentelemetry.metrics import MeterProvider
+
+    from relapse._types import IterationRecord, RelapseResult
 
 _log = logging.getLogger("relapse.telemetry")
 
@@ -35,9 +38,21 @@ class Telemetry:
             span.
         tracer_provider: The provider to get the tracer from; ``None`` uses the
             global provider at the time of each call (never sets it).
+        meter_provider: Not used yet (metrics land with the telemetry issue).
+        logger_provider: Not used yet.
+        capture_content: Not used yet.
+        redact: Not used yet.
     """
 
-    def __init__(self, qualname: str, tracer_provider: trace.TracerProvider | None = None) -> None:
+    def __init__(
+        self,
+        qualname: str,
+        tracer_provider: trace.TracerProvider | None = None,
+        meter_provider: MeterProvider | None = None,
+        logger_provider: LoggerProvider | None = None,
+        capture_content: bool | None = None,
+        redact: Callable[[str], str] | None = None,
+    ) -> None:
         self.call_span_name = attr.CALL_SPAN_PREFIX + qualname
         self.qualname = qualname
         self.tracer = trace.get_tracer(attr.SCOPE_NAME, VERSION, tracer_provider=tracer_provider)
@@ -70,17 +85,17 @@ class Telemetry:
             return INVALID_SPAN
 
     def end_iteration(
-        self, span: Span, record: IterationRecord, check_name: str, verdict: GroundingResult
+        self, span: Span, record: IterationRecord, check_name: str, check_s: float
     ) -> None:
         """Record the check's verdict on the iteration span and end it."""
         try:
             if span.is_recording():
-                codes = tuple(sorted({f.code for f in verdict.findings}))
+                codes = tuple(sorted({f.code for f in record.findings}))
                 span.set_attributes(
                     {
                         attr.RELAPSE_GROUNDED: record.grounded,
                         attr.RELAPSE_FINDINGS_CODES: codes,
-                        attr.RELAPSE_FINDINGS_COUNT: len(verdict.findings),
+                        attr.RELAPSE_FINDINGS_COUNT: len(record.findings),
                     }
                 )
                 span.add_event(
@@ -90,7 +105,7 @@ class Telemetry:
                         attr.GEN_AI_EVALUATION_SCORE_LABEL: "pass" if record.grounded else "fail",
                         attr.GEN_AI_EVALUATION_SCORE_VALUE: 1.0 if record.grounded else 0.0,
                         attr.GEN_AI_EVALUATION_EXPLANATION: "; ".join(
-                            f"{f.code}: {f.message}" for f in verdict.findings
+                            f"{f.code}: {f.message}" for f in record.findings
                         ),
                     },
                 )
