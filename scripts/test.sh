@@ -16,8 +16,8 @@ python3 -m venv .venv
 # test only starts its server as a subprocess.
 if [ ! -x .venv-phoenix/bin/phoenix ]; then
   python3 -m venv .venv-phoenix
-  .venv-phoenix/bin/python -m pip install --quiet --upgrade pip
-  .venv-phoenix/bin/python -m pip install --quiet -r tests/requirements-phoenix.txt
+  .venv-phoenix/bin/python -m pip install --quiet --upgrade "pip>=25.1"
+  .venv-phoenix/bin/python -m pip install --quiet --group phoenix
 fi
 export RELAPSE_PHOENIX_BIN="$PWD/.venv-phoenix/bin/phoenix"
 

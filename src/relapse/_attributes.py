@@ -4,8 +4,10 @@ Every telemetry name relapse emits, in one place.
 Names under ``relapse.`` are the project's own. The others are OpenTelemetry
 semantic-convention names; they are spelled out here rather than imported
 from ``opentelemetry-semantic-conventions`` because the runtime depends on
-``opentelemetry-api`` alone. ``tests/test_attributes.py`` pins each of them to
-the semantic-conventions constant of the same meaning.
+``opentelemetry-api`` alone. ``tests/test_telemetry_semconv.py`` pins each of
+them to the semantic-conventions constant of the same meaning.
+
+``docs/telemetry.md`` documents every name: its type and when it is set.
 """
 
 from __future__ import annotations
@@ -21,24 +23,45 @@ ITERATION_SPAN_NAME: Final = "relapse.iteration"
 CALL_SPAN_PREFIX: Final = "relapse "
 
 # Iteration span.
+#: int, from 1.
 RELAPSE_ITERATION: Final = "relapse.iteration"
+#: bool; also on the call span.
 RELAPSE_GROUNDED: Final = "relapse.grounded"
+#: str[]: sorted, unique finding codes; empty when grounded.
 RELAPSE_FINDINGS_CODES: Final = "relapse.findings.codes"
+#: int: number of findings.
 RELAPSE_FINDINGS_COUNT: Final = "relapse.findings.count"
+#: str[]: the failing spans of every finding (content capture only).
 RELAPSE_FINDINGS_SPANS: Final = "relapse.findings.spans"
-RELAPSE_CHECK_DURATION: Final = "relapse.check.duration_s"
+#: double: seconds the grounding check took on this iteration's answer.
+RELAPSE_CHECK_DURATION: Final = "relapse.check.duration"
 
 # Call span.
+#: int: LLM calls made.
 RELAPSE_ITERATIONS: Final = "relapse.iterations"
+#: int: the configured budget of LLM calls.
 RELAPSE_MAX_ITERATIONS: Final = "relapse.max_iterations"
+#: str: one of the OUTCOME_* values below.
 RELAPSE_OUTCOME: Final = "relapse.outcome"
+#: int: number of retrieved chunks passed to the call.
 RELAPSE_CHUNKS_COUNT: Final = "relapse.chunks.count"
 
 # Metric dimension.
+#: str: one finding code, on the findings counter.
 RELAPSE_FINDING_CODE: Final = "relapse.finding.code"
 
+# Metric instruments.
+#: Histogram, unit ``{iteration}``: LLM calls per completed grounded call.
+METRIC_CALL_ITERATIONS: Final = "relapse.call.iterations"
+#: Counter, unit ``{call}``: grounded calls, by ``relapse.outcome``.
+METRIC_CALLS: Final = "relapse.calls"
+#: Counter, unit ``{finding}``: findings, by ``relapse.finding.code``.
+METRIC_FINDINGS: Final = "relapse.findings"
+#: Histogram, unit ``s``: grounding-check duration per iteration.
+METRIC_CHECK_DURATION: Final = "relapse.check.duration"
+
 # Semantic-convention names (opentelemetry.semconv.attributes.error_attributes,
-# ...._incubating.attributes.code_attributes and gen_ai_attributes).
+# ....attributes.code_attributes and ..._incubating.attributes.gen_ai_attributes).
 ERROR_TYPE: Final = "error.type"
 CODE_FUNCTION_NAME: Final = "code.function.name"
 GEN_AI_INPUT_MESSAGES: Final = "gen_ai.input.messages"
@@ -49,9 +72,17 @@ GEN_AI_EVALUATION_SCORE_VALUE: Final = "gen_ai.evaluation.score.value"
 GEN_AI_EVALUATION_EXPLANATION: Final = "gen_ai.evaluation.explanation"
 #: Event name of one check verdict (GenAI evaluation event).
 GEN_AI_EVALUATION_RESULT_EVENT: Final = "gen_ai.evaluation.result"
+#: The GenAI content-capture switch (instrumentation-genai convention).
+CAPTURE_CONTENT_ENV: Final = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
 
 # Outcomes (values of RELAPSE_OUTCOME).
 OUTCOME_FIRST_TRY: Final = "grounded_first_try"
 OUTCOME_RECOVERED: Final = "recovered"
 OUTCOME_EXHAUSTED: Final = "exhausted"
 OUTCOME_TIMEOUT: Final = "timeout"
+#: Only on the calls counter: the call raised (the LLM call, the check, ...).
+OUTCOME_ERROR: Final = "error"
+
+# Values of GEN_AI_EVALUATION_SCORE_LABEL.
+LABEL_PASS: Final = "pass"
+LABEL_FAIL: Final = "fail"

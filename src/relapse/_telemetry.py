@@ -1,48 +1,281 @@
 """
-The span shape of a grounded call.
+Everything relapse reports through OpenTelemetry: spans, evaluation events, metrics.
 
 One call span named ``relapse <qualname>``, one ``relapse.iteration`` child
-span per LLM call. Every operation here is guarded: telemetry must never
-change what the decorated function returns or raises, so an SDK, processor or
-exporter failure is swallowed (and logged at debug level), never propagated.
+span per LLM call, one ``gen_ai.evaluation.result`` event per check verdict
+(a log record through the Logs API when a logger provider is given, else a
+span event on the iteration span), and four metric instruments.
+``docs/telemetry.md`` lists every name with its type and when it is set.
+
+Two rules shape this module:
+
+* **Harmless when broken.** Every SDK interaction is guarded: a processor,
+  exporter or provider that raises (or was shut down) is logged at debug
+  level on the ``relapse.telemetry`` logger and otherwise ignored, so
+  telemetry never changes what the decorated function returns or raises.
+* **Cheap when off.** Attribute work happens only when ``span.is_recording()``;
+  instruments are created once per meter provider, and their attribute sets
+  are cached, so a call with no SDK allocates next to nothing here.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import logging
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import TYPE_CHECKING
+import os
+import threading
+import weakref
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from opentelemetry import trace
+from opentelemetry import context as otel_context
+from opentelemetry import metrics, trace
+from opentelemetry._logs import SeverityNumber
 from opentelemetry.trace import INVALID_SPAN, Span, Status, StatusCode
 
 from relapse import _attributes as attr
 from relapse._version import VERSION
 
 if TYPE_CHECKING:
-    from opentelemetry._logs import LoggerProvider
-    from opentelemetry.metrics import MeterProvider
+    from contextvars import Token
+    from types import TracebackType
 
-    from relapse._types import IterationRecord, RelapseResult
+    from opentelemetry._logs import Logger, LoggerProvider
+    from opentelemetry.context.context import Context
+    from opentelemetry.metrics import MeterProvider
+    from opentelemetry.util.types import AttributeValue
+
+    from relapse._types import GroundingFinding, IterationRecord, RelapseResult
 
 _log = logging.getLogger("relapse.telemetry")
+
+#: Values of ``OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`` (compared
+#: case-insensitively) that turn content capture on. ``true`` is the boolean
+#: form of the GenAI instrumentations; ``span_only`` and ``span_and_event`` are
+#: the enum form of ``opentelemetry-util-genai``. Anything else means off.
+CAPTURE_CONTENT_ON_VALUES = frozenset({"true", "span_only", "span_and_event"})
+
+#: Bucket boundaries (iterations) advised for the iterations histogram.
+ITERATION_BUCKETS: tuple[float, ...] = (1, 2, 3, 4, 5, 6, 8, 10)
+#: Bucket boundaries (seconds) advised for the check-duration histogram:
+#: checks are local and usually well under a millisecond.
+CHECK_DURATION_BUCKETS: tuple[float, ...] = (
+    0.0001,
+    0.00025,
+    0.0005,
+    0.001,
+    0.0025,
+    0.005,
+    0.01,
+    0.025,
+    0.05,
+    0.1,
+    0.25,
+    0.5,
+    1.0,
+    2.5,
+    5.0,
+    10.0,
+)
+#: What replaces a failing span quoted in a finding message in the
+#: ``gen_ai.evaluation.explanation``, which must not carry answer text.
+SCRUBBED_SPAN = "[span]"
+
+# Cached attribute sets keyed by a free-form string (finding codes, check
+# names) stop growing here, so a check inventing codes cannot leak memory.
+_ATTRIBUTE_CACHE_LIMIT = 256
+
+Attributes = Mapping[str, "AttributeValue"]
+
+
+def capture_content_from_env() -> bool:
+    """
+    Whether ``OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`` turns capture on.
+
+    Returns:
+        True for ``true``, ``SPAN_ONLY`` or ``SPAN_AND_EVENT`` (any case,
+        surrounding spaces ignored); False when unset or anything else.
+    """
+    return os.environ.get(attr.CAPTURE_CONTENT_ENV, "").strip().lower() in CAPTURE_CONTENT_ON_VALUES
+
+
+class _AttributeCache:
+    """``key -> {name: key}`` mappings, built once per key (bounded)."""
+
+    __slots__ = ("_cache", "_name")
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+        self._cache: dict[str, dict[str, AttributeValue]] = {}
+
+    def __call__(self, key: str) -> dict[str, AttributeValue]:
+        found = self._cache.get(key)
+        if found is None:
+            found = {self._name: key}
+            if len(self._cache) < _ATTRIBUTE_CACHE_LIMIT:
+                self._cache[key] = found
+        return found
+
+
+class Instruments:
+    """
+    The four relapse instruments of one meter, created once.
+
+    Attributes:
+        iterations: Histogram of LLM calls per completed grounded call
+            (unit ``{iteration}``), by ``relapse.outcome``.
+        calls: Counter of grounded calls (unit ``{call}``), by
+            ``relapse.outcome`` (plus ``error.type`` for ``"error"``).
+        findings: Counter of findings (unit ``{finding}``), by
+            ``relapse.finding.code``.
+        check_duration: Histogram of check durations in seconds (unit ``s``),
+            by ``gen_ai.evaluation.name``.
+    """
+
+    __slots__ = (
+        "calls",
+        "check_attributes",
+        "check_duration",
+        "code_attributes",
+        "findings",
+        "iterations",
+        "outcome_attributes",
+    )
+
+    def __init__(self, meter: metrics.Meter) -> None:
+        self.iterations = meter.create_histogram(
+            attr.METRIC_CALL_ITERATIONS,
+            unit="{iteration}",
+            description="LLM calls made by one grounded call that completed.",
+            explicit_bucket_boundaries_advisory=ITERATION_BUCKETS,
+        )
+        self.calls = meter.create_counter(
+            attr.METRIC_CALLS,
+            unit="{call}",
+            description="Grounded calls, by outcome.",
+        )
+        self.findings = meter.create_counter(
+            attr.METRIC_FINDINGS,
+            unit="{finding}",
+            description="Findings reported by the grounding check, by finding code.",
+        )
+        self.check_duration = meter.create_histogram(
+            attr.METRIC_CHECK_DURATION,
+            unit="s",
+            description="Duration of one grounding check.",
+            explicit_bucket_boundaries_advisory=CHECK_DURATION_BUCKETS,
+        )
+        self.outcome_attributes = _AttributeCache(attr.RELAPSE_OUTCOME)
+        self.code_attributes = _AttributeCache(attr.RELAPSE_FINDING_CODE)
+        self.check_attributes = _AttributeCache(attr.GEN_AI_EVALUATION_NAME)
+
+
+_instruments_lock = threading.Lock()
+_global_instruments: list[Instruments] = []
+_provider_instruments: weakref.WeakKeyDictionary[object, Instruments] = weakref.WeakKeyDictionary()
+
+
+def instruments_for(meter_provider: MeterProvider | None) -> Instruments | None:
+    """
+    The relapse instruments of ``meter_provider`` (the global one when None).
+
+    Created on first use and shared by every :class:`Telemetry` of that
+    provider, so decorating per call (as :func:`relapse.run` does) does not
+    create instruments per call. With the global provider the API's proxy
+    instruments are cached; they follow a provider set globally later.
+
+    Returns:
+        The instruments, or None when the provider failed to create them
+        (the failure is logged at debug level).
+    """
+    with _instruments_lock:
+        try:
+            if meter_provider is None:
+                if not _global_instruments:
+                    meter = metrics.get_meter(attr.SCOPE_NAME, VERSION)
+                    _global_instruments.append(Instruments(meter))
+                return _global_instruments[0]
+            try:
+                found = _provider_instruments.get(meter_provider)
+            except TypeError:  # not weak-referenceable: no caching
+                found = None
+            if found is None:
+                meter = metrics.get_meter(attr.SCOPE_NAME, VERSION, meter_provider=meter_provider)
+                found = Instruments(meter)
+                with contextlib.suppress(TypeError):
+                    _provider_instruments[meter_provider] = found
+        except Exception:
+            _log.debug("relapse: could not create metric instruments", exc_info=True)
+            return None
+        return found
+
+
+def scrub(message: str, spans: Sequence[str]) -> str:
+    """
+    ``message`` with every occurrence of each of ``spans`` replaced by ``[span]``.
+
+    Longer spans are replaced first, so a span inside another does not leave
+    part of the longer one behind.
+    """
+    for span in sorted(set(spans), key=len, reverse=True):
+        if span:
+            message = message.replace(span, SCRUBBED_SPAN)
+    return message
+
+
+def explanation(findings: Sequence[GroundingFinding]) -> str:
+    """
+    The ``gen_ai.evaluation.explanation`` of ``findings``, free of answer text.
+
+    Returns:
+        ``"CODE: message"`` per finding, joined by ``"; "``, with each
+        finding's failing spans scrubbed out of its message (see :func:`scrub`).
+    """
+    return "; ".join(f"{f.code}: {scrub(f.message, f.spans)}" for f in findings)
+
+
+def _message(role: str, text: str, **extra: str) -> str:
+    """One GenAI message list with a single text part, as a JSON string."""
+    message: dict[str, Any] = {"role": role, "parts": [{"type": "text", "content": text}]}
+    message.update(extra)
+    return json.dumps([message], ensure_ascii=False)
 
 
 class Telemetry:
     """
-    Creates and finishes the spans of one decorated function.
+    Creates and finishes the spans, events and metrics of one decorated function.
+
+    Built once per decorated function (at decoration time). Every method is
+    safe to call from any thread or task and never raises.
 
     Args:
         qualname: The decorated function's ``__qualname__``; it names the call
-            span.
+            span and is its ``code.function.name``.
         tracer_provider: The provider to get the tracer from; ``None`` uses the
-            global provider at the time of each call (never sets it).
-        meter_provider: Not used yet (metrics land with the telemetry issue).
-        logger_provider: Not used yet.
-        capture_content: Not used yet.
-        redact: Not used yet.
+            global provider at the time of each call (relapse never sets it).
+        meter_provider: The provider of the four metric instruments; ``None``
+            uses the global one (through the API's proxy meter).
+        logger_provider: When given, each ``gen_ai.evaluation.result`` event
+            is emitted as a log record through it (parented to the iteration
+            span); when ``None`` it is a span event on the iteration span.
+        capture_content: Record prompts, answers and failing spans on the
+            iteration spans. ``None`` reads
+            ``OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`` once, here.
+        redact: ``redact(text) -> text`` applied to every captured text before
+            it is recorded. If it raises or returns a non-``str``, the
+            iteration's content is not recorded at all (logged as a warning).
     """
+
+    __slots__ = (
+        "call_span_name",
+        "capture_content",
+        "instruments",
+        "logger",
+        "qualname",
+        "redact",
+        "tracer",
+    )
 
     def __init__(
         self,
@@ -55,66 +288,141 @@ class Telemetry:
     ) -> None:
         self.call_span_name = attr.CALL_SPAN_PREFIX + qualname
         self.qualname = qualname
-        self.tracer = trace.get_tracer(attr.SCOPE_NAME, VERSION, tracer_provider=tracer_provider)
+        self.capture_content = (
+            capture_content_from_env() if capture_content is None else bool(capture_content)
+        )
+        self.redact = redact
+        self.tracer: trace.Tracer
+        try:
+            self.tracer = trace.get_tracer(
+                attr.SCOPE_NAME, VERSION, tracer_provider=tracer_provider
+            )
+        except Exception:
+            _log.debug("relapse: could not get a tracer; spans are off", exc_info=True)
+            self.tracer = trace.NoOpTracer()
+        self.instruments = instruments_for(meter_provider)
+        self.logger: Logger | None = None
+        if logger_provider is not None:
+            try:
+                self.logger = logger_provider.get_logger(attr.SCOPE_NAME, VERSION)
+            except Exception:
+                _log.debug("relapse: could not get a logger; events go on spans", exc_info=True)
+
+    # Spans ------------------------------------------------------------------
 
     def start_call(self, max_iterations: int, chunk_count: int) -> Span:
-        """Start the call span as a child of the caller's current span."""
+        """
+        Start the call span as a child of the caller's current span.
+
+        Args:
+            max_iterations: The budget of LLM calls (``relapse.max_iterations``).
+            chunk_count: How many chunks the call received (``relapse.chunks.count``).
+
+        Returns:
+            The span, or ``INVALID_SPAN`` when the SDK failed to start one.
+        """
         try:
-            return self.tracer.start_span(
-                self.call_span_name,
-                attributes={
-                    attr.RELAPSE_MAX_ITERATIONS: max_iterations,
-                    attr.CODE_FUNCTION_NAME: self.qualname,
-                    attr.RELAPSE_CHUNKS_COUNT: chunk_count,
-                },
-            )
+            span = self.tracer.start_span(self.call_span_name)
         except Exception:
             _log.debug("relapse: could not start the call span", exc_info=True)
             return INVALID_SPAN
+        try:
+            if span.is_recording():
+                span.set_attributes(
+                    {
+                        attr.RELAPSE_MAX_ITERATIONS: max_iterations,
+                        attr.CODE_FUNCTION_NAME: self.qualname,
+                        attr.RELAPSE_CHUNKS_COUNT: chunk_count,
+                    }
+                )
+        except Exception:
+            _log.debug("relapse: could not set call span attributes", exc_info=True)
+        return span
 
     def start_iteration(self, call_span: Span, iteration: int) -> Span:
-        """Start one iteration span under ``call_span``, before the LLM call."""
+        """
+        Start one iteration span under ``call_span``, before the LLM call.
+
+        Args:
+            call_span: What :meth:`start_call` returned.
+            iteration: 1 for the first LLM call, then 2, 3, ...
+
+        Returns:
+            The span; ``INVALID_SPAN`` when ``call_span`` is (no SDK and no
+            current span, or the SDK failed) or the SDK failed to start one.
+        """
+        if call_span is INVALID_SPAN:
+            return INVALID_SPAN
         try:
-            return self.tracer.start_span(
-                attr.ITERATION_SPAN_NAME,
-                context=trace.set_span_in_context(call_span),
-                attributes={attr.RELAPSE_ITERATION: iteration},
+            span = self.tracer.start_span(
+                attr.ITERATION_SPAN_NAME, context=trace.set_span_in_context(call_span)
             )
         except Exception:
             _log.debug("relapse: could not start an iteration span", exc_info=True)
             return INVALID_SPAN
+        try:
+            if span.is_recording():
+                span.set_attribute(attr.RELAPSE_ITERATION, iteration)
+        except Exception:
+            _log.debug("relapse: could not set iteration span attributes", exc_info=True)
+        return span
 
     def end_iteration(
         self, span: Span, record: IterationRecord, check_name: str, check_s: float
     ) -> None:
-        """Record the check's verdict on the iteration span and end it."""
+        """
+        Report one iteration's verdict and end its span.
+
+        Sets the verdict attributes (and, with content capture, the prompt,
+        answer and failing spans) on ``span``, emits the
+        ``gen_ai.evaluation.result`` event, records the check duration and the
+        findings in the metrics, then ends ``span``.
+
+        Args:
+            span: What :meth:`start_iteration` returned.
+            record: The iteration's record (answer, verdict, findings).
+            check_name: The check's name (``gen_ai.evaluation.name``).
+            check_s: How long the check took, in seconds.
+        """
+        recording = False
         try:
-            if span.is_recording():
-                codes = tuple(sorted({f.code for f in record.findings}))
+            recording = span.is_recording()
+            if recording:
+                findings = record.findings
                 span.set_attributes(
                     {
                         attr.RELAPSE_GROUNDED: record.grounded,
-                        attr.RELAPSE_FINDINGS_CODES: codes,
-                        attr.RELAPSE_FINDINGS_COUNT: len(record.findings),
+                        attr.RELAPSE_FINDINGS_CODES: tuple(sorted({f.code for f in findings})),
+                        attr.RELAPSE_FINDINGS_COUNT: len(findings),
+                        attr.RELAPSE_CHECK_DURATION: float(check_s),
                     }
                 )
-                span.add_event(
-                    attr.GEN_AI_EVALUATION_RESULT_EVENT,
-                    {
-                        attr.GEN_AI_EVALUATION_NAME: check_name,
-                        attr.GEN_AI_EVALUATION_SCORE_LABEL: "pass" if record.grounded else "fail",
-                        attr.GEN_AI_EVALUATION_SCORE_VALUE: 1.0 if record.grounded else 0.0,
-                        attr.GEN_AI_EVALUATION_EXPLANATION: "; ".join(
-                            f"{f.code}: {f.message}" for f in record.findings
-                        ),
-                    },
-                )
+                if self.capture_content:
+                    self._capture(span, record)
+        except Exception:
+            _log.debug("relapse: could not set iteration attributes", exc_info=True)
+        self._evaluation_event(span, recording, record, check_name)
+        instruments = self.instruments
+        if instruments is not None:
+            try:
+                instruments.check_duration.record(check_s, instruments.check_attributes(check_name))
+                for finding in record.findings:
+                    instruments.findings.add(1, instruments.code_attributes(finding.code))
+            except Exception:
+                _log.debug("relapse: could not record iteration metrics", exc_info=True)
+        try:
             span.end()
         except Exception:
             _log.debug("relapse: could not end an iteration span", exc_info=True)
 
     def end_call(self, span: Span, result: RelapseResult) -> None:
-        """Record the call's outcome on the call span and end it."""
+        """
+        Report the call's outcome, count it in the metrics and end ``span``.
+
+        Args:
+            span: What :meth:`start_call` returned.
+            result: The call's result (iterations, grounded, outcome).
+        """
         try:
             if span.is_recording():
                 span.set_attributes(
@@ -124,45 +432,164 @@ class Telemetry:
                         attr.RELAPSE_OUTCOME: result.outcome,
                     }
                 )
+        except Exception:
+            _log.debug("relapse: could not set call span attributes", exc_info=True)
+        instruments = self.instruments
+        if instruments is not None:
+            try:
+                outcome = instruments.outcome_attributes(result.outcome)
+                instruments.calls.add(1, outcome)
+                instruments.iterations.record(result.iterations, outcome)
+            except Exception:
+                _log.debug("relapse: could not record call metrics", exc_info=True)
+        try:
             span.end()
         except Exception:
             _log.debug("relapse: could not end the call span", exc_info=True)
 
+    def fail_call(self, span: Span, error: BaseException) -> None:
+        """
+        Mark the call span as failed by ``error``, end it, count the call as ``"error"``.
+
+        The calls counter gets ``relapse.outcome="error"`` and ``error.type``;
+        the iterations histogram records completed calls only.
+        """
+        self.fail(span, error)
+        instruments = self.instruments
+        if instruments is not None:
+            try:
+                instruments.calls.add(
+                    1,
+                    {
+                        attr.RELAPSE_OUTCOME: attr.OUTCOME_ERROR,
+                        attr.ERROR_TYPE: type(error).__qualname__,
+                    },
+                )
+            except Exception:
+                _log.debug("relapse: could not count a failed call", exc_info=True)
+
     @staticmethod
     def fail(span: Span, error: BaseException) -> None:
-        """Mark ``span`` as failed by ``error`` and end it."""
+        """
+        Mark ``span`` as failed by ``error`` and end it.
+
+        Sets status ERROR with ``str(error)`` (or the type name when empty),
+        ``error.type`` to the exception's qualname, and records an
+        ``exception`` event for :class:`Exception` subclasses.
+        """
         try:
             if span.is_recording():
                 span.set_attribute(attr.ERROR_TYPE, type(error).__qualname__)
                 span.set_status(Status(StatusCode.ERROR, str(error) or type(error).__name__))
                 if isinstance(error, Exception):
                     span.record_exception(error)
-            span.end()
         except Exception:
             _log.debug("relapse: could not record an error on a span", exc_info=True)
+        try:
+            span.end()
+        except Exception:
+            _log.debug("relapse: could not end a failed span", exc_info=True)
+
+    # Helpers ----------------------------------------------------------------
+
+    def _capture(self, span: Span, record: IterationRecord) -> None:
+        """Put the (redacted) prompt, answer and failing spans on ``span``."""
+        prompt, answer = record.prompt, record.answer
+        failing = tuple(s for f in record.findings for s in f.spans)
+        redact = self.redact
+        if redact is not None:
+            try:
+                prompt, answer = redact(prompt), redact(answer)
+                failing = tuple(redact(s) for s in failing)
+                if not all(isinstance(t, str) for t in (prompt, answer, *failing)):
+                    raise TypeError("redact must return str")  # noqa: TRY301
+            except Exception:
+                _log.warning(
+                    "relapse: redact failed; this iteration's content is not recorded",
+                    exc_info=True,
+                )
+                return
+        captured: dict[str, AttributeValue] = {
+            attr.GEN_AI_INPUT_MESSAGES: _message("user", prompt),
+            attr.GEN_AI_OUTPUT_MESSAGES: _message("assistant", answer, finish_reason="stop"),
+        }
+        if failing:
+            captured[attr.RELAPSE_FINDINGS_SPANS] = failing
+        span.set_attributes(captured)
+
+    def _evaluation_event(
+        self, span: Span, recording: bool, record: IterationRecord, check_name: str
+    ) -> None:
+        """Emit ``gen_ai.evaluation.result``: a log record, or a span event."""
+        logger = self.logger
+        if logger is None and not recording:
+            return
+        try:
+            event: dict[str, AttributeValue] = {
+                attr.GEN_AI_EVALUATION_NAME: check_name,
+                attr.GEN_AI_EVALUATION_SCORE_LABEL: (
+                    attr.LABEL_PASS if record.grounded else attr.LABEL_FAIL
+                ),
+                attr.GEN_AI_EVALUATION_SCORE_VALUE: 1.0 if record.grounded else 0.0,
+            }
+            if record.findings:
+                event[attr.GEN_AI_EVALUATION_EXPLANATION] = explanation(record.findings)
+            if logger is not None:
+                parent: Context = trace.set_span_in_context(span)
+                logger.emit(
+                    event_name=attr.GEN_AI_EVALUATION_RESULT_EVENT,
+                    attributes=event,
+                    context=parent,
+                    severity_number=SeverityNumber.INFO,
+                )
+            else:
+                span.add_event(attr.GEN_AI_EVALUATION_RESULT_EVENT, event)
+        except Exception:
+            _log.debug("relapse: could not emit an evaluation event", exc_info=True)
 
 
-@contextmanager
-def active(span: Span) -> Iterator[None]:
+class _Activation:
+    """Context manager making one span current (see :func:`active`)."""
+
+    __slots__ = ("_span", "_token")
+
+    def __init__(self, span: Span) -> None:
+        self._span = span
+        self._token: Token[Context] | None = None
+
+    def __enter__(self) -> None:
+        span = self._span
+        if span is INVALID_SPAN:
+            return
+        try:
+            if trace.get_current_span() is span:
+                return
+            self._token = otel_context.attach(trace.set_span_in_context(span))
+        except Exception:
+            _log.debug("relapse: could not activate a span", exc_info=True)
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        token = self._token
+        if token is not None:
+            self._token = None
+            try:
+                otel_context.detach(token)
+            except Exception:
+                _log.debug("relapse: could not deactivate a span", exc_info=True)
+
+
+def active(span: Span) -> _Activation:
     """
-    Make ``span`` the current span while the LLM is called.
+    Make ``span`` the current span while the LLM is called: ``with active(span): ...``.
 
     Spans the caller's own code starts inside (for example a provider's
-    instrumentation) then become its children.
+    instrumentation) then become its children. Entering does nothing when
+    ``span`` is ``INVALID_SPAN`` or already current (the no-SDK case), and
+    never raises; exceptions from the body propagate unchanged.
     """
-    try:
-        manager = trace.use_span(
-            span, end_on_exit=False, record_exception=False, set_status_on_exception=False
-        )
-        manager.__enter__()
-    except Exception:
-        _log.debug("relapse: could not activate a span", exc_info=True)
-        yield
-        return
-    try:
-        yield
-    finally:
-        try:
-            manager.__exit__(None, None, None)
-        except Exception:
-            _log.debug("relapse: could not deactivate a span", exc_info=True)
+    return _Activation(span)

@@ -1,0 +1,56 @@
+"""The semantic-convention names in relapse._attributes match opentelemetry.semconv."""
+
+from __future__ import annotations
+
+import pytest
+from opentelemetry.semconv._incubating.attributes import gen_ai_attributes
+from opentelemetry.semconv.attributes import code_attributes, error_attributes
+
+from relapse import _attributes as attr
+
+
+class TestSemconvNames:
+    @pytest.mark.parametrize(
+        ("ours", "theirs"),
+        [
+            (attr.ERROR_TYPE, error_attributes.ERROR_TYPE),
+            (attr.CODE_FUNCTION_NAME, code_attributes.CODE_FUNCTION_NAME),
+            (attr.GEN_AI_INPUT_MESSAGES, gen_ai_attributes.GEN_AI_INPUT_MESSAGES),
+            (attr.GEN_AI_OUTPUT_MESSAGES, gen_ai_attributes.GEN_AI_OUTPUT_MESSAGES),
+            (attr.GEN_AI_EVALUATION_NAME, gen_ai_attributes.GEN_AI_EVALUATION_NAME),
+            (attr.GEN_AI_EVALUATION_SCORE_LABEL, gen_ai_attributes.GEN_AI_EVALUATION_SCORE_LABEL),
+            (attr.GEN_AI_EVALUATION_SCORE_VALUE, gen_ai_attributes.GEN_AI_EVALUATION_SCORE_VALUE),
+            (attr.GEN_AI_EVALUATION_EXPLANATION, gen_ai_attributes.GEN_AI_EVALUATION_EXPLANATION),
+        ],
+    )
+    def test_constant_matches_semconv(self, ours: str, theirs: str) -> None:
+        """Each literal in _attributes equals the semconv constant of the same meaning."""
+        assert theirs == ours
+
+    def test_evaluation_event_name_is_the_attribute_namespace_plus_result(self) -> None:
+        """The event name follows the gen_ai.evaluation.* attributes (semconv has no constant)."""
+        prefix = gen_ai_attributes.GEN_AI_EVALUATION_NAME.rsplit(".", 1)[0]
+        assert prefix + ".result" == attr.GEN_AI_EVALUATION_RESULT_EVENT
+
+    def test_every_semconv_style_name_is_pinned(self) -> None:
+        """No name outside relapse.* is added to _attributes without a pin above."""
+        pinned = {
+            "ERROR_TYPE",
+            "CODE_FUNCTION_NAME",
+            "GEN_AI_INPUT_MESSAGES",
+            "GEN_AI_OUTPUT_MESSAGES",
+            "GEN_AI_EVALUATION_NAME",
+            "GEN_AI_EVALUATION_SCORE_LABEL",
+            "GEN_AI_EVALUATION_SCORE_VALUE",
+            "GEN_AI_EVALUATION_EXPLANATION",
+            "GEN_AI_EVALUATION_RESULT_EVENT",
+        }
+        foreign = {
+            name
+            for name, value in vars(attr).items()
+            if name.isupper()
+            and isinstance(value, str)
+            and "." in value
+            and not value.startswith("relapse")
+        }
+        assert pinned == foreign

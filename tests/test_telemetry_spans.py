@@ -1,0 +1,279 @@
+"""The span tree of a grounded call: names, parents, attribute values and types."""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import threading
+import time
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from opentelemetry import trace
+from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from opentelemetry.sdk.trace.sampling import ALWAYS_OFF
+from opentelemetry.trace import StatusCode
+
+import relapse
+from helpers import forbid
+from relapse import _attributes as attr
+from relapse._version import VERSION
+from relapse.testing import CapturedSpans, ScriptedLLM
+
+DOCS = ["The museum opened in 1931."]
+CHECK = forbid("WRONG")
+SCALARS = (bool, int, float, str)
+
+
+def assert_valid_attributes(span: ReadableSpan) -> None:
+    """Every attribute value is an OTel type: scalar or homogeneous tuple, never None/dict."""
+    for key, value in (span.attributes or {}).items():
+        if isinstance(value, tuple):
+            assert len({type(v) for v in value}) <= 1, key
+            assert all(isinstance(v, SCALARS) for v in value), key
+        else:
+            assert isinstance(value, SCALARS), key
+
+
+def call_spans(spans: Sequence[ReadableSpan]) -> list[ReadableSpan]:
+    return [s for s in spans if s.name.startswith(attr.CALL_SPAN_PREFIX)]
+
+
+def by_trace(spans: Sequence[ReadableSpan]) -> dict[int, list[ReadableSpan]]:
+    traces: dict[int, list[ReadableSpan]] = defaultdict(list)
+    for span in spans:
+        traces[span.context.trace_id].append(span)
+    return traces
+
+
+def chat(provider: TracerProvider, llm: ScriptedLLM, prompt: str) -> str:
+    """What a provider's instrumentation does: a span around the model call."""
+    with trace.get_tracer("provider", tracer_provider=provider).start_as_current_span("chat"):
+        return llm(prompt)
+
+
+class TestSpanTree:
+    def test_recovered_call(self, spans: CapturedSpans) -> None:
+        """Call span under the caller's span; 2 iteration spans; LLM spans under iterations."""
+        llm = ScriptedLLM(["WRONG", "It opened in 1931."])
+
+        @relapse.grounded(chunks_arg="docs", grounding_check=CHECK, tracer_provider=spans.provider)
+        def answer(query: str, docs: list[str]) -> str:
+            return chat(spans.provider, llm, query)
+
+        outer_tracer = trace.get_tracer("app", tracer_provider=spans.provider)
+        with outer_tracer.start_as_current_span("request") as outer:
+            assert "It opened in 1931." == answer("When did it open?", DOCS)
+        (call,) = call_spans(spans.spans)
+        first, second = spans.named(attr.ITERATION_SPAN_NAME)
+        chats = spans.named("chat")
+        assert "relapse TestSpanTree.test_recovered_call.<locals>.answer" == call.name
+        assert outer.get_span_context().span_id == call.parent.span_id
+        assert [call.context.span_id] * 2 == [first.parent.span_id, second.parent.span_id]
+        assert [first.context.span_id, second.context.span_id] == [c.parent.span_id for c in chats]
+        assert {
+            attr.RELAPSE_MAX_ITERATIONS: 3,
+            attr.CODE_FUNCTION_NAME: "TestSpanTree.test_recovered_call.<locals>.answer",
+            attr.RELAPSE_CHUNKS_COUNT: 1,
+            attr.RELAPSE_ITERATIONS: 2,
+            attr.RELAPSE_GROUNDED: True,
+            attr.RELAPSE_OUTCOME: "recovered",
+        } == dict(call.attributes or {})
+        durations = [s.attributes[attr.RELAPSE_CHECK_DURATION] for s in (first, second)]
+        assert all(isinstance(d, float) and d >= 0.0 for d in durations)
+        assert {
+            attr.RELAPSE_ITERATION: 1,
+            attr.RELAPSE_GROUNDED: False,
+            attr.RELAPSE_FINDINGS_CODES: ("FG001",),
+            attr.RELAPSE_FINDINGS_COUNT: 1,
+            attr.RELAPSE_CHECK_DURATION: durations[0],
+        } == dict(first.attributes or {})
+        assert {
+            attr.RELAPSE_ITERATION: 2,
+            attr.RELAPSE_GROUNDED: True,
+            attr.RELAPSE_FINDINGS_CODES: (),
+            attr.RELAPSE_FINDINGS_COUNT: 0,
+            attr.RELAPSE_CHECK_DURATION: durations[1],
+        } == dict(second.attributes or {})
+        for span in (call, first, second):
+            assert_valid_attributes(span)
+            assert StatusCode.UNSET == span.status.status_code
+            assert ("relapse", VERSION) == (
+                span.instrumentation_scope.name,
+                span.instrumentation_scope.version,
+            )
+
+    def test_codes_sorted_unique_and_types_valid(self, spans: CapturedSpans) -> None:
+        """Codes are a sorted tuple of unique str; count counts every finding."""
+
+        def check(query: str, chunks: Sequence[str], answer: str) -> relapse.GroundingResult:
+            findings = (
+                relapse.GroundingFinding("FG003", "quote", ("q",)),
+                relapse.GroundingFinding("FG001", "n", ("7",)),
+                relapse.GroundingFinding("FG001", "n", ("8",)),
+            )
+            return relapse.GroundingResult(ok=False, findings=findings)
+
+        @relapse.grounded(
+            chunks_arg="docs", grounding_check=check, max_iterations=1,
+            tracer_provider=spans.provider,
+        )  # fmt: skip
+        def answer(query: str, docs: list[str]) -> str:
+            return "a"
+
+        answer("q", DOCS)
+        (iteration,) = spans.named(attr.ITERATION_SPAN_NAME)
+        assert ("FG001", "FG003") == iteration.attributes[attr.RELAPSE_FINDINGS_CODES]
+        assert 3 == iteration.attributes[attr.RELAPSE_FINDINGS_COUNT]
+        (call,) = call_spans(spans.spans)
+        assert (1, False, "exhausted") == (
+            call.attributes[attr.RELAPSE_ITERATIONS],
+            call.attributes[attr.RELAPSE_GROUNDED],
+            call.attributes[attr.RELAPSE_OUTCOME],
+        )
+        for span in spans.spans:
+            assert_valid_attributes(span)
+
+    def test_llm_error_is_recorded_and_reraised(self, spans: CapturedSpans) -> None:
+        """The same exception object propagates; both spans are ERROR with error.type."""
+        boom = ConnectionError("model down")
+
+        @relapse.grounded(chunks_arg="docs", grounding_check=CHECK, tracer_provider=spans.provider)
+        def answer(query: str, docs: list[str]) -> str:
+            raise boom
+
+        with pytest.raises(ConnectionError) as raised:
+            answer("q", DOCS)
+        assert boom is raised.value
+        (iteration,) = spans.named(attr.ITERATION_SPAN_NAME)
+        (call,) = call_spans(spans.spans)
+        for span in (iteration, call):
+            assert StatusCode.ERROR == span.status.status_code
+            assert "model down" == span.status.description
+            assert "ConnectionError" == span.attributes[attr.ERROR_TYPE]
+            assert ["exception"] == [e.name for e in span.events]
+        assert attr.RELAPSE_OUTCOME not in call.attributes
+
+    async def test_async_function_spans_cover_the_awaits(self, spans: CapturedSpans) -> None:
+        """An async def gets the same tree; the iteration span lasts as long as the await."""
+        llm = ScriptedLLM(["WRONG", "fine"])
+
+        @relapse.grounded(chunks_arg="docs", grounding_check=CHECK, tracer_provider=spans.provider)
+        async def answer(query: str, docs: list[str]) -> str:
+            await asyncio.sleep(0.02)
+            return chat(spans.provider, llm, query)
+
+        assert "fine" == await answer("q", DOCS)
+        iterations = spans.named(attr.ITERATION_SPAN_NAME)
+        assert 2 == len(iterations)
+        for span in iterations:
+            assert span.end_time is not None
+            assert span.start_time is not None
+            assert span.end_time - span.start_time >= 15_000_000  # ns: the 20 ms sleep
+        assert [s.context.span_id for s in iterations] == [
+            c.parent.span_id for c in spans.named("chat")
+        ]
+
+
+class TestSampling:
+    def test_always_off_sampler_records_nothing(self) -> None:
+        """With the ALWAYS_OFF sampler no span is exported, and the call works as usual."""
+        exporter = InMemorySpanExporter()
+        provider = TracerProvider(sampler=ALWAYS_OFF)
+        provider.add_span_processor(SimpleSpanProcessor(exporter))
+        llm = ScriptedLLM(["WRONG", "fine"])
+
+        @relapse.grounded(chunks_arg="docs", grounding_check=CHECK, tracer_provider=provider)
+        def answer(query: str, docs: list[str]) -> str:
+            return chat(provider, llm, query)
+
+        result = answer.run("q", DOCS)  # type: ignore[attr-defined]
+        provider.shutdown()
+        assert ("fine", True, 2) == (result.answer, result.grounded, result.iterations)
+        assert () == exporter.get_finished_spans()
+
+
+@pytest.fixture
+def recorder() -> Iterator[tuple[TracerProvider, InMemorySpanExporter]]:
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    yield provider, exporter
+    provider.shutdown()
+
+
+def assert_each_trace_nests(spans: Sequence[ReadableSpan], calls: int, iterations: int) -> None:
+    """One trace per call; in each, call -> iterations -> one chat span per iteration."""
+    traces = by_trace(spans)
+    assert calls == len(traces)
+    for members in traces.values():
+        (call,) = call_spans(members)
+        its = sorted(
+            (s for s in members if s.name == attr.ITERATION_SPAN_NAME),
+            key=lambda s: s.attributes[attr.RELAPSE_ITERATION],
+        )
+        chats = sorted((s for s in members if s.name == "chat"), key=lambda s: s.start_time or 0)
+        assert iterations == len(its) == len(chats)
+        assert all(call.context.span_id == s.parent.span_id for s in its)
+        assert [s.context.span_id for s in its] == [c.parent.span_id for c in chats]
+
+
+class TestContextPropagation:
+    def test_thread_pool(self, recorder: tuple[TracerProvider, InMemorySpanExporter]) -> None:
+        """Decorated calls running concurrently in a ThreadPoolExecutor nest correctly."""
+        provider, exporter = recorder
+        barrier = threading.Barrier(4)
+        llm = ScriptedLLM([lambda p: "fine" if "WRONG" in p else "WRONG"])
+
+        @relapse.grounded(chunks_arg="docs", grounding_check=CHECK, tracer_provider=provider)
+        def answer(query: str, docs: list[str]) -> str:
+            if "WRONG" not in query:
+                barrier.wait(timeout=5)  # all four calls are inside their iteration 1 now
+            with trace.get_tracer("p", tracer_provider=provider).start_as_current_span("chat"):
+                time.sleep(0.005)
+                return llm(query)
+
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            answers = list(pool.map(lambda i: answer(f"q{i}", DOCS), range(4)))
+        assert ["fine"] * 4 == answers
+        assert_each_trace_nests(exporter.get_finished_spans(), calls=4, iterations=2)
+
+    def test_llm_call_handed_to_a_pool_with_copied_context(
+        self, recorder: tuple[TracerProvider, InMemorySpanExporter]
+    ) -> None:
+        """The iteration span is current inside the function; copying the context carries it."""
+        provider, exporter = recorder
+        llm = ScriptedLLM(["WRONG", "fine"])
+
+        @relapse.grounded(chunks_arg="docs", grounding_check=CHECK, tracer_provider=provider)
+        def answer(query: str, docs: list[str]) -> str:
+            ctx = contextvars.copy_context()
+            with ThreadPoolExecutor(max_workers=1) as pool:
+                return pool.submit(ctx.run, chat, provider, llm, query).result()
+
+        assert "fine" == answer("q", DOCS)
+        assert_each_trace_nests(exporter.get_finished_spans(), calls=1, iterations=2)
+
+    async def test_concurrent_asyncio_tasks(
+        self, recorder: tuple[TracerProvider, InMemorySpanExporter]
+    ) -> None:
+        """Interleaved asyncio tasks each nest their chat spans under their own iterations."""
+        provider, exporter = recorder
+        tracer = trace.get_tracer("p", tracer_provider=provider)
+
+        @relapse.grounded(chunks_arg="docs", grounding_check=CHECK, tracer_provider=provider)
+        async def answer(query: str, docs: list[str]) -> str:
+            with tracer.start_as_current_span("chat"):
+                for _ in range(3):
+                    await asyncio.sleep(0)  # let the other tasks run inside this span
+                return "fine" if "WRONG" in query else "WRONG"
+
+        results: list[Any] = await asyncio.gather(*(answer(f"q{i}", DOCS) for i in range(5)))
+        assert ["fine"] * 5 == results
+        assert_each_trace_nests(exporter.get_finished_spans(), calls=5, iterations=2)
+        assert trace.INVALID_SPAN is trace.get_current_span()  # nothing leaked into this task
