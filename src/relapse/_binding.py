@@ -28,6 +28,10 @@ class Slot:
     by_keyword: bool
     #: The declared default, or ``inspect.Parameter.empty``.
     default: Any
+    #: For a positional-only slot: the defaults of the positional-only
+    #: parameters before it, which fill the gap when it is set but the call
+    #: left it (and them) at their defaults.
+    gap_defaults: tuple[Any, ...] = ()
 
     def get(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """
@@ -54,9 +58,12 @@ class Slot:
             return (*args[: self.index], value, *args[self.index + 1 :]), kwargs
         if self.by_keyword:
             return args, {**kwargs, self.name: value}
-        # Positional-only and not passed: the default is in use, so the
-        # positional gap before it must be filled with the defaults too.
-        raise TypeError(f"cannot replace positional-only argument {self.name!r} left at default")
+        if self.index is None:
+            raise TypeError(f"cannot pass {self.name!r}: it is neither positional nor keyword")
+        # Positional-only and not passed: it and every positional-only
+        # parameter between the last passed one and it are at their defaults
+        # (only positional-only parameters can precede it), so fill the gap.
+        return (*args, *self.gap_defaults[len(args) :], value), kwargs
 
 
 @dataclass(frozen=True)
@@ -84,11 +91,15 @@ def _slot(params: list[inspect.Parameter], name: str) -> Slot:
                 index = position
             break
     param = next(p for p in params if p.name == name)
+    gap: tuple[Any, ...] = ()
+    if param.kind is inspect.Parameter.POSITIONAL_ONLY and index is not None:
+        gap = tuple(p.default for p in params[:index])
     return Slot(
         name=name,
         index=index,
         by_keyword=param.kind is not inspect.Parameter.POSITIONAL_ONLY,
         default=param.default,
+        gap_defaults=gap,
     )
 
 
@@ -111,7 +122,8 @@ def call_shape(function: Callable[..., Any], chunks_arg: str, query_arg: str | N
 
     Raises:
         ValueError: a name is not a parameter of ``function`` (the message
-            lists its parameters), or no query parameter can be chosen.
+            lists its parameters), names its ``*args``, or no query
+            parameter can be chosen.
     """
     params = [
         p
@@ -146,6 +158,13 @@ def call_shape(function: Callable[..., Any], chunks_arg: str, query_arg: str | N
         )
     if query_arg == chunks_arg:
         raise ValueError(f"query_arg and chunks_arg must differ, both are {chunks_arg!r}")
+    for role, name in (("chunks_arg", chunks_arg), ("query_arg", query_arg)):
+        if next(p for p in params if p.name == name).kind is inspect.Parameter.VAR_POSITIONAL:
+            # *args cannot be found by name in a call, nor replaced as one value.
+            raise ValueError(
+                f"{role}={name!r} is the variadic *{name} of {function.__qualname__};"
+                f" name a single parameter (its parameters: {listing})"
+            )
     bound = params[1:] if params and params[0].kind in _POSITIONAL else params
     first = params[0].name if params else None
     if first in (query_arg, chunks_arg):

@@ -30,6 +30,8 @@ def chunk_texts(chunks: Iterable[Any], argument: str = "chunks") -> list[str]:
             argument and the offending index and type.
     """
     if chunks is None or isinstance(chunks, (str, bytes, bytearray, Mapping)):
+        # Iterating these "works" (characters, byte values, keys), which is
+        # exactly why they must be refused: the check would see garbage.
         raise TypeError(
             f"{argument} must be an iterable of str or of mappings with a 'text' key,"
             f" got a single {describe(chunks)}"

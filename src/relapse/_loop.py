@@ -44,6 +44,9 @@ class Policy:
     timeout_s: float | None
     max_prompt_chars: int | None
     telemetry: Telemetry
+    #: Seconds from an arbitrary origin, read to enforce ``timeout_s``;
+    #: injectable so tests can move time without sleeping.
+    clock: Callable[[], float] = time.monotonic
 
 
 @dataclass(frozen=True)
@@ -147,7 +150,7 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
     telemetry = policy.telemetry
     call_span = telemetry.start_call(policy.max_iterations, len(chunks))
     transcript: list[IterationRecord] = []
-    started = time.monotonic()
+    started = policy.clock()
     timed_out = False
     prompt = query
     try:
@@ -175,14 +178,14 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
             telemetry.end_iteration(span, record, policy.check_name, check_s)
             if verdict.ok or iteration == policy.max_iterations:
                 break
-            if policy.timeout_s is not None and time.monotonic() - started >= policy.timeout_s:
+            if policy.timeout_s is not None and policy.clock() - started >= policy.timeout_s:
                 timed_out = True
                 break
             prompt = _retry_query(policy, query, answer, verdict)
         result = _final(policy, transcript, timed_out)
     except BaseException as error:
         _attach(error, transcript)
-        telemetry.fail(call_span, error)
+        telemetry.fail_call(call_span, error)
         raise
     telemetry.end_call(call_span, result)
     if not result.grounded and policy.on_exhausted == "raise":
