@@ -331,3 +331,61 @@ class TestErrors:
         with pytest.raises(ValueError, match="bad request"):
             make(llm)("q", DOCS)
         assert 1 == llm.calls
+
+
+class TestReRetrieval:
+    def test_retrieve_replaces_the_chunks_for_the_retry_and_the_check(self) -> None:
+        """New chunks reach the function on the retry, and the check judges against them."""
+        seen: list[list[str]] = []
+        asked: list[tuple[str, str, tuple[str, ...]]] = []
+
+        def retrieve(query: str, answer: str, findings: Any) -> list[str]:
+            asked.append((query, answer, tuple(f.code for f in findings)))
+            return ["It opened in 1933."]
+
+        @relapse.grounded(chunks_arg="docs", retrieve=retrieve)
+        def answer(query: str, docs: list[str]) -> str:
+            seen.append(list(docs))
+            return "It opened in 1933."
+
+        result = answer.run("When did it open?", ["The bridge is 503 metres long."])
+        assert [["The bridge is 503 metres long."], ["It opened in 1933."]] == seen
+        assert [("When did it open?", "It opened in 1933.", ("FG002",))] == asked
+        assert (True, 2) == (result.grounded, result.iterations)
+
+    def test_retrieve_returning_none_keeps_the_chunks(self) -> None:
+        """None from retrieve means: retry over the same chunks."""
+        seen: list[list[str]] = []
+
+        @relapse.grounded(
+            chunks_arg="docs", retrieve=lambda q, a, f: None, grounding_check=forbid("WRONG")
+        )
+        def answer(query: str, docs: list[str]) -> str:
+            seen.append(list(docs))
+            return "WRONG" if len(seen) == 1 else "ok"
+
+        assert "ok" == answer("q", DOCS)
+        assert [DOCS, DOCS] == seen
+
+    def test_retrieve_result_is_validated(self) -> None:
+        """A malformed retrieve result is a TypeError naming it."""
+
+        @relapse.grounded(chunks_arg="docs", retrieve=lambda q, a, f: "one string")
+        def answer(query: str, docs: list[str]) -> str:
+            return "It opened in 1999."
+
+        with pytest.raises(TypeError, match=r"retrieve\(\) result must be an iterable"):
+            answer("q", DOCS)
+
+    def test_run_passes_retrieved_texts_to_the_prompt(self) -> None:
+        """run(retrieve=...) builds the retry prompt over the new chunk texts."""
+        llm = ScriptedLLM(["It opened in 1933.", "It opened in 1933."])
+        result = relapse.run(
+            "When?",
+            ["The bridge is long."],
+            call_llm=llm,
+            retrieve=lambda q, a, f: [{"text": "Opened in 1933."}],
+        )
+        assert "Opened in 1933." not in llm.prompts[0]
+        assert "Opened in 1933." in llm.prompts[1]
+        assert result.grounded

@@ -16,6 +16,7 @@ from relapse._loop import (
     GroundingCheck,
     OnExhausted,
     Policy,
+    Retrieve,
     adrive,
     check_name,
     drive,
@@ -39,6 +40,7 @@ def _validate(
     rewrite: object,
     timeout: object,
     max_prompt_chars: object,
+    retrieve: object,
 ) -> None:
     if isinstance(max_iterations, bool) or not isinstance(max_iterations, int):
         raise TypeError(f"max_iterations must be an int, got {type(max_iterations).__name__}")
@@ -51,6 +53,8 @@ def _validate(
         )
     if grounding_check is not None and not callable(grounding_check):
         raise TypeError("grounding_check must be callable(query, chunks, answer)")
+    if retrieve is not None and not callable(retrieve):
+        raise TypeError("retrieve must be callable(query, previous_answer, findings)")
     if rewrite is not None and not callable(rewrite):
         raise TypeError("rewrite must be callable(query, previous_answer, findings)")
     if timeout is not None:
@@ -76,7 +80,7 @@ class _Engine:
 
     def _prepare(
         self, instance: Any, args: tuple[Any, ...], kwargs: dict[str, Any]
-    ) -> tuple[str, list[str], Callable[[str], Any]]:
+    ) -> tuple[str, list[str], Callable[[str, Any], tuple[tuple[Any, ...], dict[str, Any]]]]:
         # wrapt hands us args without self/cls whenever ``instance`` is set.
         query_slot, chunks_slot = self.shape.slots(bound=instance is not None)
         try:
@@ -94,10 +98,13 @@ class _Engine:
             args, kwargs = chunks_slot.replace(args, kwargs, passed)
         first_args, first_kwargs = args, kwargs
 
-        def bind(prompt: str) -> tuple[tuple[Any, ...], dict[str, Any]]:
-            if prompt is query:
-                return first_args, first_kwargs
-            return query_slot.replace(first_args, first_kwargs, prompt)
+        def bind(prompt: str, chunks: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
+            call_args, call_kwargs = first_args, first_kwargs
+            if prompt is not query:
+                call_args, call_kwargs = query_slot.replace(call_args, call_kwargs, prompt)
+            if chunks is not None:
+                call_args, call_kwargs = chunks_slot.replace(call_args, call_kwargs, chunks)
+            return call_args, call_kwargs
 
         return query, texts, bind
 
@@ -106,8 +113,8 @@ class _Engine:
     ) -> Any:
         query, texts, bind = self._prepare(instance, args, kwargs)
 
-        def call(prompt: str) -> Any:
-            call_args, call_kwargs = bind(prompt)
+        def call(prompt: str, chunks: Any) -> Any:
+            call_args, call_kwargs = bind(prompt, chunks)
             return wrapped(*call_args, **call_kwargs)
 
         loop = steps(self.policy, query, texts)
@@ -178,6 +185,7 @@ def grounded(
     rewrite: Rewrite | None = None,
     timeout: float | None = None,
     max_prompt_chars: int | None = None,
+    retrieve: Retrieve | None = None,
     tracer_provider: trace.TracerProvider | None = None,
     meter_provider: MeterProvider | None = None,
     logger_provider: LoggerProvider | None = None,
@@ -217,6 +225,12 @@ def grounded(
         timeout: Overall budget in seconds; checked between iterations, and
             when spent the loop ends with outcome ``"timeout"`` per
             ``on_exhausted``. It does not interrupt a running LLM call.
+        retrieve: The re-retrieval back-edge, ``retrieve(query,
+            previous_answer, findings) -> chunks | None``: called before each
+            retry; new chunks (same shapes as the chunks argument) replace the
+            chunks argument from then on and the check judges against them,
+            None keeps the current ones. The idea of a refinement step that
+            re-queries the retriever comes from agentic RAG evaluators.
         max_prompt_chars: When a retry query would exceed this many
             characters, it quotes only the failing spans instead of the whole
             previous answer.
@@ -241,7 +255,9 @@ def grounded(
             decorating, listing the parameters).
         NotGroundedError: at call time, with ``on_exhausted="raise"``.
     """
-    _validate(max_iterations, on_exhausted, grounding_check, rewrite, timeout, max_prompt_chars)
+    _validate(
+        max_iterations, on_exhausted, grounding_check, rewrite, timeout, max_prompt_chars, retrieve
+    )
     if not isinstance(chunks_arg, str):
         raise TypeError(
             f"chunks_arg must be a parameter name (str), got {type(chunks_arg).__name__}"
@@ -268,6 +284,7 @@ def grounded(
             rewrite=rewrite or default_rewrite,
             timeout_s=None if timeout is None else float(timeout),
             max_prompt_chars=max_prompt_chars,
+            retrieve=retrieve,
             telemetry=Telemetry(
                 getattr(target, "__qualname__", repr(target)),
                 tracer_provider=tracer_provider,

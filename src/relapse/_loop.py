@@ -18,6 +18,7 @@ from typing import Any, Literal
 from opentelemetry.trace import Span
 
 from relapse import _attributes as attr
+from relapse._chunks import materialize
 from relapse._prompts import Rewrite, spans_only_retry
 from relapse._telemetry import Telemetry, active
 from relapse._types import GroundingFinding, GroundingResult, IterationRecord, RelapseResult
@@ -30,6 +31,8 @@ ON_EXHAUSTED_POLICIES: tuple[str, ...] = ("return", "best", "raise")
 GroundingCheck = Callable[[str, Sequence[str], str], GroundingResult]
 #: A check bound to one call's query and chunks: ``answer -> GroundingResult``.
 PreparedCheck = Callable[[str], GroundingResult]
+#: ``retrieve(query, previous_answer, findings) -> new chunks or None``.
+Retrieve = Callable[[str, str, Sequence[GroundingFinding]], Any]
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,8 @@ class Policy:
     #: Seconds from an arbitrary origin, read to enforce ``timeout_s``;
     #: injectable so tests can move time without sleeping.
     clock: Callable[[], float] = time.monotonic
+    #: The re-retrieval back-edge: fetches new chunks before a retry.
+    retrieve: Retrieve | None = None
 
 
 @dataclass(frozen=True)
@@ -56,6 +61,9 @@ class Ask:
     iteration: int
     query: str
     span: Span
+    #: The chunks to pass instead of the caller's, once ``retrieve`` replaced
+    #: them; None while the caller's chunks are in use.
+    chunks: Any = None
 
 
 Steps = Generator[Ask, str, RelapseResult]
@@ -122,6 +130,16 @@ def _retry_query(policy: Policy, query: str, answer: str, verdict: GroundingResu
     return retry
 
 
+def _retrieve(policy: Policy, query: str, answer: str, verdict: GroundingResult) -> Any:
+    """Ask the back-edge for new chunks; None keeps the current ones."""
+    if policy.retrieve is None:
+        return None
+    fresh = policy.retrieve(query, answer, verdict.findings)
+    if fresh is None:
+        return None
+    return materialize(fresh, "retrieve() result")
+
+
 def _final(policy: Policy, transcript: list[IterationRecord], timed_out: bool) -> RelapseResult:
     last = transcript[-1]
     if last.grounded:
@@ -153,13 +171,14 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
     started = policy.clock()
     timed_out = False
     prompt = query
+    replaced: Any = None
     try:
         prepared = prepare(policy.check, query, chunks)
         for iteration in range(1, policy.max_iterations + 1):
             span = telemetry.start_iteration(call_span, iteration)
             began = time.perf_counter()
             try:
-                answer = yield Ask(iteration, prompt, span)
+                answer = yield Ask(iteration, prompt, span, replaced)
                 checked = time.perf_counter()
                 verdict = _verdict(prepared, answer)
                 check_s = time.perf_counter() - checked
@@ -182,6 +201,11 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                 timed_out = True
                 break
             prompt = _retry_query(policy, query, answer, verdict)
+            fresh = _retrieve(policy, query, answer, verdict)
+            if fresh is not None:
+                # The check must judge the next answer against what the model saw.
+                replaced, texts = fresh
+                prepared = prepare(policy.check, query, texts)
         result = _final(policy, transcript, timed_out)
     except BaseException as error:
         _attach(error, transcript)
@@ -193,14 +217,14 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
     return result
 
 
-def drive(loop: Steps, call: Callable[[str], str]) -> RelapseResult:
-    """Run the loop with a synchronous LLM call ``call(query) -> answer``."""
+def drive(loop: Steps, call: Callable[[str, Any], str]) -> RelapseResult:
+    """Run the loop with a synchronous LLM call ``call(query, chunks_or_none) -> answer``."""
     try:
         ask = next(loop)
         while True:
             with active(ask.span):
                 try:
-                    answer = call(ask.query)
+                    answer = call(ask.query, ask.chunks)
                 except BaseException as error:
                     # The loop records the error and re-raises it unchanged.
                     loop.throw(error)
@@ -211,14 +235,14 @@ def drive(loop: Steps, call: Callable[[str], str]) -> RelapseResult:
         return result
 
 
-async def adrive(loop: Steps, call: Callable[[str], Awaitable[str]]) -> RelapseResult:
-    """Run the loop with an asynchronous LLM call ``await call(query) -> answer``."""
+async def adrive(loop: Steps, call: Callable[[str, Any], Awaitable[str]]) -> RelapseResult:
+    """Run the loop with an asynchronous LLM call ``await call(query, chunks) -> answer``."""
     try:
         ask = next(loop)
         while True:
             with active(ask.span):
                 try:
-                    answer = await call(ask.query)
+                    answer = await call(ask.query, ask.chunks)
                 except BaseException as error:
                     # The loop records the error and re-raises it unchanged.
                     loop.throw(error)

@@ -11,9 +11,9 @@ from opentelemetry import trace
 from relapse._chunks import chunk_texts
 from relapse._compress import default_compress
 from relapse._decorator import grounded
-from relapse._loop import GroundingCheck, OnExhausted
+from relapse._loop import GroundingCheck, OnExhausted, Retrieve
 from relapse._prompts import Rewrite, context_prompt
-from relapse._types import RelapseResult
+from relapse._types import GroundingFinding, RelapseResult
 
 if TYPE_CHECKING:
     from opentelemetry._logs import LoggerProvider
@@ -42,6 +42,21 @@ _ask.__qualname__ = "run"
 _aask.__qualname__ = "arun"
 
 
+def _as_texts(retrieve: Retrieve, compress: bool) -> Retrieve:
+    """Adapt a user's ``retrieve`` so the internal function always gets chunk texts."""
+    if not callable(retrieve):
+        raise TypeError("retrieve must be callable(query, previous_answer, findings)")
+
+    def texts_of(query: str, answer: str, findings: Sequence[GroundingFinding]) -> Any:
+        fresh = retrieve(query, answer, findings)
+        if fresh is None:
+            return None
+        texts = chunk_texts(fresh, "retrieve() result")
+        return default_compress(texts) if compress else texts
+
+    return texts_of
+
+
 def _decorated(
     function: Callable[..., Any],
     retrieved_chunks: Iterable[Any],
@@ -57,6 +72,9 @@ def _decorated(
     texts = chunk_texts(retrieved_chunks, "retrieved_chunks")
     if compress:
         texts = default_compress(texts)
+    retrieve = options.pop("retrieve")
+    if retrieve is not None:
+        options["retrieve"] = _as_texts(retrieve, compress)
     decorated = grounded(chunks_arg="chunks", query_arg="prompt", **options)(function)
     return decorated, texts, _Model(call_llm, build_prompt or context_prompt)
 
@@ -74,6 +92,7 @@ def run(
     rewrite: Rewrite | None = None,
     timeout: float | None = None,
     max_prompt_chars: int | None = None,
+    retrieve: Retrieve | None = None,
     tracer_provider: trace.TracerProvider | None = None,
     meter_provider: MeterProvider | None = None,
     logger_provider: LoggerProvider | None = None,
@@ -108,6 +127,9 @@ def run(
         timeout: Overall budget in seconds, checked between iterations.
         max_prompt_chars: Retry-query length in characters above which only
             the failing spans are quoted.
+        retrieve: ``retrieve(query, previous_answer, findings) -> chunks | None``,
+            called before each retry to fetch new chunks (re-retrieval); see
+            :func:`relapse.grounded`.
         tracer_provider: OpenTelemetry tracer provider; the global one when None.
         meter_provider: OpenTelemetry meter provider; the global one when None.
         logger_provider: OpenTelemetry logger provider for evaluation events.
@@ -140,6 +162,7 @@ def run(
             "rewrite": rewrite,
             "timeout": timeout,
             "max_prompt_chars": max_prompt_chars,
+            "retrieve": retrieve,
             "tracer_provider": tracer_provider,
             "meter_provider": meter_provider,
             "logger_provider": logger_provider,
@@ -164,6 +187,7 @@ async def arun(
     rewrite: Rewrite | None = None,
     timeout: float | None = None,
     max_prompt_chars: int | None = None,
+    retrieve: Retrieve | None = None,
     tracer_provider: trace.TracerProvider | None = None,
     meter_provider: MeterProvider | None = None,
     logger_provider: LoggerProvider | None = None,
@@ -188,6 +212,7 @@ async def arun(
             "rewrite": rewrite,
             "timeout": timeout,
             "max_prompt_chars": max_prompt_chars,
+            "retrieve": retrieve,
             "tracer_provider": tracer_provider,
             "meter_provider": meter_provider,
             "logger_provider": logger_provider,
