@@ -263,32 +263,5 @@ def spans_only_retry(query: str, previous_answer: str, findings: Sequence[Ground
     )
 
 
-def question_last_retry(
-    query: str, previous_answer: str, findings: Sequence[GroundingFinding]
-) -> str:
-    """
-    A retry query that states the problems first and ends with the question.
-
-    Written for completion models that continue whatever text comes last: the
-    line ends with the original question, right before the prompt's
-    ``Answer:``, so the model answers it instead of continuing the note.
-
-    Args:
-        query: The caller's original query.
-        previous_answer: The rejected answer.
-        findings: The check's findings on it.
-
-    Returns:
-        The retry query, one paragraph with no line breaks.
-    """
-    problems = "; ".join(_finding_line(f) for f in findings)
-    return (
-        f'Your previous answer "{inline(previous_answer, MAX_QUOTED_ANSWER_CHARS)}" was'
-        f" rejected because the context does not support: {problems}. Use only the"
-        f" context; if it does not contain the answer, say: {NO_ANSWER} The question"
-        f" again: {inline(query)}"
-    )
-
-
 #: The wording the decorator uses when no ``rewrite=`` is given.
 default_rewrite: Rewrite = compact_retry

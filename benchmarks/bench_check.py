@@ -1,0 +1,267 @@
+"""
+Time the default grounding check against its peers and a floor, then on hostile inputs.
+
+Contexts of 10 KB, 100 KB and 1 MB are built from the real passages of the
+RAGTruth sample (cycled to reach the size, split into passage-sized chunks);
+the answer makes about 20 numeric claims taken from those passages, plus
+four that no passage supports. Each size times, in one run:
+
+- this check: ``relapse.grounding.default_grounding_check``,
+- relapse 0.1.0's ``default_grounding_check``,
+- corroborate 0.1.0's ``check_answer``,
+- the floor: one ``re.finditer(r"\\d+", context)`` pass collecting the matches.
+
+Then the hostile sizes: a 1 MB answer, 10,000 chunks, a 5,000-digit number
+and a 200 KB unclosed quotation (peers run in a subprocess with a time limit).
+
+Usage::
+
+    python benchmarks/bench_check.py [--repeats N] [--data PATH]
+
+Times are ``time.perf_counter`` wall times, min and median over the repeats.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import multiprocessing
+import re
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from eval_ragtruth import DEFAULT_DATA, load_peer
+
+SIZES = {"10 KB": 10_000, "100 KB": 100_000, "1 MB": 1_000_000}
+#: Seconds a peer may take on one hostile input before it is reported as too slow.
+PEER_LIMIT = 30.0
+_DIGITS = re.compile(r"\d+")
+_SENTENCE = re.compile(r"[^.!?\n]*\d[^.!?\n]*[.!?]")
+
+Check = Callable[[str, list[str], str], Any]
+
+
+def passages(path: Path) -> list[str]:
+    """Return the distinct passages of the RAGTruth sample, in file order."""
+    seen: dict[str, None] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        for passage in json.loads(line)["passages"]:
+            seen.setdefault(passage, None)
+    return list(seen)
+
+
+def context_of(texts: list[str], size: int) -> list[str]:
+    """Cycle through ``texts`` until the chunks hold ``size`` characters."""
+    chunks: list[str] = []
+    total = 0
+    index = 0
+    while total < size:
+        text = texts[index % len(texts)][: size - total]
+        chunks.append(text)
+        total += len(text)
+        index += 1
+    return chunks
+
+
+def answer_of(chunks: list[str]) -> str:
+    """About 20 numeric claims: sentences with digits from the first chunks, and four invented."""
+    sentences: list[str] = []
+    claims = 0
+    for chunk in chunks:
+        for match in _SENTENCE.finditer(chunk):
+            sentence = match.group().strip()
+            if 20 < len(sentence) < 200:
+                sentences.append(sentence)
+                claims += len(_DIGITS.findall(sentence))
+            if claims >= 16:
+                break
+        if claims >= 16:
+            break
+    invented = (
+        "It also costs $4,812.37 per unit, about 93.4% of buyers agree,"
+        " and it shipped on March 3, 2017 to 27,345 stores."
+    )
+    return " ".join([*sentences, invented])
+
+
+def ours() -> Check:
+    """This check."""
+    from relapse.grounding import default_grounding_check
+
+    return default_grounding_check
+
+
+def relapse_010() -> Check:
+    """relapse 0.1.0's default check."""
+    return load_peer("relapse_010").default_grounding_check  # type: ignore[no-any-return]
+
+
+def corroborate_010() -> Check:
+    """corroborate 0.1.0's check."""
+    return load_peer("corroborate_010").check_answer  # type: ignore[no-any-return]
+
+
+CHECKS: dict[str, Callable[[], Check]] = {
+    "relapse (this)": ours,
+    "relapse 0.1.0": relapse_010,
+    "corroborate 0.1.0": corroborate_010,
+}
+
+
+def interleaved(
+    functions: dict[str, Callable[[], object]], rounds: dict[str, int]
+) -> dict[str, tuple[float, float]]:
+    """
+    Time each function round-robin and return (min, median) seconds of each.
+
+    Running them in turn, rather than one after the other, exposes them all to
+    the same background load, so their ratios stay meaningful on a busy machine.
+    """
+    samples: dict[str, list[float]] = {name: [] for name in functions}
+    for round_number in range(max(rounds.values())):
+        for name, function in functions.items():
+            if round_number >= rounds[name]:
+                continue
+            started = time.perf_counter()
+            function()
+            samples[name].append(time.perf_counter() - started)
+    return {name: (min(times), statistics.median(times)) for name, times in samples.items()}
+
+
+def floor(chunks: list[str]) -> Callable[[], object]:
+    """One pass of a plain digit-run pattern over the context, collecting the matches."""
+    context = "\n".join(chunks)
+
+    def run() -> object:
+        return list(_DIGITS.finditer(context))
+
+    return run
+
+
+def milliseconds(seconds: float) -> str:
+    """Format seconds as milliseconds."""
+    return f"{1000 * seconds:10.3f}"
+
+
+def speed(texts: list[str], repeats: int) -> dict[str, dict[str, tuple[float, float]]]:
+    """Time every check and the floor at every size; print the table and ratios."""
+    checks = {name: make() for name, make in CHECKS.items()}
+    results: dict[str, dict[str, tuple[float, float]]] = {}
+    query = "What do the passages say about costs, dates and numbers?"
+    print(f"{'context':<8} {'what':<18} {'min ms':>10} {'median ms':>10} {'runs':>5}")
+    for label, size in SIZES.items():
+        chunks = context_of(texts, size)
+        answer = answer_of(chunks)
+        functions: dict[str, Callable[[], object]] = {
+            name: functools.partial(check, query, chunks, answer) for name, check in checks.items()
+        }
+        functions["floor"] = floor(chunks)
+        # The peers take up to seconds a run at 1 MB: fewer runs for them.
+        slow = max(3, repeats // (5 if size < 1_000_000 else 10))
+        rounds = {
+            name: repeats if name in ("relapse (this)", "floor") else slow for name in functions
+        }
+        row = interleaved(functions, rounds)
+        results[label] = row
+        for name, (low, median) in row.items():
+            times = f"{milliseconds(low)} {milliseconds(median)}"
+            print(f"{label:<8} {name:<18} {times} {rounds[name]:>5}")
+        claims = len(_DIGITS.findall(answer))
+        print(f"{'':<8} ({len(chunks)} chunks, answer of {len(answer)} chars, {claims} digit runs)")
+    print()
+    print("ratios (min times):")
+    for label, row in results.items():
+        ours_time = row["relapse (this)"][0]
+        print(
+            f"  {label:<7} relapse 0.1.0 / this = {row['relapse 0.1.0'][0] / ours_time:8.1f}x"
+            f"   corroborate 0.1.0 / this = {row['corroborate 0.1.0'][0] / ours_time:8.1f}x"
+            f"   this / floor = {ours_time / row['floor'][0]:5.2f}x"
+        )
+    growth = results["1 MB"]["relapse (this)"][0] / results["100 KB"]["relapse (this)"][0]
+    print(f"  this at 1 MB / this at 100 KB = {growth:.2f}x")
+    hundred = results["100 KB"]
+    speedup = hundred["relapse 0.1.0"][0] / hundred["relapse (this)"][0]
+    over_floor = hundred["relapse (this)"][0] / hundred["floor"][0]
+    print()
+    print("targets:")
+    for text, value, met in (
+        ("at 100 KB, >= 20x faster than relapse 0.1.0:", f"{speedup:6.1f}x", speedup >= 20),
+        ("at 100 KB, <= 3x the floor:", f"{over_floor:6.2f}x", over_floor <= 3),
+        ("1 MB <= 12x the 100 KB cost:", f"{growth:6.2f}x", growth <= 12),
+    ):
+        print(f"  {text:<46} {value}  {_verdict(met)}")
+    return results
+
+
+def _verdict(met: bool) -> str:
+    """Say whether a target is met."""
+    return "met" if met else "MISSED"
+
+
+def hostile_cases(texts: list[str]) -> dict[str, tuple[str, list[str], str]]:
+    """The hostile inputs: (query, chunks, answer) by name."""
+    ten_kb = context_of(texts, 10_000)
+    answer = answer_of(ten_kb)
+    long_answer = (answer + "\n") * (1_000_000 // (len(answer) + 1) + 1)
+    many_chunks = [f"Chunk {n}: {texts[n % len(texts)][:80]}" for n in range(10_000)]
+    digits = "9" * 5_000
+    return {
+        "1 MB answer": ("q", ten_kb, long_answer[:1_000_000]),
+        "10,000 chunks": ("q", many_chunks, answer),
+        "5,000-digit number": ("q", [*ten_kb, f"The key is {digits}."], f"The key is {digits}."),
+        "200 KB unclosed quote": ("q", ten_kb, 'He said "' + ("the plan was approved " * 9_600)),
+    }
+
+
+def _run_peer(name: str, case: tuple[str, list[str], str], queue: Any) -> None:
+    """Subprocess body: time one check on one hostile case."""
+    check = CHECKS[name]()
+    started = time.perf_counter()
+    check(*case)
+    queue.put(time.perf_counter() - started)
+
+
+def hostile(texts: list[str]) -> None:
+    """Time every check once on each hostile input; peers get PEER_LIMIT seconds."""
+    print()
+    print(f"hostile inputs (one run each; peers stopped after {PEER_LIMIT:.0f} s):")
+    print(f"{'input':<24}" + "".join(f"{name:>20}" for name in CHECKS))
+    context = multiprocessing.get_context("fork")
+    for label, case in hostile_cases(texts).items():
+        cells: list[str] = []
+        for name in CHECKS:
+            queue = context.Queue()
+            process = context.Process(target=_run_peer, args=(name, case, queue))
+            process.start()
+            process.join(PEER_LIMIT)
+            if process.is_alive():
+                process.terminate()
+                process.join()
+                cells.append(f"> {PEER_LIMIT:.0f} s")
+            else:
+                cells.append(f"{1000 * queue.get():.1f} ms")
+        print(f"{label:<24}" + "".join(f"{cell:>20}" for cell in cells))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the speed table and the hostile inputs."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeats", type=int, default=40, help="runs of this check and the floor")
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="RAGTruth sample JSONL")
+    parser.add_argument("--no-hostile", action="store_true", help="skip the hostile inputs")
+    args = parser.parse_args(argv)
+    texts = passages(args.data)
+    speed(texts, args.repeats)
+    if not args.no_hostile:
+        hostile(texts)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

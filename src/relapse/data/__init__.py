@@ -1,0 +1,1 @@
+"""Bundled RAGTruth QA items for ``relapse demo`` and the benchmarks (see README.md)."""

@@ -1,0 +1,251 @@
+"""
+``relapse demo``: real questions, real passages, a real local model, the loop.
+
+The bundled items are QA questions and their three MS MARCO passages from
+RAGTruth (MIT; see ``relapse/data/README.md``). Each goes through
+:func:`relapse.run` with :class:`relapse.llms.local.LocalModel`, and every
+attempt's answer and findings are printed, then a one-line summary.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import TYPE_CHECKING, Literal, Protocol, TextIO
+
+import relapse
+
+if TYPE_CHECKING:
+    from opentelemetry.sdk.trace import ReadableSpan
+
+__all__ = ["DemoItem", "DemoModel", "DemoSummary", "load_items", "run_demo"]
+
+#: ``"demo"``: the 12 items ``relapse demo`` runs. ``"dev"``: all 76
+#: distinct QA questions of the RAGTruth development sample, used to choose
+#: the retry wording.
+ItemSet = Literal["demo", "dev"]
+
+
+class DemoModel(Protocol):
+    """What the demo needs from a model: :class:`relapse.llms.local.LocalModel`'s shape."""
+
+    def __call__(self, prompt: str) -> str:
+        """Complete ``prompt``."""
+
+    def build_prompt(self, question: str, chunk_texts: Sequence[str]) -> str:
+        """Write the prompt for ``question`` over ``chunk_texts``."""
+
+
+@dataclass(frozen=True)
+class DemoItem:
+    """
+    One bundled question.
+
+    Attributes:
+        id: RAGTruth's ``source_id`` of the question.
+        question: The user's question, verbatim.
+        passages: The retrieved passages, verbatim (three per question).
+    """
+
+    id: str
+    question: str
+    passages: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DemoSummary:
+    """
+    What a demo run measured.
+
+    Attributes:
+        questions: Questions run.
+        grounded_first_try: Questions whose first answer passed the check.
+        grounded_final: Questions whose returned answer passed the check.
+        llm_calls: LLM calls made in total.
+        wall_time_s: Wall time of the whole run, in seconds (model loading
+            included).
+    """
+
+    questions: int
+    grounded_first_try: int
+    grounded_final: int
+    llm_calls: int
+    wall_time_s: float
+
+    @property
+    def first_try_rate(self) -> float:
+        """Share of questions grounded on the first call, 0.0 to 1.0."""
+        return self.grounded_first_try / self.questions if self.questions else 0.0
+
+    @property
+    def final_rate(self) -> float:
+        """Share of questions whose final answer is grounded, 0.0 to 1.0."""
+        return self.grounded_final / self.questions if self.questions else 0.0
+
+    @property
+    def mean_iterations(self) -> float:
+        """Mean LLM calls per question."""
+        return self.llm_calls / self.questions if self.questions else 0.0
+
+    def line(self) -> str:
+        """
+        The summary line ``relapse demo`` ends with.
+
+        Returns:
+            For example ``"summary: 12 questions, first-try grounded 0.83
+            (10/12), final grounded 0.92 (11/12), mean iterations 1.25, wall
+            time 21.4 s"``.
+        """
+        return (
+            f"summary: {self.questions} questions,"
+            f" first-try grounded {self.first_try_rate:.2f}"
+            f" ({self.grounded_first_try}/{self.questions}),"
+            f" final grounded {self.final_rate:.2f} ({self.grounded_final}/{self.questions}),"
+            f" mean iterations {self.mean_iterations:.2f},"
+            f" wall time {self.wall_time_s:.1f} s"
+        )
+
+
+def load_items(which: ItemSet = "demo") -> list[DemoItem]:
+    """
+    Read a bundled item set.
+
+    Args:
+        which: ``"demo"`` (12 items) or ``"dev"`` (76 items).
+
+    Returns:
+        The items in file order.
+
+    Raises:
+        ValueError: ``which`` is neither ``"demo"`` nor ``"dev"``.
+    """
+    if which not in ("demo", "dev"):
+        raise ValueError(f"which must be 'demo' or 'dev', got {which!r}")
+    text = resources.files("relapse.data").joinpath(f"{which}.jsonl").read_text("utf-8")
+    items = []
+    for line in text.splitlines():
+        if line.strip():
+            record = json.loads(line)
+            items.append(DemoItem(record["id"], record["question"], tuple(record["passages"])))
+    return items
+
+
+def _span_tree(spans: Sequence[ReadableSpan]) -> list[str]:
+    """Render finished spans as indented lines, parents before children."""
+    from relapse import _attributes as attr
+
+    ids = {span.context.span_id for span in spans if span.context is not None}
+    children: dict[int | None, list[ReadableSpan]] = {}
+    for span in spans:
+        parent = span.parent.span_id if span.parent is not None else None
+        # A parent outside this capture (the caller's own span) counts as root.
+        children.setdefault(parent if parent in ids else None, []).append(span)
+    lines: list[str] = []
+
+    def walk(parent: int | None, depth: int) -> None:
+        for span in sorted(children.get(parent, []), key=lambda s: s.start_time or 0):
+            duration_ms = ((span.end_time or 0) - (span.start_time or 0)) / 1e6
+            codes = (span.attributes or {}).get(attr.RELAPSE_FINDINGS_CODES)
+            # The SDK stores string arrays as tuples; absent on the call span.
+            listed = list(codes) if isinstance(codes, (tuple, list)) else None
+            suffix = f" {attr.RELAPSE_FINDINGS_CODES}={listed}" if listed is not None else ""
+            lines.append(f"{'  ' * depth}{span.name} {duration_ms:.1f} ms{suffix}")
+            if span.context is not None:
+                walk(span.context.span_id, depth + 1)
+
+    walk(None, 1)
+    return lines
+
+
+def run_demo(
+    limit: int | None = None,
+    max_iterations: int = 3,
+    trace: bool = False,
+    out: TextIO = sys.stdout,
+    *,
+    model: DemoModel | None = None,
+) -> DemoSummary:
+    """
+    Run the bundled demo items through :func:`relapse.run` on the local model.
+
+    Prints, per question, the question, each attempt's answer and findings
+    (code and failing spans) and the outcome; then :meth:`DemoSummary.line`.
+
+    Args:
+        limit: Run only the first ``limit`` items; all 12 when None.
+        max_iterations: LLM calls allowed per question, at least 1.
+        trace: After each question, print its span tree (span names,
+            durations in milliseconds, ``relapse.findings.codes``) captured
+            by an in-memory exporter on a private tracer provider; the global
+            provider is never touched. Needs ``opentelemetry-sdk``.
+        out: Where to print.
+        model: The model to use (anything with ``__call__(prompt)`` and
+            ``build_prompt(question, chunk_texts)``); a new
+            :class:`~relapse.llms.local.LocalModel` when None (loading it
+            counts towards the wall time).
+
+    Returns:
+        The :class:`DemoSummary`.
+
+    Raises:
+        relapse.llms.LocalModelUnavailable: the ``local`` extra is missing.
+        ImportError: ``trace=True`` without ``opentelemetry-sdk``.
+        ValueError: ``limit`` < 0 or ``max_iterations`` < 1.
+    """
+    if limit is not None and limit < 0:
+        raise ValueError(f"limit must be >= 0, got {limit}")
+    if max_iterations < 1:
+        raise ValueError(f"max_iterations must be >= 1 (it counts LLM calls), got {max_iterations}")
+    started = time.monotonic()
+    if model is None:
+        from relapse.llms.local import LocalModel
+
+        model = LocalModel()
+    provider = exporter = None
+    if trace:
+        from opentelemetry.sdk.trace import TracerProvider
+        from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+        from opentelemetry.sdk.trace.export.in_memory_span_exporter import (
+            InMemorySpanExporter,
+        )
+
+        exporter = InMemorySpanExporter()
+        provider = TracerProvider()
+        provider.add_span_processor(SimpleSpanProcessor(exporter))
+
+    items = load_items("demo")[:limit]
+    first = final = calls = 0
+    for number, item in enumerate(items, 1):
+        print(f"[{number}/{len(items)}] {item.question}", file=out)
+        result = relapse.run(
+            item.question,
+            item.passages,
+            call_llm=model,
+            build_prompt=model.build_prompt,
+            max_iterations=max_iterations,
+            tracer_provider=provider,
+        )
+        for record in result.transcript:
+            verdict = "grounded" if record.grounded else "NOT grounded"
+            print(f"  attempt {record.iteration} ({verdict}): {record.answer}", file=out)
+            for finding in record.findings:
+                spans = ", ".join(repr(s) for s in finding.spans)
+                print(f"    {finding.code} {spans}", file=out)
+        print(f"  outcome: {result.outcome}", file=out)
+        if exporter is not None:
+            print("  spans:", file=out)
+            for line in _span_tree(exporter.get_finished_spans()):
+                print(line, file=out)
+            exporter.clear()
+        first += result.transcript[0].grounded
+        final += result.grounded
+        calls += result.iterations
+    if provider is not None:
+        provider.shutdown()
+    summary = DemoSummary(len(items), first, final, calls, time.monotonic() - started)
+    print(summary.line(), file=out)
+    return summary

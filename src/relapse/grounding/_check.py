@@ -1,0 +1,419 @@
+"""The default grounding check: configuration, preparation over chunks, verdict per answer."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from relapse._chunks import chunk_texts
+from relapse._types import GroundingFinding, GroundingResult
+from relapse.grounding._echo import ECHO_PHRASES, echo_hits, line_span, phrase_pattern
+from relapse.grounding._index import TextIndex
+from relapse.grounding._numbers import (
+    Key,
+    converted_from,
+    int_key,
+    is_hedged,
+    is_list_marker,
+    is_reference,
+    key_int,
+    number_key,
+    word_numbers,
+)
+from relapse.grounding._quotes import find_quotations, introduces_question, quote_fragments
+from relapse.grounding._scan import FG001, FG002, Claim, scan
+from relapse.grounding._text import fold
+
+FG003 = "FG003"
+FG004 = "FG004"
+#: Every finding code the check can report.
+ALL_CODES = frozenset({FG001, FG002, FG003, FG004})
+
+#: Refusals a prompt asks the model to give verbatim. A quotation of one is the
+#: model naming its instruction (``I would say "Unable to answer based on given
+#: passages"``), not a claim about the world.
+REFUSAL_PHRASES: tuple[str, ...] = (
+    "unable to answer based on given passages",
+    "unable to answer based on the given passages",
+    "i don't know",
+    "i do not know",
+    "not enough information",
+    "cannot answer",
+    "can't answer",
+)
+
+_MESSAGES = {
+    FG001: "{count} number(s) not in the retrieved chunks: {spans}",
+    FG002: "{count} date(s) not in the retrieved chunks: {spans}",
+    FG003: "{count} quotation(s) not found verbatim in the retrieved chunks: {spans}",
+    FG004: "the answer repeats the grounding check's retry instructions instead of answering:"
+    " {spans}",
+}
+# A scale word alone, without "a" or a number before it, counts nothing.
+_BARE_SCALES = frozenset({"hundred", "thousand", "million", "billion", "trillion", "dozen"})
+#: Spans quoted in a finding's message, and characters kept of each.
+PREVIEW_SPANS = 5
+PREVIEW_CHARS = 60
+
+
+def _trivial_key(value: object) -> Key:
+    """Return the key of one configured trivial number."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str, Decimal)):
+        raise TypeError(f"trivial_numbers must hold numbers, got {type(value).__name__}")
+    try:
+        number = abs(Decimal(str(value).replace(",", "")))
+    except InvalidOperation:
+        raise ValueError(f"trivial_numbers holds {value!r}, which is not a number") from None
+    if not number.is_finite():
+        raise ValueError(f"trivial_numbers holds {value!r}, which is not finite")
+    integer, _, fraction = format(number, "f").partition(".")
+    return number_key(integer, fraction)
+
+
+@dataclass(frozen=True)
+class GroundingCheck:
+    """
+    The deterministic grounding check, configured.
+
+    Numbers (FG001), dates (FG002) and quotations (FG003) in the answer must be
+    supported by the retrieved chunks, and the answer must not echo relapse's
+    own retry instructions (FG004). ``docs/findings.md`` explains every rule.
+
+    Call it like a function, ``check(query, chunks, answer)``; or, in a loop
+    that checks several answers against the same chunks, index the chunks once
+    with :meth:`prepare` and call :meth:`PreparedCheck.check` per answer.
+
+    Attributes:
+        trivial_numbers: Numbers never flagged when written plain (no
+            currency, percent or scale): they are everywhere and claim little.
+        exempt_question: Numbers, dates and quotations that appear in the
+            question are supported: repeating the question is not a
+            hallucination.
+        refusal_phrases: A quotation containing one of these (case-folded) is
+            the prompt's own refusal instruction, not a claim.
+        echo_phrases: Phrases of the retry prompt; an answer holding one that
+            no chunk holds echoes the prompt (FG004).
+        min_quote_words: Quotations with fewer words are not checked: single
+            quoted words are emphasis far more often than citation.
+        codes: The finding codes to report.
+        name: The check's name, as telemetry reports it.
+
+    .. versionadded:: 0.2.0
+    """
+
+    trivial_numbers: Collection[int | float | str | Decimal] = frozenset({0, 1, 2})
+    exempt_question: bool = True
+    refusal_phrases: tuple[str, ...] = REFUSAL_PHRASES
+    echo_phrases: tuple[str, ...] = ECHO_PHRASES
+    min_quote_words: int = 2
+    codes: Collection[str] = ALL_CODES
+    name: str = "relapse.default"
+    _trivial_keys: frozenset[Key] = field(init=False, repr=False, compare=False)
+    _refusals: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    _echo_patterns: tuple[Any, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        """
+        Validate the configuration and precompute what each check needs.
+
+        Raises:
+            TypeError: ``trivial_numbers`` holds a non-number.
+            ValueError: ``trivial_numbers`` holds a non-finite number, or
+                ``codes`` an unknown code.
+        """
+        unknown = set(self.codes) - ALL_CODES
+        if unknown:
+            raise ValueError(f"unknown finding codes {sorted(unknown)}; known: {sorted(ALL_CODES)}")
+        object.__setattr__(
+            self, "_trivial_keys", frozenset(_trivial_key(value) for value in self.trivial_numbers)
+        )
+        object.__setattr__(
+            self, "_refusals", tuple(f for p in self.refusal_phrases if (f := fold(p).strip()))
+        )
+        object.__setattr__(
+            self,
+            "_echo_patterns",
+            tuple(
+                (folded, phrase_pattern(folded))
+                for phrase in self.echo_phrases
+                if (folded := fold(phrase).strip())
+            ),
+        )
+
+    def prepare(self, query: str, chunks: Sequence[str | Mapping[str, Any]]) -> PreparedCheck:
+        """
+        Index the question and the chunks once, for any number of answers.
+
+        Args:
+            query: The user's question.
+            chunks: The retrieved chunks: ``str`` or mappings with a ``"text"``
+                key.
+
+        Returns:
+            A :class:`PreparedCheck` whose ``check(answer)`` gives the verdict.
+
+        Raises:
+            TypeError: ``query`` is not a ``str``, or ``chunks`` is not a
+                sequence of chunks; the message names the offending index and
+                type.
+        """
+        if not isinstance(query, str):
+            raise TypeError(f"query must be a str, got {type(query).__name__}")
+        return PreparedCheck(self, query, chunk_texts(chunks, "chunks"))
+
+    def __call__(
+        self, query: str, chunks: Sequence[str | Mapping[str, Any]], answer: str
+    ) -> GroundingResult:
+        """
+        Check one answer: ``prepare(query, chunks).check(answer)``.
+
+        Args:
+            query: The user's question.
+            chunks: The retrieved chunks.
+            answer: The answer to check.
+
+        Returns:
+            The verdict and its findings.
+
+        Raises:
+            TypeError: see :meth:`prepare` and :meth:`PreparedCheck.check`.
+        """
+        return self.prepare(query, chunks).check(answer)
+
+
+class PreparedCheck:
+    """A :class:`GroundingCheck` with its question and chunks indexed."""
+
+    __slots__ = ("_chunks", "_config", "_question", "_question_text")
+
+    def __init__(self, config: GroundingCheck, query: str, texts: list[str]) -> None:
+        """
+        Index ``texts`` and ``query``; prefer :meth:`GroundingCheck.prepare`.
+
+        Args:
+            config: The check's configuration.
+            query: The user's question.
+            texts: The chunk texts.
+        """
+        self._config = config
+        self._chunks = TextIndex(texts)
+        self._question_text = query
+        self._question = TextIndex([query], eager_words=True) if config.exempt_question else None
+
+    def check(self, answer: str) -> GroundingResult:
+        """
+        Check one answer against the indexed chunks.
+
+        Args:
+            answer: The answer to check.
+
+        Returns:
+            ``GroundingResult(ok, findings)``: one finding per code that failed,
+            in code order, each listing its failing spans and their offsets in
+            answer order.
+
+        Raises:
+            TypeError: ``answer`` is not a ``str``.
+        """
+        if not isinstance(answer, str):
+            raise TypeError(f"answer must be a str, got {type(answer).__name__}")
+        codes = self._config.codes
+        failed: dict[str, list[tuple[int, int]]] = {code: [] for code in sorted(ALL_CODES)}
+        # Text regions whose numbers are not checked on their own: echoed
+        # instructions, and quotations (their verdict covers their digits).
+        covered: list[tuple[int, int]] = []
+        if FG004 in codes:
+            self._echo(answer, failed[FG004], covered)
+        self._quotations(answer, failed[FG003] if FG003 in codes else [], covered)
+        regions = _Regions(covered)
+        # Digit claims own their words ("2.1 billion"): the word pass skips them.
+        read: list[tuple[int, int]] = list(covered)
+        if FG001 in codes or FG002 in codes:
+            # Ends of the supported numbers, for "58 °F (15 °C)" conversions.
+            supported_ends: set[int] = set()
+            for claim in scan(answer):
+                read.append((claim.start, claim.end))
+                if claim.code not in codes or regions.covers(claim.start, claim.end):
+                    continue
+                if self._supported(answer, claim):
+                    supported_ends.add(claim.end)
+                    continue
+                # The context rules cost regex searches: only for what failed.
+                if claim.code == FG001 and (
+                    (claim.plain and _not_a_claim(answer, claim))
+                    or converted_from(answer, claim.start, claim.end) in supported_ends
+                ):
+                    continue
+                failed[claim.code].append((claim.start, claim.end))
+        if FG001 in codes:
+            regions = _Regions(read)
+            for claim in _word_claims(answer):
+                if regions.overlaps(claim.start, claim.end):
+                    continue
+                if claim.key in self._config._trivial_keys or self._supported(answer, claim):
+                    continue
+                if not _not_a_claim(answer, claim):
+                    failed[FG001].append((claim.start, claim.end))
+        findings = tuple(
+            _finding(code, answer, sorted(spans)) for code, spans in failed.items() if spans
+        )
+        return GroundingResult(ok=not findings, findings=findings)
+
+    def _echo(
+        self, answer: str, failed: list[tuple[int, int]], covered: list[tuple[int, int]]
+    ) -> None:
+        """Find FG004: finding codes and retry phrases that no chunk holds."""
+        for what, start, end in echo_hits(answer, self._config._echo_patterns):
+            if what.startswith("FG"):
+                if what in self._chunks.joined:
+                    continue
+            elif what in self._chunks.folded:
+                continue
+            span = line_span(answer, start, end)
+            if span not in failed:
+                failed.append(span)
+                covered.append(span)
+
+    def _quotations(
+        self, answer: str, failed: list[tuple[int, int]], covered: list[tuple[int, int]]
+    ) -> None:
+        """Find FG003: quotations not verbatim in any chunk (nor in the question)."""
+        config = self._config
+        for start, end in find_quotations(answer):
+            text = answer[start:end]
+            if len(text.split()) < config.min_quote_words:
+                continue
+            covered.append((start, end))
+            folded = fold(text)
+            if any(refusal in folded for refusal in config._refusals):
+                continue
+            if introduces_question(answer, start - 1):
+                continue
+            fragments = quote_fragments(text)
+            if all(self._quoted(fragment) for fragment in fragments):
+                continue
+            failed.append((start, end))
+
+    def _quoted(self, fragment: str) -> bool:
+        """Tell whether a folded quotation fragment is in a chunk or the question."""
+        if fragment in self._chunks.folded:
+            return True
+        return self._question is not None and fragment in self._question.folded
+
+    def _has(self, key: Key, plain: bool) -> bool:
+        """Tell whether the chunks (or the question, or the trivial set) hold ``key``."""
+        if key in self._chunks.keys:
+            return True
+        if self._question is not None and key in self._question.keys:
+            return True
+        return plain and key in self._config._trivial_keys
+
+    def _supported(self, answer: str, claim: Claim) -> bool:
+        """Tell whether an alternative of the claim's needs is held, or a fallback supports it."""
+        for alternative in claim.needs:
+            if all(self._has(part, claim.plain) for part in alternative):
+                return True
+        if claim.parts and claim.plain:
+            # "1-2 minutes": a range of trivial numbers claims as little as they do.
+            return all(part in self._config._trivial_keys for part in claim.parts)
+        key = claim.key
+        if key is None or claim.code != FG001:
+            return False
+        # "about 1.2 million": some indexed number rounds to it.
+        if is_hedged(answer, claim.start) and (
+            self._chunks.rounds_to(key, claim.precision)
+            or (self._question is not None and self._question.rounds_to(key, claim.precision))
+        ):
+            return True
+        # "70" in the answer, "Seventy" in a chunk.
+        value = key_int(key)
+        return value is not None and self._chunks.has_words_for(value)
+
+
+class _Regions:
+    """Disjoint, sorted text regions, for "is this span inside one?" lookups."""
+
+    __slots__ = ("_ends", "_starts")
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        merged: list[list[int]] = []
+        for start, end in sorted(spans):
+            if merged and start <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], end)
+            else:
+                merged.append([start, end])
+        self._starts = [start for start, _ in merged]
+        self._ends = [end for _, end in merged]
+
+    def covers(self, start: int, end: int) -> bool:
+        """Tell whether ``start:end`` lies within one region."""
+        index = bisect_right(self._starts, start) - 1
+        return index >= 0 and end <= self._ends[index]
+
+    def overlaps(self, start: int, end: int) -> bool:
+        """Tell whether ``start:end`` shares a character with a region."""
+        index = bisect_right(self._starts, end - 1) - 1
+        return index >= 0 and start < self._ends[index]
+
+
+def _word_claims(answer: str) -> Iterator[Claim]:
+    """Yield a claim for each number written in words (``seventy``, ``a dozen``)."""
+    for word in word_numbers(answer):
+        if answer[word.start : word.end].lower() in _BARE_SCALES:
+            continue  # "hundred-year flood", "million-dollar question"
+        key = int_key(word.value)
+        yield Claim(FG001, word.start, word.end, ((key,),), (key,), key, word.precision, True)
+
+
+def _not_a_claim(answer: str, claim: Claim) -> bool:
+    """Tell whether a plain number is a list marker or a reference to the context."""
+    return is_list_marker(answer, claim.start, claim.end) or is_reference(
+        answer, claim.start, claim.end
+    )
+
+
+def _finding(code: str, answer: str, offsets: list[tuple[int, int]]) -> GroundingFinding:
+    """Build one finding from its failing spans."""
+    spans = tuple(answer[start:end] for start, end in offsets)
+    preview = ", ".join(
+        repr(span if len(span) <= PREVIEW_CHARS else span[: PREVIEW_CHARS - 1] + "…")
+        for span in spans[:PREVIEW_SPANS]
+    )
+    if len(spans) > PREVIEW_SPANS:
+        preview += f" and {len(spans) - PREVIEW_SPANS} more"
+    message = _MESSAGES[code].format(count=len(spans), spans=preview)
+    return GroundingFinding(code=code, message=message, spans=spans, offsets=tuple(offsets))
+
+
+#: The check with its default configuration.
+_DEFAULT = GroundingCheck()
+
+
+def default_grounding_check(
+    query: str, chunks: Sequence[str | Mapping[str, Any]], answer: str
+) -> GroundingResult:
+    """
+    Check that the answer's numbers, dates and quotations are in the chunks.
+
+    The default check of :func:`relapse.run` and :func:`relapse.grounded`:
+    ``GroundingCheck()(query, chunks, answer)``. Deterministic, no LLM call.
+
+    Args:
+        query: The user's question.
+        chunks: The retrieved chunks: ``str`` or mappings with a ``"text"`` key.
+        answer: The answer to check.
+
+    Returns:
+        ``GroundingResult(ok, findings)``; ``docs/findings.md`` explains each
+        finding code (FG001 numbers, FG002 dates, FG003 quotations, FG004 an
+        echo of the retry instructions).
+
+    Raises:
+        TypeError: ``query`` or ``answer`` is not a ``str``, or a chunk is
+            neither a ``str`` nor a mapping with a string ``"text"``; the
+            message names the offending index and type.
+    """
+    return _DEFAULT(query, chunks, answer)

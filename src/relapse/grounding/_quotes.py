@@ -1,0 +1,168 @@
+"""
+Quotations: where they are in an answer, and the text to look up for each.
+
+Delimiters are straight ``"…"``, curly ``“…”``, guillemets ``«…»``, German
+``„…“`` and single curly ``‘…’``. A straight ``"`` opens a quotation only
+after a space, a bracket or a dash and before a non-space, and closes one only
+after a non-space and before a space or punctuation: so the inch marks of
+``24" wide and 36" tall`` open nothing. ``’`` inside or at the end of a word
+(``CEO’s``, ``auditors’ review``) closes a ``‘`` quotation at most, never opens
+one, and straight ``'`` is never a delimiter (apostrophes, feet).
+
+Finding them is linear: one pass collects the delimiter positions, and each
+opener finds its closer by binary search in the closer positions.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterator
+
+from relapse.grounding._text import fold
+
+_DELIMITERS = re.compile('["\u201c\u201d\u201e\u00ab\u00bb\u2018\u2019\uff02]')
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n")
+#: Longest quotation read, in characters: a "quotation" longer than this is
+#: an unmatched delimiter far from its false closer.
+MAX_QUOTE = 2000
+# Before an opener: start, space, bracket, dash, slash or colon.
+_OPEN_AFTER = frozenset(" \t\n\r\f\v\u00a0\u202f([{<-\u2013\u2014/:;,")
+# After a closer: end, space or punctuation.
+_CLOSE_BEFORE = frozenset(" \t\n\r\f\v\u00a0\u202f.,;:!?)]}>-\u2013\u2014/'\u2019\u2026*")
+# The closers each opener accepts.
+_CLOSERS = {
+    '"': '"',
+    "\uff02": "\uff02",
+    "\u201c": "\u201d",
+    "\u201e": "\u201c\u201d",
+    "\u00ab": "\u00bb",
+    "\u2018": "\u2019",
+}
+# Strip from the ends of a quotation's text before looking it up: the
+# punctuation American style puts inside the quotes.
+_EDGE_PUNCTUATION = " .,;:!?-"
+_ELLIPSIS = re.compile(r"\[\.\.\.\]|\.\.\.+|\.[ \u00a0]\.[ \u00a0]\.")
+_QUESTION_BEFORE = re.compile(
+    r"(?i:question|query|prompt|asked)[\s\u00a0]*(?:is|was|of|:|,|-|\u2013|\u2014)?[\s\u00a0]*$"
+)
+#: Characters before a quotation searched for "the question".
+QUESTION_WINDOW = 32
+
+
+def _is_opener(text: str, index: int, char: str) -> bool:
+    """Tell whether the delimiter ``char`` at ``index`` opens a quotation."""
+    if char not in _CLOSERS:
+        return False
+    following = text[index + 1 : index + 2]
+    if not following or (following.isspace() and char not in "\u00ab\u201e"):
+        return False
+    if char in "\u201c\u201e\u00ab":
+        return True
+    previous = text[index - 1] if index else " "
+    if previous not in _OPEN_AFTER:
+        return False
+    # ‘90s is an elision, not a quotation.
+    return not (char == "\u2018" and re.match(r"\d\ds\b", text[index + 1 : index + 4]))
+
+
+def _is_closer(text: str, index: int, char: str) -> bool:
+    """Tell whether the delimiter ``char`` at ``index`` can close a quotation."""
+    if char in "\u201d\u00bb\u201c":
+        return True
+    previous = text[index - 1] if index else " "
+    if previous.isspace() and previous not in "\u00a0\u202f":
+        return False
+    following = text[index + 1 : index + 2]
+    return not following or following in _CLOSE_BEFORE
+
+
+def find_quotations(text: str) -> Iterator[tuple[int, int]]:
+    """
+    Yield the span of each quotation's text (without its delimiters).
+
+    Args:
+        text: An answer.
+
+    Yields:
+        ``(start, end)`` of each quotation's inner text, stripped of spaces,
+        in text order.
+    """
+    openers: list[tuple[int, str]] = []
+    closers: dict[str, list[int]] = {}
+    for match in _DELIMITERS.finditer(text):
+        index = match.start()
+        char = match.group()
+        if _is_closer(text, index, char):
+            closers.setdefault(char, []).append(index)
+        if _is_opener(text, index, char):
+            openers.append((index, char))
+    if not openers or not closers:
+        return
+    breaks = [match.start() for match in _PARAGRAPH_BREAK.finditer(text)]
+    resume = 0
+    for index, char in openers:
+        if index < resume:
+            continue
+        close = _next_closer(closers, _CLOSERS[char], index)
+        if close is None or close - index > MAX_QUOTE:
+            continue
+        next_break = bisect_right(breaks, index)
+        if next_break < len(breaks) and breaks[next_break] < close:
+            continue
+        start, end = index + 1, close
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        resume = close + 1
+        if start < end:
+            yield start, end
+
+
+def _next_closer(closers: dict[str, list[int]], accepted: str, index: int) -> int | None:
+    """Return the first position after ``index`` of any of the ``accepted`` closers."""
+    best: int | None = None
+    for char in accepted:
+        positions = closers.get(char)
+        if not positions:
+            continue
+        found = bisect_right(positions, index)
+        if found < len(positions) and (best is None or positions[found] < best):
+            best = positions[found]
+    return best
+
+
+def quote_fragments(quotation: str) -> list[str]:
+    """
+    Return the folded pieces of a quotation that must each be in the chunks.
+
+    An ellipsis (``…``, ``...``, ``[...]``) marks omitted text, so the pieces
+    around it are looked up separately.
+
+    Args:
+        quotation: The quotation's text.
+
+    Returns:
+        The folded pieces, without edge punctuation; empty pieces dropped.
+    """
+    pieces = _ELLIPSIS.split(quotation.replace("\u2026", "..."))
+    return [stripped for piece in pieces if (stripped := fold(piece).strip(_EDGE_PUNCTUATION))]
+
+
+def introduces_question(text: str, start: int) -> bool:
+    """
+    Tell whether the quotation opening before ``start`` restates the question.
+
+    ``the answer to the question "What does the color of urine mean?"``
+    paraphrases the user's question: it claims nothing about the world.
+
+    Args:
+        text: The answer.
+        start: The quotation's opening delimiter offset.
+
+    Returns:
+        True when ``question``, ``query``, ``prompt`` or ``asked`` comes right
+        before the quotation.
+    """
+    return _QUESTION_BEFORE.search(text, max(0, start - QUESTION_WINDOW), start) is not None

@@ -1,0 +1,597 @@
+"""
+The digit scanner: every claim that holds a digit, read the same way in chunks and answers.
+
+One compiled regular expression, anchored on digits, finds each number,
+numeric date, range, token and version string in a single ``finditer`` pass;
+month names before or after a number are read from a short window around it.
+Because chunks, question and answer go through this one function, a sentence
+copied verbatim from a chunk always yields claims the chunk index holds.
+
+No pattern here can backtrack more than linearly: repetitions are over
+disjoint character sets, and the windows around a match have fixed sizes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from relapse.grounding._dates import (
+    MONTH_AFTER,
+    MONTH_BEFORE,
+    MONTH_NAMES,
+    MONTH_WINDOW,
+    YEAR_AFTER,
+    date_needs,
+    date_provides,
+    decade_keys,
+    expand_two_digit_year,
+    is_year,
+    month_number,
+    numeric_readings,
+)
+from relapse.grounding._numbers import (
+    CURRENCY_ONLY_SCALES,
+    CURRENCY_SYMBOLS,
+    SCALE_EXPONENTS,
+    Key,
+    int_key,
+    number_key,
+)
+from relapse.grounding._text import ascii_digits
+
+FG001 = "FG001"
+FG002 = "FG002"
+
+_SEPARATORS = ", \u00a0\u202f\u066c\uff0c"
+# Every claim starts with a digit, and the pattern starts with a bare "\d"
+# so that the regex engine skips to the next digit in C; the alternatives
+# describe what follows that first digit. Empty groups ("int", "dim_a") mark
+# positions; "after" marks a number that a month name may follow.
+_SCAN = re.compile(
+    r"""
+    \d
+    (?:
+        (?P<iso>\d{3}(?P<iso_sep>[-/])\d{1,2}(?P=iso_sep)\d{1,2}(?!\d))
+      | (?P<mdy>\d?/\d{1,2}/(?:\d{4}|\d{2})(?!\d))
+      | (?P<dmy>\d?(?P<dmy_sep>[.-])\d{1,2}(?P=dmy_sep)\d{4}(?!\d))
+      | (?P<chain>\d*(?P<chain_sep>[.:/-])\d+(?:(?P=chain_sep)\d+)+)
+      | (?P<pair>\d*[:/]\d+)
+      | (?P<range>\d{3}
+            (?=[\ \u00a0]?[-\u2013\u2014][\ \u00a0]?(?P<range_b>\d{4}|\d{2})(?!\d)))
+      | (?P<dim>\d*(?:\.\d+)?(?P<dim_a>)[\ \u00a0]?(?:[xX\u00d7]|by)[\ \u00a0]?
+            (?P<dim_b>\d+(?:\.\d+)?)(?:['\u2019]?s)?(?![^\W_]))
+      | (?P<num>
+            (?:\d{0,2}(?:,\d{3})+(?!\d)|\d{0,2}(?:[\ \u00a0\u202f\u066c\uff0c]\d{3})+(?!\d)|\d*)
+            (?P<int>)
+            (?P<frac>[.\u066b]\d+)?
+            (?:
+                (?P<pct>[\ \u00a0\u202f]?[%\u066a\uff05]
+                    |[\ \u00a0](?i:percent|per[\ \u00a0]?cent)(?![^\W\d_]))
+              | [\ \u00a0-]?(?P<scale>(?i:thousand|million|billion|trillion|hundred|bn|mn|tn))
+                    (?![^\W\d_])
+              | (?P<suffix>[^\W\d_]+)
+              | (?P<apos>['\u2019]s)(?![^\W\d_])
+            )?
+            (?P<after>(?=[\ \u00a0\u202f]{1,3}(?:of[\ \u00a0\u202f]{1,3})?(?:MONTH_NAMES)))?
+        )
+    )
+    """.replace("MONTH_NAMES", MONTH_NAMES),
+    re.VERBOSE,
+)
+_INT_GROUP = _SCAN.groupindex["int"]
+_AFTER_GROUP = _SCAN.groupindex["after"]
+# The rest of a token after its first digit: letters, digits, and dots
+# between them ("GPT-4o", "v2.0.1"); a hyphen ends it ("GPT-4-based").
+_TOKEN_TAIL = re.compile(r"(?:[^\W_]|\.(?=[^\W_]))*")
+#: Characters scanned back from a digit for a token's prefix.
+TOKEN_WINDOW = 40
+# Words that join a year with a hyphen without making a token ("Mid-1990s").
+_HYPHEN_PREFIXES = frozenset({"mid", "pre", "post", "early", "late", "circa", "ca", "c", "non"})
+_ORDINALS = frozenset({"st", "nd", "rd", "th"})
+_PERCENT_WORDS = frozenset({"percent", "pct"})
+
+
+class Claim(NamedTuple):
+    """One claim found by the scanner: what an answer needs, what a chunk provides."""
+
+    #: ``"FG001"`` (number) or ``"FG002"`` (date).
+    code: str
+    #: Start offset of the claim's span.
+    start: int
+    #: End offset of the claim's span (exclusive).
+    end: int
+    #: Alternatives that support the claim; each is a conjunction of keys.
+    needs: tuple[tuple[Key, ...], ...]
+    #: Keys a chunk holding this text provides to the index.
+    provides: tuple[Key, ...]
+    #: The number's value key (None for dates and tokens).
+    key: Key | None = None
+    #: Power of ten of the last written digit, for hedged rounding.
+    precision: int = 0
+    #: True when no unit marks it (no currency, percent or scale), so the
+    #: trivial numbers are exempt.
+    plain: bool = False
+    #: The endpoints' keys of a range (``10-15``); empty otherwise.
+    parts: tuple[Key, ...] = ()
+    #: ``"%"`` for a percentage, ``"$"`` for an amount of money, else empty.
+    unit: str = ""
+
+
+# Builds a Claim from a full tuple of fields in C, for the hot path.
+_new_claim = tuple.__new__
+
+
+# What joins the two ends of a range: "10-15", "10 – 15", "28% to 52%",
+# "130°F to 135°F", "between 10 and 15".
+_RANGE_JOIN = re.compile(
+    r"[\ \u00a0]*(?:°[\ \u00a0]?[CF]?|%)?[\ \u00a0]*(?:[-\u2013\u2014]|(?P<word>to|through|and))"
+    r"[\ \u00a0]*"
+)
+_BETWEEN = re.compile(r"(?i:between)[\ \u00a0]+\Z")
+#: Longest text between the two ends of a range.
+RANGE_GAP = 12
+
+
+def scan(text: str) -> list[Claim]:
+    """
+    Return every digit-bearing claim of ``text``, in order, without overlaps.
+
+    Two numbers joined as a range (``10-15 minutes``) are one claim. A chunk
+    supports it with the same range, or with both ends stated as numbers of
+    their own (a range drawn from a list of values); the end of another range
+    does not count: ``8-10`` and ``15 minutes`` do not support ``10-15``.
+
+    Args:
+        text: A chunk, a question or an answer.
+
+    Returns:
+        The claims.
+    """
+    claims: list[Claim] = []
+    append = claims.append
+    pending: Claim | None = None
+    resume = 0
+    for match in _SCAN.finditer(text):
+        start, end = match.span()
+        if start < resume:
+            continue  # inside a date or token already read
+        claim = None
+        if end == match.start(_INT_GROUP):
+            # Digits and nothing glued after them: most numbers in most texts.
+            claim = _plain(text, start, end, match.start(_AFTER_GROUP) >= 0)
+        if claim is None:
+            claim = _read(text, match, start)
+        claim_end = claim.end
+        resume = claim_end if claim_end > end else end
+        if pending is not None:
+            if 0 < claim.start - pending.end <= RANGE_GAP:
+                joined = _join_range(text, pending, claim)
+                if joined is not None:
+                    append(joined)
+                    pending = None
+                    continue
+            append(pending)
+            pending = None
+        if claim.key is not None and claim.code == FG001:
+            pending = claim  # it may open a range
+        else:
+            append(claim)
+    if pending is not None:
+        append(pending)
+    return claims
+
+
+def _join_range(text: str, first: Claim, second: Claim) -> Claim | None:
+    """Return the range claim of ``first`` and ``second``, or None if they are no range."""
+    if second.key is None or second.code != FG001 or first.key is None:
+        return None
+    if first.unit and first.unit != second.unit:
+        return None  # "grew 2% to $1 billion" is two claims
+    join = _RANGE_JOIN.fullmatch(text, first.end, second.start)
+    if join is None:
+        return None
+    if join["word"] == "and" and not _BETWEEN.search(text, max(0, first.start - 12), first.start):
+        return None  # "2 and 3" is two numbers; "between 2 and 3" is a range
+    parts = (first.key, second.key)
+    key: Key = ("r", *first.key[1:], *second.key[1:])
+    standalone = (("s", *first.key[1:]), ("s", *second.key[1:]))
+    provides = (key, *first.provides, *second.provides)
+    return Claim(
+        FG001,
+        first.start,
+        second.end,
+        ((key,), standalone),
+        tuple(provided for provided in provides if provided[0] != "s"),
+        plain=first.plain and second.plain,
+        parts=parts,
+    )
+
+
+# Characters after which a bare digit run needs no look at its prefix: not
+# a letter (token), a hyphen (token or range), a currency symbol.
+_PLAIN_BEFORE = frozenset(" \n\t\r\x00(/,;:.\"'[\u201c\u2018\u00ab*")
+
+
+def _plain(text: str, start: int, end: int, after: bool) -> Claim | None:
+    """
+    Read a bare ASCII digit run the short way, or return None for :func:`_read`.
+
+    Gives exactly the claim the general path (:func:`_number`) gives, for the
+    cases it accepts; it only skips work those cases do not need.
+    """
+    raw = text[start:end]
+    if not (raw.isascii() and raw.isdigit()):
+        return None  # separators or other scripts
+    if start:
+        before = text[start - 1]
+        if before == " ":
+            if start > 1 and text[start - 2] in CURRENCY_SYMBOLS:
+                return None
+        elif before not in _PLAIN_BEFORE:
+            return None
+    length = len(raw)
+    if length <= 2:
+        value = int(raw)
+        if 1 <= value <= 31 and (after or _may_follow_month(text, start)):
+            claim = _month_day(text, start, end, value, after)
+            if claim is not None:
+                return claim
+    elif length == 4:
+        value = int(raw)
+        if is_year(value):
+            return _year(text, start, end, value)
+    digits = raw.lstrip("0")
+    significant = digits.rstrip("0")
+    key: Key = ("n", significant, len(digits) - len(significant)) if digits else ("n", "0", 0)
+    return _new_claim(
+        Claim,
+        (FG001, start, end, ((key,),), (key, ("s", key[1], key[2])), key, key[2], True, (), ""),
+    )
+
+
+def _read(text: str, match: re.Match[str], start: int) -> Claim:
+    """Turn one scanner match into a claim."""
+    if start:
+        before = text[start - 1]
+        if before.isalpha() or (before == "-" and _hyphen_token(text, start)):
+            return _token(text, start)
+    kind = match.lastgroup
+    if kind == "num":
+        return _number(text, match, start)
+    raw = match.group()
+    if kind == "iso":
+        year, month, day = raw.split(match["iso_sep"])
+        return _numeric_date(match, [(_int(year), _int(month), _int(day))])
+    if kind == "mdy":
+        first, second, year = raw.split("/")
+        years = (_int(year),) if len(year) == 4 else expand_two_digit_year(_int(year))
+        readings = [r for y in years for r in numeric_readings(_int(first), _int(second), y)]
+        return _numeric_date(match, readings)
+    if kind == "dmy":
+        first, second, year = raw.split(match["dmy_sep"])
+        return _numeric_date(match, numeric_readings(_int(first), _int(second), _int(year)))
+    if kind == "range":
+        return _range(text, match, start)
+    if kind == "dim":
+        first_key = _decimal_key(text[start : match.start("dim_a")])
+        second_key = _decimal_key(match["dim_b"])
+        dimension: Key = ("x", *first_key[1:], *second_key[1:])
+        return Claim(
+            FG001,
+            start,
+            match.end(),
+            ((dimension,), (first_key, second_key)),
+            (dimension, first_key, second_key),
+            plain=True,
+        )
+    token: Key = ("t", ascii_digits_in(raw))
+    if kind == "pair":
+        first_raw, second_raw = re.split("[:/]", raw, maxsplit=1)
+        parts = (number_key(ascii_digits(first_raw)), number_key(ascii_digits(second_raw)))
+        return Claim(FG001, start, match.end(), ((token,), parts), (token, *parts), plain=True)
+    return Claim(FG001, start, match.end(), ((token,),), (token,))
+
+
+def _decimal_key(raw: str) -> Key:
+    """Return the key of ``12`` or ``2.5`` written with Unicode digits."""
+    integer, _, fraction = raw.partition(".")
+    return number_key(ascii_digits(integer), ascii_digits(fraction))
+
+
+def _int(digits: str) -> int:
+    """Return the value of a short run of Unicode digits."""
+    return int(ascii_digits(digits))
+
+
+def ascii_digits_in(text: str) -> str:
+    """Return ``text`` with every Unicode decimal digit written in ASCII."""
+    if text.isascii():
+        return text
+    return "".join(ascii_digits(char) if char.isdecimal() else char for char in text)
+
+
+def _hyphen_token(text: str, start: int) -> bool:
+    """Tell whether ``WORD-<digits>`` is a token (``GPT-4``, ``COVID-19``), not ``mid-1990s``."""
+    word_start = start - 1
+    low = max(0, start - TOKEN_WINDOW)
+    while word_start > low and text[word_start - 1].isalnum():
+        word_start -= 1
+    word = text[word_start : start - 1]
+    if not word:
+        return False
+    if word.lower() in _HYPHEN_PREFIXES or not any(char.isalpha() for char in word):
+        return False
+    return any(char.isupper() or char.isdigit() for char in word)
+
+
+def _token(text: str, start: int) -> Claim:
+    """Read the token holding the digit at ``start`` (``GPT-4o``, ``COVID-19``, ``B12``)."""
+    low = max(0, start - TOKEN_WINDOW)
+    first = start
+    while first > low:
+        char = text[first - 1]
+        if char.isalnum() or (char in "-." and first - 2 >= low and text[first - 2].isalnum()):
+            first -= 1
+        else:
+            break
+    tail = _TOKEN_TAIL.match(text, start)
+    end = tail.end() if tail is not None else start + 1
+    raw = text[first:end]
+    key: Key = ("t", ascii_digits_in(raw.casefold().replace("-", "")))
+    digits = re.match(r"\d+", text[start:end])
+    provides: tuple[Key, ...] = (key,)
+    if digits is not None and len(digits.group()) <= 1000:
+        # A chunk's "GPT-4" also grounds a plain "4": leniency towards the answer.
+        provides = (key, number_key(ascii_digits(digits.group())))
+    return Claim(FG001, first, end, ((key,),), provides)
+
+
+def _numeric_date(match: re.Match[str], readings: list[tuple[int, int, int]]) -> Claim:
+    """Build the claim of ``1945-09-02`` or ``9/2/1945``: any valid reading supports it."""
+    start, end = match.span()
+    readings = [r for r in readings if is_year(r[0]) and 1 <= r[1] <= 12 and 1 <= r[2] <= 31]
+    if not readings:
+        token: Key = ("t", ascii_digits_in(match.group()))
+        return Claim(FG001, start, end, ((token,),), (token,))
+    needs: list[tuple[Key, ...]] = []
+    provides: list[Key] = []
+    for year, month, day in readings:
+        needs.extend(date_needs(year, month, day))
+        provides.extend(date_provides(year, month, day))
+    return Claim(FG002, start, end, tuple(needs), tuple(provides))
+
+
+def _range(text: str, match: re.Match[str], start: int) -> Claim:
+    """Read ``1939–1945`` or ``2013-14``: a range of years, else two numbers."""
+    end = match.end("range_b")
+    first = _int(text[start : start + 4])
+    second_digits = match["range_b"]
+    second = _int(second_digits)
+    if len(second_digits) == 2:
+        full = first // 100 * 100 + second
+        if full <= first:
+            full += 100
+        if is_year(first) and 0 < full - first <= 20:
+            second = full
+        elif is_year(first) and 1 <= second <= 12:
+            # "2019-12": a year and a month.
+            needs = date_needs(first, second, None)
+            return Claim(FG002, start, end, needs, tuple(date_provides(first, second, None)))
+        else:
+            return _plain_number(text, start, start + 4)
+    if not (is_year(first) and is_year(second) and first < second):
+        return _plain_number(text, start, start + 4)
+    years = (int_key(first), int_key(second))
+    provides = (*years, *decade_keys(first), *decade_keys(second))
+    return Claim(FG002, start, end, (years,), provides)
+
+
+def _plain_number(text: str, start: int, end: int) -> Claim:
+    """Read the bare digit run ``text[start:end]`` as a number (or a year)."""
+    digits = ascii_digits(text[start:end])
+    key = number_key(digits)
+    if len(digits) == 4 and is_year(int(digits)):
+        year = int(digits)
+        return Claim(FG002, start, end, ((key,),), (key, *decade_keys(year)), key, 0, True)
+    return Claim(FG001, start, end, ((key,),), (key,), key, _trailing_zeros(digits), True)
+
+
+def _trailing_zeros(digits: str) -> int:
+    """Count the trailing zeros of a digit string (the precision of ``1,200`` is 2)."""
+    return len(digits) - len(digits.rstrip("0")) if digits.strip("0") else 0
+
+
+def _number(text: str, match: re.Match[str], start: int) -> Claim:
+    """Read a number with its separators, decimals, percent, scale and suffix."""
+    end = match.end()
+    integer_end = match.start("int")
+    after = match.start(_AFTER_GROUP) >= 0
+    integer_raw = text[start:integer_end]
+    fraction_raw, percent_raw, scale_word, suffix, apostrophe = match.group(
+        "frac", "pct", "scale", "suffix", "apos"
+    )
+    currency = _currency_start(text, start)
+    if (
+        currency is None
+        and fraction_raw is None
+        and percent_raw is None
+        and scale_word is None
+        and apostrophe is None
+        and (suffix is None or suffix.lower() in _ORDINALS)
+        and integer_raw.isdigit()
+        and len(integer_raw) <= 4
+    ):
+        # The common case, kept short: a plain integer, maybe a day or a year.
+        value = int(integer_raw)
+        if len(integer_raw) <= 2 and 1 <= value <= 31:
+            claim = _month_day(text, start, end, value, after)
+            if claim is not None:
+                return claim
+        elif len(integer_raw) == 4 and suffix is None and is_year(value):
+            return _year(text, start, end, value)
+        digits = str(value)
+        key = number_key(digits)
+        return Claim(
+            FG001,
+            start,
+            end,
+            ((key,),),
+            (key, ("s", *key[1:])),
+            key,
+            len(digits) - len(digits.rstrip("0")) if value else 0,
+            True,
+        )
+
+    integer = integer_raw
+    grouped = False
+    if len(integer_raw) > 3 and not integer_raw.isdecimal():
+        grouped = True
+        for separator in _SEPARATORS:
+            integer = integer.replace(separator, "")
+    integer = ascii_digits(integer)
+    fraction = ascii_digits(fraction_raw[1:]) if fraction_raw else ""
+    percent = percent_raw is not None
+    exponent = 0
+    ordinal = decade = unit = False
+    if scale_word is not None:
+        exponent = SCALE_EXPONENTS[scale_word.lower()]
+    elif suffix is not None:
+        lowered = suffix.lower()
+        if lowered in _ORDINALS:
+            ordinal = True
+        elif lowered == "s":
+            decade = True
+        elif lowered in SCALE_EXPONENTS and (
+            lowered not in CURRENCY_ONLY_SCALES or currency is not None
+        ):
+            exponent = SCALE_EXPONENTS[lowered]
+        elif lowered in _PERCENT_WORDS:
+            percent = True
+        else:
+            unit = True
+            end = match.end("frac") if fraction_raw else integer_end
+    elif apostrophe is not None:
+        decade = True
+    if currency is not None:
+        start = currency
+
+    simple = not (grouped or fraction or percent or exponent or unit or currency is not None)
+    if decade:
+        claim = _decade(start, end, integer) if simple else None
+        if claim is not None:
+            return claim
+        end = match.end("frac") if fraction_raw else integer_end
+    if simple and len(integer) <= 4:
+        value = int(integer)
+        if len(integer) <= 2 and 1 <= value <= 31 and (suffix is None or ordinal):
+            claim = _month_day(text, start, end, value, after)
+            if claim is not None:
+                return claim
+        elif len(integer) == 4 and not ordinal and is_year(value):
+            return _year(text, start, end, value)
+
+    key = number_key(integer, fraction, exponent)
+    precision = exponent - len(fraction) if fraction else exponent + _trailing_zeros(integer)
+    plain = not (percent or exponent or currency is not None)
+    # "s": the number stands on its own, not as the end of a range.
+    provides: tuple[Key, ...] = (key, ("s", *key[1:]))
+    needs: tuple[tuple[Key, ...], ...] = ((key,),)
+    if exponent:
+        # "3.8 billion" in a chunk also grounds a bare "3.8"; the answer's
+        # "3.8 billion" needs the scaled value.
+        provides = (*provides, number_key(integer, fraction))
+    elif grouped and "," not in integer_raw:
+        # "19 100" may be one number or two: either reading supports it.
+        parts = tuple(number_key(ascii_digits(part)) for part in re.split(r"\D", integer_raw))
+        needs = ((key,), parts)
+        provides = (*provides, *parts)
+    unit_mark = "%" if percent else ("$" if currency is not None else "")
+    return Claim(FG001, start, end, needs, provides, key, precision, plain, unit=unit_mark)
+
+
+def _currency_start(text: str, start: int) -> int | None:
+    """Return where a currency symbol before the number starts (``$``, ``US$``, ``€ ``)."""
+    index = start - 1
+    if index < 0:
+        return None
+    if text[index] in " \u00a0" and index >= 1:
+        index -= 1
+    if text[index] not in CURRENCY_SYMBOLS:
+        return None
+    while index > 0 and index > start - 5 and text[index - 1].isupper():
+        index -= 1  # "US$", "HK$", "A$"
+    return index
+
+
+def _decade(start: int, end: int, integer: str) -> Claim | None:
+    """Read ``1940s`` (a decade, FG002) or ``40s`` (FG001: ages and temperatures too)."""
+    if integer.endswith("0") and len(integer) == 4 and is_year(int(integer)):
+        decade: Key = ("dec", int(integer) // 10)
+        return Claim(FG002, start, end, ((decade,),), (decade,))
+    if integer.endswith("0") and len(integer) == 2:
+        short: Key = ("dec2", int(integer) // 10)
+        key = number_key(integer)
+        return Claim(FG001, start, end, ((short,), (key,)), (short, key), key, 1, True)
+    return None
+
+
+# Month names start with these capitals. The month regex before a number
+# only runs where one is near, which changes no result, only the cost: most
+# numbers have no month name before them.
+_MONTH_CAPITAL = re.compile("[JFMASOND]")
+_SPACES = " \u00a0\u202f"
+
+
+def _may_follow_month(text: str, start: int) -> bool:
+    """Tell whether a month name may end right before ``start`` (a cheap test)."""
+    return (
+        start > 0
+        and text[start - 1] in _SPACES
+        and _MONTH_CAPITAL.search(text, max(0, start - MONTH_WINDOW), start) is not None
+    )
+
+
+def _month_before(text: str, start: int) -> re.Match[str] | None:
+    """Find a month name right before ``start`` (``Sept. `` in ``Sept. 2``)."""
+    if not _may_follow_month(text, start):
+        return None
+    return MONTH_BEFORE.search(text, max(0, start - MONTH_WINDOW), start)
+
+
+def _month_day(text: str, start: int, end: int, day: int, after: bool) -> Claim | None:
+    """Read ``September 2[, 1945]`` or ``2[nd] [of] September[ 1945]`` around a day number."""
+    before = _month_before(text, start)
+    if before is not None:
+        month = month_number(before["month"])
+        year: int | None = None
+        year_match = YEAR_AFTER.match(text, end)
+        if year_match is not None and is_year(_int(year_match["year"])):
+            year = _int(year_match["year"])
+            end = year_match.end()
+        return _date(before.start("month"), end, year, month, day)
+    # The scan's lookahead ("after") saw a month capital after the number.
+    following = MONTH_AFTER.match(text, end) if after else None
+    if following is None:
+        return None
+    month = month_number(following["month"])
+    year_digits = following["year"]
+    if year_digits is not None and is_year(_int(year_digits)):
+        return _date(start, following.end(), _int(year_digits), month, day)
+    return _date(start, following.end("month"), None, month, day)
+
+
+def _year(text: str, start: int, end: int, year: int) -> Claim:
+    """Read a year, or ``July 1969`` when a month name comes before it."""
+    before = _month_before(text, start)
+    if before is not None:
+        return _date(before.start("month"), end, year, month_number(before["month"]), None)
+    key = int_key(year)
+    return Claim(FG002, start, end, ((key,),), (key, *decade_keys(year)), key, 0, True)
+
+
+def _date(start: int, end: int, year: int | None, month: int, day: int | None) -> Claim:
+    """Build the claim of a date with a month name."""
+    return Claim(
+        FG002, start, end, date_needs(year, month, day), tuple(date_provides(year, month, day))
+    )

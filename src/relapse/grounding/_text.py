@@ -1,0 +1,111 @@
+"""Text folding shared by the quotation and echo checks, and digit normalization."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from typing import Any
+
+#: Every glyph that can open or close a quotation, or act as an apostrophe.
+#: Folding deletes them, so ``“the ‘best’ plan”`` and ``"the 'best' plan"`` and
+#: ``the best plan`` compare equal: quote style is typography, not content.
+QUOTE_GLYPHS = (
+    "\"'`´\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u2039\u203a\u00ab\u00bb"
+    "\u2032\u2033\uff02\uff07"
+)
+
+#: Dashes folded to ``-``: hyphen, non-breaking hyphen, figure dash, en and em
+#: dash, horizontal bar, minus sign, small and full-width hyphen-minus.
+DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
+
+#: Separator between folded chunks: a quotation never matches across it.
+CHUNK_SEPARATOR = "\x00"
+
+
+def fold(text: str) -> str:
+    """
+    Fold ``text`` for quotation matching.
+
+    Case is folded, quote glyphs and apostrophes are deleted, every dash becomes
+    ``-`` with no space around it, an ellipsis (``…``, ``...``) becomes a space
+    and runs of whitespace become one space. Each step is a C-level string
+    method, so folding costs a few passes over the text whatever it holds.
+
+    Args:
+        text: Any text.
+
+    Returns:
+        The folded text.
+    """
+    folded = text.casefold()
+    for glyph in QUOTE_GLYPHS:
+        if glyph in folded:
+            folded = folded.replace(glyph, "")
+    for dash in DASHES:
+        if dash in folded:
+            folded = folded.replace(dash, "-")
+    if "\u2026" in folded or "..." in folded:
+        # An ellipsis marks omitted text: "without… representation" in a
+        # chunk holds the quotation "without representation".
+        folded = folded.replace("\u2026", " ").replace("...", " ")
+    folded = " ".join(folded.split())
+    if ". ." in folded:
+        folded = folded.replace(". . .", " ").replace("  ", " ")
+    while "--" in folded:
+        folded = folded.replace("--", "-")  # "--" is a typewriter dash
+    if " -" in folded or "- " in folded:
+        # "word - word", "word -word" and "word—word" are one way of writing.
+        folded = folded.replace(" -", "-").replace("- ", "-")
+    return folded
+
+
+def trie_pattern(words: Iterable[str]) -> str:
+    """
+    Return a regex alternation of ``words`` shaped as a trie.
+
+    The regex engine tries alternatives one by one; as a trie, it tests a
+    shared prefix once (``seven``, ``seventeen``, ``seventy``), and longer
+    words come before their prefixes so the longest one matches.
+
+    Args:
+        words: Literal words.
+
+    Returns:
+        A non-capturing group, e.g. ``(?:seven(?:teen|ty)?|six(?:teen|ty)?)``.
+    """
+    tree: dict[str, Any] = {}
+    for word in words:
+        node = tree
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+    return _trie_node(tree)
+
+
+def _trie_node(node: dict[str, Any]) -> str:
+    """Render one node of :func:`trie_pattern`'s tree."""
+    optional = "" in node
+    branches = [re.escape(char) + _trie_node(child) for char, child in sorted(node.items()) if char]
+    if not branches:
+        return ""
+    body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    if optional:
+        return f"(?:{body})?" if len(branches) > 1 or len(branches[0]) > 1 else f"{body}?"
+    return body
+
+
+def ascii_digits(digits: str) -> str:
+    """
+    Return ``digits`` written with ASCII digits.
+
+    Args:
+        digits: A string of Unicode decimal digits (``str.isdecimal``), such as
+            full-width ``１２`` or Arabic-Indic ``١٢``.
+
+    Returns:
+        The same number written with ``0``-``9``.
+    """
+    if digits.isascii():
+        return digits
+    return "".join(str(unicodedata.decimal(char, 0)) for char in digits)

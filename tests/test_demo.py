@@ -1,0 +1,150 @@
+"""relapse.demo: bundled items, the summary line, and the printed transcript and span tree."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections.abc import Sequence
+from importlib import resources
+
+import pytest
+
+import relapse
+from relapse.demo import DemoSummary, load_items, run_demo
+
+# 987654 is in none of the bundled passages (asserted below), so the first
+# scripted answer fails FG001; the second has no number, date or quote.
+INVENTED = "It takes 987654 minutes."
+PLAIN = "Follow the steps in the passages."
+
+
+class Scripted:
+    """A demo model: invents a number first, then answers plainly once told."""
+
+    def __call__(self, prompt: str) -> str:
+        # Iteration 1 gets the first answer, retries (which quote it) the second.
+        return INVENTED if "987654" not in prompt else PLAIN
+
+    @staticmethod
+    def build_prompt(question: str, chunk_texts: Sequence[str]) -> str:
+        return f"{len(chunk_texts)} chunks | {question}"
+
+
+class TestItems:
+    def test_dev_set_is_the_76_distinct_questions(self) -> None:
+        """dev.jsonl: 76 items, distinct ids and questions, three passages each."""
+        items = load_items("dev")
+        assert 76 == len(items)
+        assert 76 == len({i.id for i in items}) == len({i.question for i in items})
+        assert {3} == {len(i.passages) for i in items}
+
+    def test_demo_set_is_12_distinct_dev_items(self) -> None:
+        """demo.jsonl: 12 distinct questions, each verbatim from the dev set."""
+        demo = load_items("demo")
+        dev = {i.id: i for i in load_items("dev")}
+        assert 12 == len(demo) == len({i.question for i in demo})
+        assert all(dev[i.id] == i for i in demo)
+
+    def test_license_and_readme_ship_with_the_data(self) -> None:
+        """The data's source and MIT license travel with the package."""
+        data = resources.files("relapse.data")
+        readme = data.joinpath("README.md").read_text("utf-8")
+        assert "MIT" in readme
+        assert "ParticleMedia/RAGTruth" in readme
+        assert "Permission is hereby granted" in data.joinpath("LICENSE-RAGTruth.txt").read_text(
+            "utf-8"
+        )
+
+    def test_unknown_set_is_rejected(self) -> None:
+        """Only 'demo' and 'dev' exist."""
+        with pytest.raises(ValueError, match="'demo' or 'dev'"):
+            load_items("test")  # type: ignore[arg-type]
+
+    def test_invented_number_is_in_no_passage(self) -> None:
+        """The scripted hallucination below really is one."""
+        for item in load_items("demo"):
+            assert "987654" not in json.dumps(item.passages)
+
+
+class TestSummary:
+    def test_line_format_and_rates(self) -> None:
+        """10 of 12 first try, 11 final, 15 calls: rates and mean computed by hand."""
+        summary = DemoSummary(12, 10, 11, 15, 21.43)
+        assert (
+            "summary: 12 questions, first-try grounded 0.83 (10/12),"
+            " final grounded 0.92 (11/12), mean iterations 1.25, wall time 21.4 s"
+        ) == summary.line()
+
+    def test_empty_run_has_zero_rates(self) -> None:
+        """--limit 0 must not divide by zero."""
+        assert (0.0, 0.0, 0.0) == (
+            DemoSummary(0, 0, 0, 0, 0.0).first_try_rate,
+            DemoSummary(0, 0, 0, 0, 0.0).final_rate,
+            DemoSummary(0, 0, 0, 0, 0.0).mean_iterations,
+        )
+
+
+class TestRunDemo:
+    def test_prints_attempts_findings_outcomes_and_summary(self) -> None:
+        """Each question: invented number rejected (FG001), plain answer accepted."""
+        out = io.StringIO()
+        summary = run_demo(limit=2, out=out, model=Scripted())
+        text = out.getvalue()
+        assert (2, 0, 2, 4) == (
+            summary.questions,
+            summary.grounded_first_try,
+            summary.grounded_final,
+            summary.llm_calls,
+        )
+        questions = [i.question for i in load_items("demo")[:2]]
+        assert f"[1/2] {questions[0]}\n" in text
+        assert f"[2/2] {questions[1]}\n" in text
+        assert 2 == text.count(f"  attempt 1 (NOT grounded): {INVENTED}\n    FG001 '987654'\n")
+        assert 2 == text.count(f"  attempt 2 (grounded): {PLAIN}\n  outcome: recovered\n")
+        last = text.splitlines()[-1]
+        assert last.startswith(
+            "summary: 2 questions, first-try grounded 0.00 (0/2),"
+            " final grounded 1.00 (2/2), mean iterations 2.00, wall time "
+        )
+
+    def test_max_iterations_1_means_no_retry(self) -> None:
+        """With one call allowed the invented answer is returned, exhausted."""
+        out = io.StringIO()
+        summary = run_demo(limit=1, max_iterations=1, out=out, model=Scripted())
+        assert (0, 1) == (summary.grounded_final, summary.llm_calls)
+        assert "  outcome: exhausted\n" in out.getvalue()
+
+    def test_trace_prints_the_span_tree(self) -> None:
+        """--trace: call span, then one indented iteration span per attempt with its codes."""
+        out = io.StringIO()
+        run_demo(limit=1, trace=True, out=out, model=Scripted())
+        tree = re.findall(r"^(\s+)(\S+(?: \S+)?) \d+\.\d ms(.*)$", out.getvalue(), re.MULTILINE)
+        assert [
+            ("  ", "relapse run", ""),
+            ("    ", "relapse.iteration", " relapse.findings.codes=['FG001']"),
+            ("    ", "relapse.iteration", " relapse.findings.codes=[]"),
+        ] == tree
+
+    def test_global_tracer_provider_is_untouched(self) -> None:
+        """The trace uses a private provider; the global one stays the default proxy."""
+        from opentelemetry import trace
+
+        before = trace.get_tracer_provider()
+        run_demo(limit=1, trace=True, out=io.StringIO(), model=Scripted())
+        assert before is trace.get_tracer_provider()
+
+    @pytest.mark.parametrize(
+        ("kwargs", "message"), [({"limit": -1}, "limit"), ({"max_iterations": 0}, "max_iterations")]
+    )
+    def test_bad_arguments(self, kwargs: dict[str, int], message: str) -> None:
+        """Negative limits and fewer than one iteration are ValueErrors."""
+        with pytest.raises(ValueError, match=message):
+            run_demo(out=io.StringIO(), model=Scripted(), **kwargs)  # type: ignore[arg-type]
+
+
+def test_scripted_model_satisfies_run() -> None:
+    """Sanity: relapse.run accepts the scripted demo model's two callables."""
+    model = Scripted()
+    result = relapse.run("q", ["c"], call_llm=model, build_prompt=model.build_prompt)
+    assert (True, 2) == (result.grounded, result.iterations)

@@ -1,0 +1,326 @@
+"""FG001: numbers compared by value, in every format a real answer uses."""
+
+from __future__ import annotations
+
+import pytest
+
+from relapse.grounding import GroundingCheck, default_grounding_check
+
+
+def flagged(
+    chunks: str | list[str], answer: str, query: str = "", code: str = "FG001"
+) -> tuple[str, ...]:
+    """Return the spans the default check flags under ``code``."""
+    texts = [chunks] if isinstance(chunks, str) else chunks
+    result = default_grounding_check(query, texts, answer)
+    return next((f.spans for f in result.findings if f.code == code), ())
+
+
+class TestThousandsSeparators:
+    @pytest.mark.parametrize(
+        ("chunk", "answer"),
+        [
+            ("They hired 29,000 people.", "29 000"),
+            ("They hired 29,000 people.", "29\u202f000"),
+            ("They hired 29,000 people.", "29\u00a0000"),
+            ("They hired 29 000 people.", "29,000"),
+            ("They hired 29\u202f000 people.", "29000"),
+            ("A total of 1,234,567.89 euros.", "1234567.89"),
+        ],
+    )
+    def test_separators_are_one_number(self, chunk: str, answer: str) -> None:
+        """Comma, space, no-break space and narrow no-break space group thousands."""
+        assert () == flagged(chunk, f"They hired {answer} people.")
+
+    def test_comma_before_non_three_digit_groups_is_a_list(self) -> None:
+        """``seeds 3,11,33`` is the list 3, 11, 33, so ``31,133 seeds`` is unsupported."""
+        assert ("31,133",) == flagged("The seeds 3,11,33 sprouted.", "There are 31,133 seeds.")
+
+    def test_list_items_are_supported_one_by_one(self) -> None:
+        """Each item of ``3,11,33`` is a number of its own."""
+        assert () == flagged("The seeds 3,11,33 sprouted.", "Seeds 3, 11 and 33 sprouted.")
+
+    def test_space_grouped_number_may_be_two_numbers(self) -> None:
+        """``in 19 100 cases`` is supported when the chunk has 19 and 100 apart."""
+        assert () == flagged("Of 19 boxes, 100 were red.", "In 19 100 cases it held.")
+
+
+class TestUnits:
+    def test_percent_sign_equals_percent_word(self) -> None:
+        """``45.5%`` = ``45.5 percent`` = ``45.5 per cent``, both ways."""
+        assert () == flagged("Turnout was 45.5%.", "Turnout was 45.5 percent, 45.5 per cent.")
+        assert () == flagged("Turnout was 45.5 percent.", "Turnout was 45.5%.")
+
+    def test_currency_symbol_equals_currency_word(self) -> None:
+        """``$35,499`` = ``35499 dollars``, both ways."""
+        assert () == flagged("It costs $35,499.", "It costs 35499 dollars.")
+        assert () == flagged("It costs 35499 dollars.", "It costs $35,499.")
+
+    def test_currency_codes_are_not_part_of_the_value(self) -> None:
+        """``USD 35,499`` and ``35,499 EUR`` have the value 35499."""
+        assert () == flagged("It costs $35,499.", "It costs USD 35,499, or 35,499 EUR.")
+
+    def test_currency_symbol_is_part_of_the_span(self) -> None:
+        """An unsupported price is flagged with its currency symbol."""
+        assert ("$36,000",) == flagged("It costs $35,499.", "It costs $36,000.")
+
+    def test_full_width_percent(self) -> None:
+        """The full-width percent sign is a percent sign."""
+        assert () == flagged("Turnout was 45%.", "Turnout was 45％.")
+
+
+class TestScale:
+    @pytest.mark.parametrize("answer", ["$3,800 million", "$3.8 billion", "$3,800,000,000"])
+    def test_scale_words_are_part_of_the_value(self, answer: str) -> None:
+        """``$3.8 billion`` = ``$3,800 million`` = 3.8e9."""
+        assert () == flagged("Revenue reached $3.8 billion.", f"Revenue reached {answer}.")
+
+    def test_wrong_scale_is_flagged_with_its_scale_word(self) -> None:
+        """``2.1 billion`` against a chunk's ``2.1 million`` is FG001 ``2.1 billion``."""
+        chunk = "The bank has 2.1 million customers."
+        assert ("2.1 billion",) == flagged(chunk, "The bank has 2.1 billion customers.")
+
+    @pytest.mark.parametrize(
+        ("chunk", "answer"),
+        [
+            ("a $5m grant", "a 5 million dollar grant"),
+            ("a 5bn deal", "a 5 billion deal"),
+            ("a 10k run", "a 10,000 metre run"),
+            ("a 2 trillion debt", "a 2,000,000,000,000 debt"),
+        ],
+    )
+    def test_scale_abbreviations(self, chunk: str, answer: str) -> None:
+        """``k``, ``bn`` and ``m`` after a currency symbol scale the number."""
+        assert () == flagged(f"It was {chunk}.", f"It was {answer}.")
+
+    def test_m_without_currency_is_a_unit(self) -> None:
+        """``5m`` without a currency symbol is five metres, not five million."""
+        assert ("5 million",) == flagged("The wall is 5m high.", "The wall is 5 million high.")
+
+    def test_scaled_chunk_number_grounds_its_mantissa(self) -> None:
+        """A chunk's ``3.8 billion`` also grounds a bare ``3.8``."""
+        assert () == flagged("Revenue was $3.8 billion.", "Revenue was 3.8 (in billions).")
+
+
+class TestDecimals:
+    def test_decimal_point_is_significant(self) -> None:
+        """``1.25%`` against a chunk's ``12.5%`` is FG001."""
+        assert ("1.25%",) == flagged("Rates rose 12.5%.", "Rates rose 1.25%.")
+
+    def test_different_number_is_flagged(self) -> None:
+        """``85%`` against a chunk's ``87%`` is FG001."""
+        assert ("85%",) == flagged("Approval was 87%.", "Approval was 85%.")
+
+    def test_trailing_zero_decimals_are_the_same_value(self) -> None:
+        """``3.50`` = ``3.5`` and ``1945.0`` = ``1945``."""
+        assert () == flagged("It costs 3.5 euros.", "It costs 3.50 euros.")
+
+
+class TestNumberWords:
+    def test_word_number_is_a_claim(self) -> None:
+        """``seventy people`` against a chunk that says ``77`` is FG001 ``seventy``."""
+        assert ("seventy",) == flagged("The hall held 77 people.", "The hall held seventy people.")
+
+    def test_chunk_words_ground_digits(self) -> None:
+        """``Seventy years ago`` in a chunk grounds ``70 years``."""
+        assert () == flagged("Seventy years ago the town was founded.", "It was 70 years ago.")
+
+    def test_chunk_digits_ground_words(self) -> None:
+        """A chunk's ``77`` grounds ``seventy-seven``."""
+        assert () == flagged("The hall held 77 people.", "It held seventy-seven people.")
+
+    @pytest.mark.parametrize(
+        ("words", "digits"),
+        [
+            ("seventy-seven", "77"),
+            ("seventy seven", "77"),
+            ("twelve", "12"),
+            ("a dozen", "12"),
+            ("two hundred and twelve", "212"),
+            ("three thousand five hundred", "3,500"),
+            ("twelve hundred", "1,200"),
+            ("forty million", "40,000,000"),
+        ],
+    )
+    def test_compound_words_have_their_value(self, words: str, digits: str) -> None:
+        """Compound number words are read as one number."""
+        assert () == flagged(f"There were {digits} of them.", f"There were {words} of them.")
+
+    def test_chunk_compound_words_ground_digits(self) -> None:
+        """A chunk's ``two hundred and twelve`` grounds ``212``."""
+        assert () == flagged("They built two hundred and twelve homes.", "They built 212 homes.")
+
+    def test_bare_scale_word_is_not_a_number(self) -> None:
+        """``hundred-year flood`` and ``million-dollar question`` count nothing."""
+        assert () == flagged("A flood.", "The hundred-year flood, the million-dollar question.")
+
+    def test_words_inside_other_words_are_not_numbers(self) -> None:
+        """``often``, ``someone`` and ``canine`` hold no number."""
+        assert () == flagged("A dog.", "Someone often sees a canine.")
+
+
+class TestHedges:
+    @pytest.mark.parametrize(
+        "hedge",
+        [
+            "about",
+            "around",
+            "approximately",
+            "roughly",
+            "nearly",
+            "almost",
+            "over",
+            "more than",
+            "some",
+            "~",
+        ],
+    )
+    def test_hedged_number_rounds_to_a_chunk_number(self, hedge: str) -> None:
+        """``about 1.2 million`` is supported by a chunk's ``1,234,567``."""
+        chunk = "The city has 1,234,567 inhabitants."
+        assert () == flagged(chunk, f"The city has {hedge} 1.2 million inhabitants.")
+
+    def test_unhedged_rounded_number_is_flagged(self) -> None:
+        """Unhedged ``1.2 million`` is not supported by ``1,234,567``."""
+        chunk = "The city has 1,234,567 inhabitants."
+        assert ("1.2 million",) == flagged(chunk, "The city has 1.2 million inhabitants.")
+
+    def test_hedged_number_outside_the_rounding_is_flagged(self) -> None:
+        """``about 1.3 million`` does not round from ``1,234,567``."""
+        chunk = "The city has 1,234,567 inhabitants."
+        assert ("1.3 million",) == flagged(chunk, "The city has about 1.3 million inhabitants.")
+
+    def test_hedged_integer_precision_is_its_last_nonzero_digit(self) -> None:
+        """``about 30`` covers 25 to 35; ``about 31`` covers 30.5 to 31.5."""
+        assert () == flagged("It took 27 minutes.", "It took about 30 minutes.")
+        assert ("31",) == flagged("It took 27 minutes.", "It took about 31 minutes.")
+
+    def test_hedged_word_number(self) -> None:
+        """``about seventy`` is supported by a chunk's ``72``."""
+        assert () == flagged("It held 72 people.", "It held about seventy people.")
+
+
+class TestQuestionNumbers:
+    def test_question_number_is_supported(self) -> None:
+        """A number the question states is not flagged."""
+        query = "Is a 2006 Chevy Impala reliable at 150,000 miles?"
+        answer = "A 2006 Chevy Impala at 150,000 miles can be reliable."
+        assert () == flagged("Impalas are durable.", answer, query)
+        assert () == flagged("Impalas are durable.", answer, query, code="FG002")
+
+    def test_question_exemption_can_be_turned_off(self) -> None:
+        """With ``exempt_question=False``, question numbers need chunk support."""
+        check = GroundingCheck(exempt_question=False)
+        result = check("What about 150,000 miles?", ["Impalas are durable."], "At 150,000 miles.")
+        assert [("FG001", ("150,000",))] == [(f.code, f.spans) for f in result.findings]
+
+
+class TestTokens:
+    @pytest.mark.parametrize("token", ["COVID-19", "GPT-4", "ISO 9001", "B12", "H1N1", "v2.0.1"])
+    def test_token_in_a_chunk_is_supported(self, token: str) -> None:
+        """Tokens such as ``COVID-19`` are supported when a chunk holds them."""
+        assert () == flagged(f"The report covers {token} in detail.", f"It covers {token}.")
+
+    def test_other_token_is_flagged(self) -> None:
+        """``GPT-5`` is not supported by a chunk's ``GPT-4`` and its 5 pages."""
+        assert ("GPT-5",) == flagged("GPT-4 is described in 5 pages.", "GPT-5 is described.")
+
+    def test_token_suffix_is_part_of_the_token(self) -> None:
+        """``GPT-4o`` is not ``GPT-4``."""
+        assert ("GPT-4o",) == flagged("GPT-4 is described.", "GPT-4o is described.")
+
+    def test_version_strings(self) -> None:
+        """``3.11.2`` is a version, supported only by the same version."""
+        assert () == flagged("Python 3.11.2 was released.", "Version 3.11.2 is out.")
+        assert ("3.11.3",) == flagged("Python 3.11.2 was released.", "Version 3.11.3 is out.")
+
+    def test_ordinal_is_its_number(self) -> None:
+        """``3rd`` is the ordinal 3: supported by a 3, flagged without one."""
+        assert () == flagged("She came 3rd in the race.", "She finished 3rd.")
+        assert () == flagged("Only 3 runners finished.", "She finished 3rd.")
+        assert ("4th",) == flagged("Only 3 runners finished.", "She finished 4th.")
+
+    def test_hyphenated_lowercase_prefix_is_no_token(self) -> None:
+        """``mid-1990s`` is a decade, not a token."""
+        assert () == flagged(
+            "Sales peaked in the 1990s.", "Sales peaked in the mid-1990s.", code="FG002"
+        )
+
+    def test_dimensions(self) -> None:
+        """``4x4s`` = ``4 by 4s`` = ``4 x 4``."""
+        assert () == flagged("Cut two 4 by 4s to length.", "Cut two 4x4s, or 4 × 4 posts.")
+
+
+class TestTrivialNumbers:
+    def test_zero_one_two_are_not_flagged(self) -> None:
+        """0, 1 and 2 claim too little to flag."""
+        assert () == flagged("Nothing here.", "There are 0 risks, 1 option and 2 ways, or one.")
+
+    def test_trivial_numbers_with_units_are_claims(self) -> None:
+        """``2%`` and ``$1 billion`` are claims, not trivial numbers."""
+        assert ("2%", "$1 billion") == flagged("Nothing here.", "It grew 2% to $1 billion.")
+
+    def test_trivial_set_is_configurable(self) -> None:
+        """``GroundingCheck(trivial_numbers=...)`` replaces the default set."""
+        check = GroundingCheck(trivial_numbers=frozenset({0, 1, 2, 3}))
+        assert check("", ["Nothing."], "There are 3 ways and 2 risks.").ok
+        strict = GroundingCheck(trivial_numbers=frozenset())
+        result = strict("", ["Nothing."], "There are 2 risks.")
+        assert [("FG001", ("2",))] == [(f.code, f.spans) for f in result.findings]
+
+
+class TestRanges:
+    def test_range_needs_a_range_or_both_ends_on_their_own(self) -> None:
+        """``10-15 minutes`` is not supported by ``8-10 minutes`` and ``15 minutes``."""
+        chunk = "Cook for 8-10 minutes. Rest for 15 minutes."
+        assert ("10-15",) == flagged(chunk, "Rest for 10-15 minutes.")
+
+    def test_range_from_a_list_of_values(self) -> None:
+        """``28% to 52%`` is supported by a chunk listing 28% and 52% apart."""
+        chunk = "Monday: 28% chance of rain. Tuesday: 52% chance of rain."
+        assert () == flagged(chunk, "The chance of rain ranges from 28% to 52%.")
+
+    @pytest.mark.parametrize("answer", ["8-10", "8 – 10", "8 to 10", "between 8 and 10"])
+    def test_range_spellings(self, answer: str) -> None:
+        """Hyphen, en dash, ``to`` and ``between ... and`` make the same range."""
+        assert () == flagged("Cook for 8-10 minutes.", f"Cook for {answer} minutes.")
+
+    def test_range_of_trivial_numbers(self) -> None:
+        """``1-2 minutes`` claims as little as 1 and 2."""
+        assert () == flagged("Stir well.", "Stir for 1-2 minutes.")
+
+    def test_unit_conversion_in_parentheses(self) -> None:
+        """``58 degrees Fahrenheit (15 degrees Celsius)`` converts a supported number."""
+        chunk = "September averages 58 degrees."
+        answer = "September averages 58 degrees Fahrenheit (15 degrees Celsius)."
+        assert () == flagged(chunk, answer)
+        assert ("60", "15") == flagged(
+            chunk, "It averages 60 degrees Fahrenheit (15 degrees Celsius)."
+        )
+
+
+class TestOtherScripts:
+    @pytest.mark.parametrize("digits", ["１２３", "١٢٣", "۱۲۳", "१२३"])
+    def test_digits_compare_by_value(self, digits: str) -> None:
+        """Full-width, Arabic-Indic, Persian and Devanagari digits compare by value."""
+        assert () == flagged("There are 123 rooms.", f"There are {digits} rooms.")
+        assert () == flagged(f"There are {digits} rooms.", "There are 123 rooms.")
+
+    def test_other_script_number_is_flagged_as_written(self) -> None:
+        """An unsupported full-width number is flagged exactly as written."""
+        assert ("１２４",) == flagged("There are 123 rooms.", "There are １２４ rooms.")
+
+
+class TestHugeNumbers:
+    def test_thousands_of_digits_compare_exactly(self) -> None:
+        """A 5,000-digit number is compared by value, without int or float limits."""
+        number = "7" * 5000
+        assert () == flagged(f"The key is {number}.", f"The key is {number}.")
+        other = "7" * 4999 + "8"
+        assert (other,) == flagged(f"The key is {number}.", f"The key is {other}.")
+
+    def test_huge_hedged_number_does_not_overflow(self) -> None:
+        """``about 1`` followed by 400 zeros neither overflows nor raises."""
+        number = "1" + "0" * 400
+        assert () == flagged(f"It is {number}.", f"It is about {number}.")
+        assert ("2" + "0" * 400,) == flagged(f"It is {number}.", f"It is about {'2' + '0' * 400}.")
