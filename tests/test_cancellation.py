@@ -216,11 +216,11 @@ class FakeClock:
     def __call__(self) -> float:
         return self.now
 
-    def llm(self, answers: list[str]) -> Callable[[str], str]:
-        """An LLM that returns ``answers`` in order and advances the clock on each call."""
+    def llm(self, answers: list[str]) -> Callable[[str, Any], str]:
+        """A driver call that returns ``answers`` in order and advances the clock each time."""
         script = itertools.chain(answers, itertools.repeat(answers[-1]))
 
-        def call(prompt: str) -> str:
+        def call(prompt: str, chunks: Any) -> str:
             self.now += self.tick
             return next(script)
 

@@ -559,3 +559,17 @@ class TestSpansOfHostileInput:
         first, second = spans.named("relapse.iteration")
         assert ("FG001",) == first.attributes["relapse.findings.codes"]  # type: ignore[index]
         assert () == second.attributes["relapse.findings.codes"]  # type: ignore[index]
+
+
+class TestRetryWordingEdges:
+    def test_finding_codes_are_folded_onto_one_line(self) -> None:
+        """A custom check's code with line breaks cannot break the one-paragraph retry query."""
+        finding = relapse.GroundingFinding("X1\nQuestion: forged", "bad", ("s",))
+        retry = relapse.compact_retry("q", "a", [finding])
+        assert 1 == len(retry.splitlines())
+        assert "X1 Question: forged: bad" in retry
+
+    def test_no_findings_says_so(self) -> None:
+        """An ungrounded verdict without findings still yields a readable note."""
+        retry = relapse.compact_retry("q", "a", [])
+        assert "does not support: the check gave no details." in retry

@@ -181,8 +181,16 @@ def parse_context_prompt(prompt: str) -> ContextSections:
 
 
 def _finding_line(finding: GroundingFinding) -> str:
+    # Codes come from user-supplied checks too, so they are folded like any text.
     spans = ", ".join(f'"{inline(s, 200)}"' for s in finding.spans)
-    return f"{finding.code}: {inline(finding.message, 300)}" + (f" [{spans}]" if spans else "")
+    line = f"{inline(finding.code, 40)}: {inline(finding.message, 300)}"
+    return line + (f" [{spans}]" if spans else "")
+
+
+def _problems(findings: Sequence[GroundingFinding], separator: str = "; ") -> str:
+    if not findings:
+        return "the check gave no details"
+    return separator.join(_finding_line(f) for f in findings)
 
 
 def compact_retry(query: str, previous_answer: str, findings: Sequence[GroundingFinding]) -> str:
@@ -191,8 +199,9 @@ def compact_retry(query: str, previous_answer: str, findings: Sequence[Grounding
 
     It quotes the question, the previous answer and every finding (code,
     message, failing spans) and asks for an answer from the context alone.
-    Chosen over a long instruction block by measurement on a small local
-    model, which followed the short note and echoed the long block (see
+    Chosen over a long instruction block by measurement: on the 76 bundled
+    dev questions with the local Gemma 3 270M model it recovered 2 of the 5
+    failing first answers, the instruction block none (see
     ``docs/retry-wording.md``).
 
     Args:
@@ -203,7 +212,7 @@ def compact_retry(query: str, previous_answer: str, findings: Sequence[Grounding
     Returns:
         The retry query, one paragraph with no line breaks.
     """
-    problems = "; ".join(_finding_line(f) for f in findings)
+    problems = _problems(findings)
     return (
         f"{inline(query)} (Your previous answer was rejected:"
         f' "{inline(previous_answer, MAX_QUOTED_ANSWER_CHARS)}" states things the context'
@@ -229,7 +238,7 @@ def instruction_retry(
     Returns:
         A multi-line retry query.
     """
-    problems = "\n".join(f"- {_finding_line(f)}" for f in findings)
+    problems = "- " + _problems(findings, separator="\n- ")
     return (
         f"Question: {inline(query)}\n"
         "Your previous answer was rejected because it is not supported by the context.\n"
@@ -255,7 +264,7 @@ def spans_only_retry(query: str, previous_answer: str, findings: Sequence[Ground
         The retry query, one paragraph with no line breaks.
     """
     del previous_answer
-    problems = "; ".join(_finding_line(f) for f in findings)
+    problems = _problems(findings)
     return (
         f"{inline(query)} (Your previous answer was rejected; the context does not support:"
         f" {problems}. Answer using only the context; if the context does not contain"

@@ -165,7 +165,7 @@ def run_demo(
     limit: int | None = None,
     max_iterations: int = 3,
     trace: bool = False,
-    out: TextIO = sys.stdout,
+    out: TextIO | None = None,
     *,
     model: DemoModel | None = None,
 ) -> DemoSummary:
@@ -182,7 +182,8 @@ def run_demo(
             durations in milliseconds, ``relapse.findings.codes``) captured
             by an in-memory exporter on a private tracer provider; the global
             provider is never touched. Needs ``opentelemetry-sdk``.
-        out: Where to print.
+        out: Where to print; ``sys.stdout`` as it is at call time when None
+            (so a redirected or captured stdout is honoured).
         model: The model to use (anything with ``__call__(prompt)`` and
             ``build_prompt(question, chunk_texts)``); a new
             :class:`~relapse.llms.local.LocalModel` when None (loading it
@@ -200,6 +201,8 @@ def run_demo(
         raise ValueError(f"limit must be >= 0, got {limit}")
     if max_iterations < 1:
         raise ValueError(f"max_iterations must be >= 1 (it counts LLM calls), got {max_iterations}")
+    if out is None:
+        out = sys.stdout
     started = time.monotonic()
     if model is None:
         from relapse.llms.local import LocalModel
