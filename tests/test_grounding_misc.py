@@ -84,6 +84,12 @@ class TestApi:
         """``relapse.default_grounding_check`` is this check."""
         assert relapse.default_grounding_check is default_grounding_check
 
+    def test_default_check_is_a_configured_check(self) -> None:
+        """The default check is a ``GroundingCheck`` with defaults: it has ``prepare``."""
+        assert GroundingCheck() == default_grounding_check
+        prepared = default_grounding_check.prepare("", ["It cost $5."])
+        assert prepared.check("It cost $5.").ok
+
     def test_name(self) -> None:
         """The default check is named ``relapse.default``."""
         assert "relapse.default" == GroundingCheck().name

@@ -289,6 +289,22 @@ class TestRanges:
         """``1-2 minutes`` claims as little as 1 and 2."""
         assert () == flagged("Stir well.", "Stir for 1-2 minutes.")
 
+    @pytest.mark.parametrize(
+        ("chunk", "answer"),
+        [
+            ("It takes 1.5 hours.", "It takes 1.5 hours (90 minutes)."),
+            ("It costs £10.", "It costs £10 ($13)."),
+            ("The post is 6 feet tall.", "The post is 6 feet (1.8 m) tall."),
+        ],
+    )
+    def test_other_conversions(self, chunk: str, answer: str) -> None:
+        """Time, money and length conversions in parentheses restate a supported number."""
+        assert () == flagged(chunk, answer)
+
+    def test_parenthesised_number_without_unit_is_a_claim(self) -> None:
+        """``5 people (3 adults)`` is no conversion: 3 is a claim of its own."""
+        assert ("3",) == flagged("5 people came.", "5 people (3 adults) came.")
+
     def test_unit_conversion_in_parentheses(self) -> None:
         """``58 degrees Fahrenheit (15 degrees Celsius)`` converts a supported number."""
         chunk = "September averages 58 degrees."

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from relapse import GroundingResult
 from relapse.grounding import default_grounding_check
+from relapse.grounding._scan import scan
 
 # Sentences mix the formats the check reads: numbers with separators,
 # decimals, units and scales, number words, dates, decades, ranges, tokens
@@ -140,3 +141,14 @@ class TestProperties:
         result = default_grounding_check(answer[:20], ["".join(chunk_pieces)], answer)
         for finding in result.findings:
             assert list(finding.spans) == [answer[s:e] for s, e in finding.offsets]
+
+    @settings(max_examples=500, deadline=None)
+    @given(
+        pieces=st.lists(
+            st.one_of(st.sampled_from(_TRICKY), _FORMS, st.text(max_size=3)), max_size=40
+        )
+    )
+    def test_short_paths_change_no_result(self, pieces: list[str]) -> None:
+        """The scanner's short paths for bare numbers read exactly what the general path reads."""
+        text = " ".join(pieces)
+        assert scan(text, short_paths=False) == scan(text)

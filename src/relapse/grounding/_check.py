@@ -54,6 +54,9 @@ _MESSAGES = {
 }
 # A scale word alone, without "a" or a number before it, counts nothing.
 _BARE_SCALES = frozenset({"hundred", "thousand", "million", "billion", "trillion", "dozen"})
+#: Significant digits up to which a number written in digits is also looked
+#: up spelled out in the chunks.
+MAX_SPELLED_DIGITS = 3
 #: Spans quoted in a finding's message, and characters kept of each.
 PREVIEW_SPANS = 5
 PREVIEW_CHARS = 60
@@ -328,9 +331,17 @@ class PreparedCheck:
             or (self._question is not None and self._question.rounds_to(key, claim.precision))
         ):
             return True
-        # "70" in the answer, "Seventy" in a chunk.
+        # "70" in the answer, "Seventy" in a chunk. Prose spells out numbers of
+        # up to three significant digits ("two hundred and twelve", "three
+        # thousand five hundred"); a claim in words is always looked up, so
+        # that words copied from a chunk are found there.
         value = key_int(key)
-        return value is not None and self._chunks.has_words_for(value)
+        if value is None:
+            return False
+        spelled = answer[claim.start : claim.start + 1].isalpha()
+        if not spelled and len(str(key[1])) > MAX_SPELLED_DIGITS:
+            return False
+        return self._chunks.has_words_for(value)
 
 
 class _Regions:
@@ -388,32 +399,10 @@ def _finding(code: str, answer: str, offsets: list[tuple[int, int]]) -> Groundin
     return GroundingFinding(code=code, message=message, spans=spans, offsets=tuple(offsets))
 
 
-#: The check with its default configuration.
-_DEFAULT = GroundingCheck()
-
-
-def default_grounding_check(
-    query: str, chunks: Sequence[str | Mapping[str, Any]], answer: str
-) -> GroundingResult:
-    """
-    Check that the answer's numbers, dates and quotations are in the chunks.
-
-    The default check of :func:`relapse.run` and :func:`relapse.grounded`:
-    ``GroundingCheck()(query, chunks, answer)``. Deterministic, no LLM call.
-
-    Args:
-        query: The user's question.
-        chunks: The retrieved chunks: ``str`` or mappings with a ``"text"`` key.
-        answer: The answer to check.
-
-    Returns:
-        ``GroundingResult(ok, findings)``; ``docs/findings.md`` explains each
-        finding code (FG001 numbers, FG002 dates, FG003 quotations, FG004 an
-        echo of the retry instructions).
-
-    Raises:
-        TypeError: ``query`` or ``answer`` is not a ``str``, or a chunk is
-            neither a ``str`` nor a mapping with a string ``"text"``; the
-            message names the offending index and type.
-    """
-    return _DEFAULT(query, chunks, answer)
+#: The default grounding check of :func:`relapse.run` and :func:`relapse.grounded`:
+#: ``GroundingCheck()``. Call it as ``default_grounding_check(query, chunks,
+#: answer)``; a loop indexes the chunks once with
+#: ``default_grounding_check.prepare(query, chunks)`` and calls ``.check(answer)``
+#: per attempt. ``docs/findings.md`` explains each finding code (FG001 numbers,
+#: FG002 dates, FG003 quotations, FG004 an echo of the retry instructions).
+default_grounding_check = GroundingCheck()

@@ -11,6 +11,7 @@ sorted values for hedged numbers. Memory is linear in the chunks.
 from __future__ import annotations
 
 from decimal import Decimal
+from itertools import chain
 
 from relapse.grounding._numbers import (
     MAX_WORD_NUMBER,
@@ -35,6 +36,7 @@ class TextIndex:
         "_folded",
         "_head_values",
         "_magnitudes",
+        "_numbers",
         "joined",
         "keys",
         "texts",
@@ -53,11 +55,14 @@ class TextIndex:
         self.texts = texts
         #: The texts joined by :data:`CHUNK_SEPARATOR`.
         self.joined = CHUNK_SEPARATOR.join(texts)
-        keys: set[Key] = set()
-        for claim in scan(self.joined):
-            keys.update(claim.provides)
+        claims = scan(self.joined)
+        keys: set[Key] = set(chain.from_iterable(claim.provides for claim in claims))
+        # The values of the numbers stated, for hedged numbers ("about 30").
+        self._numbers = {claim.key for claim in claims if claim.key is not None}
         if eager_words:
-            keys.update(int_key(word.value) for word in word_numbers(self.joined))
+            spelled = {int_key(word.value) for word in word_numbers(self.joined)}
+            keys |= spelled
+            self._numbers |= spelled
         #: Every key the texts provide.
         self.keys = keys
         self._folded: str | None = None
@@ -120,8 +125,8 @@ class TextIndex:
             precision: The power of ten of its last written digit.
 
         Returns:
-            True when a number within half a unit of that digit is indexed
-            (``1,234,567`` for ``about 1.2 million``).
+            True when a number the texts state lies within half a unit of
+            that digit (``1,234,567`` for ``about 1.2 million``).
         """
         interval = rounding_interval(key, precision)
         if interval is None:
@@ -129,13 +134,14 @@ class TextIndex:
         low, high = interval
         if self._magnitudes is None:
             # Numbers by magnitude (the power of ten of their first digit + 1),
-            # so a hedged number compares with its few neighbours only.
-            self._magnitudes = {}
-            for indexed in self.keys:
-                if indexed[0] == "n" and isinstance(indexed[1], str):
-                    assert isinstance(indexed[2], int)  # number keys: (tag, digits, exponent)
-                    magnitude = len(indexed[1]) + indexed[2]
-                    self._magnitudes.setdefault(magnitude, []).append(indexed)
+            # so a hedged number compares with its few neighbours only. Built
+            # aside and assigned once: concurrent checks never see it half-built.
+            magnitudes: dict[int, list[Key]] = {}
+            for number in self._numbers:
+                _, digits, exponent = number  # number keys: ("n", digits, exponent)
+                magnitude = len(digits) + exponent  # type: ignore[arg-type,operator]
+                magnitudes.setdefault(magnitude, []).append(number)
+            self._magnitudes = magnitudes
         first, last = low.adjusted() + 1, high.adjusted() + 1
         if high <= 0:
             first = last = 1  # zero, the only number at or below 0, has magnitude 1

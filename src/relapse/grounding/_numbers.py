@@ -69,14 +69,45 @@ MAX_WORD_VALUE = 10**15
 #: ("seven hundred and seventy-seven trillion seven hundred ..." is ~260).
 MAX_WORD_NUMBER = 400
 
-# A run of number words: "seventy-seven", "two hundred and twelve", "a dozen".
-# Case is folded for ASCII letters only, so the chunk-side lookup (on the
-# lowered text) reads words exactly as the answer side does. Separators and
-# words are disjoint, so the repetition cannot backtrack.
+
+def _cased(words: tuple[str, ...]) -> set[str]:
+    """Return ``words`` in lower case, capitalized and in capitals."""
+    return {form for word in words for form in (word, word.capitalize(), word.upper())}
+
+
+def _first_word() -> str:
+    """
+    Return the pattern of a run's first word, each branch led by a literal letter.
+
+    Literal-led branches let the regex engine skip in C to the letters that can
+    start a number word; the word-boundary lookbehind comes right after that
+    first letter (looking two characters back), with the same meaning.
+    """
+    by_initial: dict[str, set[str]] = {}
+    for form in _cased(_NUMBER_WORDS):
+        by_initial.setdefault(form[0], set()).add(form[1:])
+    branches = [
+        f"{re.escape(initial)}(?<![^\\W_].){trie_pattern(rests)}"
+        for initial, rests in sorted(by_initial.items())
+    ]
+    # "a dozen", "A hundred": the article counts as 1, before a scale word only.
+    branches += [
+        f"{article}(?<![^\\W_].)[ \\t]+{trie_pattern(_cased(_ARTICLE_SCALES))}"
+        for article in ("a", "A")
+    ]
+    return "(?:" + "|".join(branches) + ")"
+
+
+_ARTICLE_SCALES = ("dozen", "hundred", "thousand", "million", "billion", "trillion")
+_WORD = trie_pattern(_cased(_NUMBER_WORDS))
+_AND = trie_pattern(_cased(("and",)))
+# A run of number words: "seventy-seven", "two hundred and twelve", "a dozen",
+# in lower case, capitalized or in capitals (the chunk-side lookup searches
+# the same three spellings). Separators and words are disjoint, so the
+# repetition cannot backtrack.
 WORDS_RE = re.compile(
-    rf"(?<![^\W_])(?:(?ai:a)[ \t]+(?=(?ai:dozen|hundred|thousand|million|billion|trillion)\b))?"
-    rf"(?ai:{_WORD_ALTERNATION})(?![^\W_])"
-    rf"(?:(?:[ \t]+(?ai:and)[ \t]+|[ \t]*-[ \t]*|[ \t]+)(?ai:{_WORD_ALTERNATION})(?![^\W_]))*"
+    rf"{_first_word()}(?![^\W_])"
+    rf"(?:(?:[ \t]+{_AND}[ \t]+|[ \t]*-[ \t]*|[ \t]+){_WORD}(?![^\W_]))*"
 )
 _WORD_RE = re.compile(r"[A-Za-z]+")
 
@@ -417,19 +448,21 @@ def is_list_marker(text: str, start: int, end: int) -> bool:
 
 
 # A parenthesised conversion right after a quantity: "58 degrees Fahrenheit
-# (15 degrees Celsius)", "6 feet (1.8 m)".
+# (15 degrees Celsius)", "6 feet (1.8 m)", "1.5 hours (90 minutes)", "£10 ($13)".
 _UNITS = (
     r"(?i:°\s*[CF]?|degrees?(?:\s+(?:celsius|fahrenheit|centigrade))?|celsius|fahrenheit"
     r"|[kcm]?m|kilomet(?:er|re)s?|met(?:er|re)s?|centimet(?:er|re)s?|millimet(?:er|re)s?"
     r"|miles?|mi|feet|foot|ft|inch(?:es)?|in|yards?|yd|kg|kilograms?|g|grams?|pounds?|lbs?"
     r"|ounces?|oz|l|lit(?:er|re)s?|ml|millilit(?:er|re)s?|gallons?|gal|quarts?|cups?"
-    r"|mph|km/h|kph|acres?|hectares?|ha|square\s+(?:feet|met(?:er|re)s|miles))"
+    r"|mph|km/h|kph|acres?|hectares?|ha|square\s+(?:feet|met(?:er|re)s|miles)"
+    r"|seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)"
 )
 _CONVERSION_BEFORE = re.compile(
     rf"\d[\s\u00a0]*(?:{_UNITS})?[\s\u00a0]*\([\s\u00a0]*(?i:about|approx\.?|approximately|~)?"
     r"[\s\u00a0]*$"
 )
 _CONVERSION_AFTER = re.compile(rf"[\s\u00a0]*(?:{_UNITS})\b\.?[\s\u00a0]*\)")
+_CLOSING_PARENTHESIS = re.compile(r"[\s\u00a0]*\)")
 #: Window before a number searched for the quantity it converts.
 CONVERSION_WINDOW = 40
 
@@ -450,7 +483,8 @@ def converted_from(text: str, start: int, end: int) -> int | None:
         The offset just past the converted quantity's last digit, or None when
         the number is not a parenthesised conversion.
     """
-    if _CONVERSION_AFTER.match(text, end) is None:
+    money = text[start : start + 1] in CURRENCY_SYMBOLS and _CLOSING_PARENTHESIS.match(text, end)
+    if not money and _CONVERSION_AFTER.match(text, end) is None:
         return None
     low = max(0, start - CONVERSION_WINDOW)
     before = _CONVERSION_BEFORE.search(text, low, start)

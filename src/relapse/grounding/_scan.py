@@ -13,6 +13,7 @@ disjoint character sets, and the windows around a match have fixed sizes.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import NamedTuple
 
@@ -38,20 +39,44 @@ from relapse.grounding._numbers import (
     int_key,
     number_key,
 )
-from relapse.grounding._text import ascii_digits
+from relapse.grounding._text import ascii_digits, trie_pattern
 
 FG001 = "FG001"
 FG002 = "FG002"
 
-_SEPARATORS = ", \u00a0\u202f\u066c\uff0c"
-# Every claim starts with a digit, and the pattern starts with a bare "\d"
-# so that the regex engine skips to the next digit in C; the alternatives
-# describe what follows that first digit. Empty groups ("int", "dim_a") mark
-# positions; "after" marks a number that a month name may follow.
-_SCAN = re.compile(
-    r"""
-    \d
-    (?:
+# Thousands separators, deleted from a grouped number's digits.
+_DROP_SEPARATORS = str.maketrans("", "", ", \u00a0\u202f\u066c\uff0c")
+#: Scale words read after a number, besides the glued abbreviations.
+SCALE_WORDS = ("thousand", "million", "billion", "trillion", "hundred", "bn", "mn", "tn")
+
+
+def _spellings(*words: str) -> str:
+    """
+    Return a trie pattern of ``words`` in lower case, capitalized and in capitals.
+
+    Spelling the cases out keeps the scanner free of case-insensitive
+    matching, which costs at every number it tries.
+    """
+    return trie_pattern(
+        {form for word in words for form in (word, word.capitalize(), word.upper())}
+    )
+
+
+# What, after a digit run and a space, can make it more than a bare number:
+# a digit ("29 000"), a percent sign, a dash ("1939 - 1945"), a scale or
+# percent word, a dimension ("4 x 4", "4 by 4"), a month name after up to two
+# more spaces ("2 September", "4th of July"). Everything the claim
+# alternatives below read after a digit run and a space starts with one of
+# these.
+_CONTINUES = r"""
+    \d|[%\u066a\uff05\-\u2013\u2014\u00a0\u202f]
+    |(?:PERCENT_WORDS|SCALE_WORDS)(?![^\W\d_])
+    |(?:[xX\u00d7]|by)[\ \u00a0]?\d
+    |[\ \u00a0\u202f]{0,2}(?:of[\ \u00a0\u202f]{1,3})?(?:MONTH_NAMES)(?![^\W\d_])
+"""
+# The claim alternatives, after a number's first digit. Empty groups ("int",
+# "dim_a") mark positions; "after" marks a number a month name may follow.
+_CLAIMS = r"""
         (?P<iso>\d{3}(?P<iso_sep>[-/])\d{1,2}(?P=iso_sep)\d{1,2}(?!\d))
       | (?P<mdy>\d?/\d{1,2}/(?:\d{4}|\d{2})(?!\d))
       | (?P<dmy>\d?(?P<dmy_sep>[.-])\d{1,2}(?P=dmy_sep)\d{4}(?!\d))
@@ -62,23 +87,62 @@ _SCAN = re.compile(
       | (?P<dim>\d*(?:\.\d+)?(?P<dim_a>)[\ \u00a0]?(?:[xX\u00d7]|by)[\ \u00a0]?
             (?P<dim_b>\d+(?:\.\d+)?)(?:['\u2019]?s)?(?![^\W_]))
       | (?P<num>
-            (?:\d{0,2}(?:,\d{3})+(?!\d)|\d{0,2}(?:[\ \u00a0\u202f\u066c\uff0c]\d{3})+(?!\d)|\d*)
+            # The digit run, then thousands groups if it has at most 3 digits
+            # (comma, or spaces, never mixed): "29,000", "29 000", not "2019 100".
+            \d*(?:(?<!\d{4})(?:(?:,\d{3})+|(?:[\ \u00a0\u202f\u066c\uff0c]\d{3})+)(?!\d))?
             (?P<int>)
             (?P<frac>[.\u066b]\d+)?
             (?:
                 (?P<pct>[\ \u00a0\u202f]?[%\u066a\uff05]
-                    |[\ \u00a0](?i:percent|per[\ \u00a0]?cent)(?![^\W\d_]))
-              | [\ \u00a0-]?(?P<scale>(?i:thousand|million|billion|trillion|hundred|bn|mn|tn))
+                    |[\ \u00a0](?:PERCENT_WORDS)(?![^\W\d_]))
+              | [\ \u00a0-]?(?P<scale>SCALE_WORDS)
                     (?![^\W\d_])
               | (?P<suffix>[^\W\d_]+)
               | (?P<apos>['\u2019]s)(?![^\W\d_])
             )?
-            (?P<after>(?=[\ \u00a0\u202f]{1,3}(?:of[\ \u00a0\u202f]{1,3})?(?:MONTH_NAMES)))?
+            (?P<after>(?=[\ \u00a0\u202f]{1,3}(?:of[\ \u00a0\u202f]{1,3})?
+                (?:MONTH_NAMES)(?![^\W\d_])))?
         )
+"""
+
+
+def _pattern(template: str) -> str:
+    """Fill the word lists into a scanner pattern."""
+    return (
+        template.replace("MONTH_NAMES", MONTH_NAMES)
+        .replace("PERCENT_WORDS", _spellings("percent", "per cent", "per\u00a0cent"))
+        .replace("SCALE_WORDS", _spellings(*SCALE_WORDS))
     )
-    """.replace("MONTH_NAMES", MONTH_NAMES),
+
+
+# Every claim starts with a digit, and the pattern starts with a bare "\d"
+# so that the regex engine skips to the next digit in C. Its first
+# alternative, "bare", takes a digit run that nothing continues (most
+# numbers in most texts) and ends the match at once, instead of trying every
+# claim alternative; it matches exactly where those would all read a plain
+# integer, so it changes no result, only the cost.
+_SCAN = re.compile(
+    _pattern(
+        rf"""
+        \d
+        (?:
+            (?P<bare>\d*(?=
+                # First the commonest case, cheapest to test: a space and a
+                # lowercase letter that starts none of the continuations.
+                [\ ][ac-gi-lnqrsu-wyz]
+              | [\ ](?!{_CONTINUES})
+              | [,.:/](?!\d)
+              | -(?![\d\ \u00a0]|SCALE_WORDS)
+              | [\n\r\t)\]}};!?"\u201d\u00bb\x00]
+              | \Z))
+          | {_CLAIMS}
+        )
+        """
+    ),
     re.VERBOSE,
 )
+# The claim alternatives alone, for a bare number the short path declines.
+_CLAIMS_ONLY = re.compile(_pattern(rf"\d(?:{_CLAIMS})"), re.VERBOSE)
 _INT_GROUP = _SCAN.groupindex["int"]
 _AFTER_GROUP = _SCAN.groupindex["after"]
 # The rest of a token after its first digit: letters, digits, and dots
@@ -133,7 +197,7 @@ _BETWEEN = re.compile(r"(?i:between)[\ \u00a0]+\Z")
 RANGE_GAP = 12
 
 
-def scan(text: str) -> list[Claim]:
+def scan(text: str, *, short_paths: bool = True) -> list[Claim]:
     """
     Return every digit-bearing claim of ``text``, in order, without overlaps.
 
@@ -144,6 +208,9 @@ def scan(text: str) -> list[Claim]:
 
     Args:
         text: A chunk, a question or an answer.
+        short_paths: Read bare numbers the short way. False reads every
+            number through the general path, which the short paths must
+            agree with (the tests compare both).
 
     Returns:
         The claims.
@@ -152,15 +219,51 @@ def scan(text: str) -> list[Claim]:
     append = claims.append
     pending: Claim | None = None
     resume = 0
-    for match in _SCAN.finditer(text):
+    for match in (_SCAN if short_paths else _CLAIMS_ONLY).finditer(text):
         start, end = match.span()
         if start < resume:
             continue  # inside a date or token already read
         claim = None
-        if end == match.start(_INT_GROUP):
+        bare = match.lastgroup == "bare"
+        if bare and short_paths and (start == 0 or text[start - 1] in _QUIET_BEFORE):
+            # The shortest path: after a newline, a bracket or punctuation, a
+            # bare number has no currency symbol, token prefix or month name
+            # before it, and "bare" means nothing after it either.
+            raw = text[start:end]
+            if raw.isascii():
+                if end - start == 4 and is_year(int(raw)):
+                    needs, provides, key = _year_parts(int(raw))
+                    claim = _new_claim(
+                        Claim, (FG002, start, end, needs, provides, key, 0, True, (), "")
+                    )
+                else:
+                    needs, provides, key, precision = _plain_parts(raw)
+                    claim = _new_claim(
+                        Claim, (FG001, start, end, needs, provides, key, precision, True, (), "")
+                    )
+        elif (
+            bare
+            and short_paths
+            and text[start - 1] == " "
+            and not (start > 1 and text[start - 2] in CURRENCY_SYMBOLS)
+            and end - start not in (1, 2, 4)
+        ):
+            # After a space, a bare number that is neither a day nor a year has
+            # no month name to look for either.
+            raw = text[start:end]
+            if raw.isascii():
+                needs, provides, key, precision = _plain_parts(raw)
+                claim = _new_claim(
+                    Claim, (FG001, start, end, needs, provides, key, precision, True, (), "")
+                )
+        elif short_paths and (bare or end == match.start(_INT_GROUP)):
             # Digits and nothing glued after them: most numbers in most texts.
-            claim = _plain(text, start, end, match.start(_AFTER_GROUP) >= 0)
+            claim = _plain(text, start, end, match)
         if claim is None:
+            if bare:  # a prefix or another script the short path does not read
+                full = _CLAIMS_ONLY.match(text, start)
+                assert full is not None  # the "num" alternative matches any digit
+                match, end = full, full.end()
             claim = _read(text, match, start)
         claim_end = claim.end
         resume = claim_end if claim_end > end else end
@@ -211,9 +314,11 @@ def _join_range(text: str, first: Claim, second: Claim) -> Claim | None:
 # Characters after which a bare digit run needs no look at its prefix: not
 # a letter (token), a hyphen (token or range), a currency symbol.
 _PLAIN_BEFORE = frozenset(" \n\t\r\x00(/,;:.\"'[\u201c\u2018\u00ab*")
+# The same but a space, after which no month name or currency symbol can be.
+_QUIET_BEFORE = _PLAIN_BEFORE - {" "}
 
 
-def _plain(text: str, start: int, end: int, after: bool) -> Claim | None:
+def _plain(text: str, start: int, end: int, match: re.Match[str]) -> Claim | None:
     """
     Read a bare ASCII digit run the short way, or return None for :func:`_read`.
 
@@ -223,6 +328,7 @@ def _plain(text: str, start: int, end: int, after: bool) -> Claim | None:
     raw = text[start:end]
     if not (raw.isascii() and raw.isdigit()):
         return None  # separators or other scripts
+    before = ""
     if start:
         before = text[start - 1]
         if before == " ":
@@ -233,21 +339,42 @@ def _plain(text: str, start: int, end: int, after: bool) -> Claim | None:
     length = len(raw)
     if length <= 2:
         value = int(raw)
-        if 1 <= value <= 31 and (after or _may_follow_month(text, start)):
-            claim = _month_day(text, start, end, value, after)
-            if claim is not None:
-                return claim
+        if 1 <= value <= 31:
+            after = match.start(_AFTER_GROUP) >= 0
+            if after or (before == " " and _month_may_precede(text, start)):
+                claim = _month_day(text, start, end, value, after)
+                if claim is not None:
+                    return claim
     elif length == 4:
         value = int(raw)
         if is_year(value):
             return _year(text, start, end, value)
+    needs, provides, key, precision = _plain_parts(raw)
+    return _new_claim(Claim, (FG001, start, end, needs, provides, key, precision, True, (), ""))
+
+
+#: Longest digit string whose parts are cached: the caches stay small even
+#: when a text holds numbers thousands of digits long.
+MAX_CACHED_DIGITS = 32
+_Parts = tuple[tuple[tuple[Key, ...], ...], tuple[Key, ...], Key, int]
+
+
+def _plain_parts(raw: str) -> _Parts:
+    """Return the needs, provides, key and precision of a plain digit run."""
+    return _cached_plain_parts(raw) if len(raw) <= MAX_CACHED_DIGITS else _new_plain_parts(raw)
+
+
+def _new_plain_parts(raw: str) -> _Parts:
+    """Compute :func:`_plain_parts`."""
     digits = raw.lstrip("0")
     significant = digits.rstrip("0")
     key: Key = ("n", significant, len(digits) - len(significant)) if digits else ("n", "0", 0)
-    return _new_claim(
-        Claim,
-        (FG001, start, end, ((key,),), (key, ("s", key[1], key[2])), key, key[2], True, (), ""),
-    )
+    return ((key,),), (key, ("s", key[1], key[2])), key, key[2]  # type: ignore[return-value]
+
+
+# Numbers repeat across texts (list markers, years, counts): their parts are
+# computed once.
+_cached_plain_parts = functools.lru_cache(maxsize=4096)(_new_plain_parts)
 
 
 def _read(text: str, match: re.Match[str], start: int) -> Claim:
@@ -406,7 +533,7 @@ def _number(text: str, match: re.Match[str], start: int) -> Claim:
     """Read a number with its separators, decimals, percent, scale and suffix."""
     end = match.end()
     integer_end = match.start("int")
-    after = match.start(_AFTER_GROUP) >= 0
+    after = match.start("after") >= 0  # by name: the match may be _CLAIMS_ONLY's
     integer_raw = text[start:integer_end]
     fraction_raw, percent_raw, scale_word, suffix, apostrophe = match.group(
         "frac", "pct", "scale", "suffix", "apos"
@@ -430,25 +557,14 @@ def _number(text: str, match: re.Match[str], start: int) -> Claim:
                 return claim
         elif len(integer_raw) == 4 and suffix is None and is_year(value):
             return _year(text, start, end, value)
-        digits = str(value)
-        key = number_key(digits)
-        return Claim(
-            FG001,
-            start,
-            end,
-            ((key,),),
-            (key, ("s", *key[1:])),
-            key,
-            len(digits) - len(digits.rstrip("0")) if value else 0,
-            True,
-        )
+        needs, provides, key, precision = _plain_parts(str(value))
+        return _new_claim(Claim, (FG001, start, end, needs, provides, key, precision, True, (), ""))
 
     integer = integer_raw
     grouped = False
     if len(integer_raw) > 3 and not integer_raw.isdecimal():
         grouped = True
-        for separator in _SEPARATORS:
-            integer = integer.replace(separator, "")
+        integer = integer.translate(_DROP_SEPARATORS)
     integer = ascii_digits(integer)
     fraction = ascii_digits(fraction_raw[1:]) if fraction_raw else ""
     percent = percent_raw is not None
@@ -491,9 +607,32 @@ def _number(text: str, match: re.Match[str], start: int) -> Claim:
         elif len(integer) == 4 and not ordinal and is_year(value):
             return _year(text, start, end, value)
 
+    space_grouped = integer_raw if grouped and "," not in integer_raw else ""
+    if len(integer) + len(fraction) <= MAX_CACHED_DIGITS:
+        parts = _cached_number_parts(integer, fraction, exponent, space_grouped)
+    else:
+        parts = _number_parts(integer, fraction, exponent, space_grouped)
+    needs, provides, key, precision = parts
+    plain = not (percent or exponent or currency is not None)
+    unit_mark = "%" if percent else ("$" if currency is not None else "")
+    return _new_claim(
+        Claim, (FG001, start, end, needs, provides, key, precision, plain, (), unit_mark)
+    )
+
+
+def _number_parts(integer: str, fraction: str, exponent: int, space_grouped: str) -> _Parts:
+    """
+    Return the needs, provides, key and precision of a number.
+
+    Args:
+        integer: Its integer digits, in ASCII, without separators.
+        fraction: Its decimal digits, in ASCII.
+        exponent: Its scale, as a power of ten.
+        space_grouped: The integer as written when space-grouped (``19 100``),
+            else empty.
+    """
     key = number_key(integer, fraction, exponent)
     precision = exponent - len(fraction) if fraction else exponent + _trailing_zeros(integer)
-    plain = not (percent or exponent or currency is not None)
     # "s": the number stands on its own, not as the end of a range.
     provides: tuple[Key, ...] = (key, ("s", *key[1:]))
     needs: tuple[tuple[Key, ...], ...] = ((key,),)
@@ -501,13 +640,15 @@ def _number(text: str, match: re.Match[str], start: int) -> Claim:
         # "3.8 billion" in a chunk also grounds a bare "3.8"; the answer's
         # "3.8 billion" needs the scaled value.
         provides = (*provides, number_key(integer, fraction))
-    elif grouped and "," not in integer_raw:
+    elif space_grouped:
         # "19 100" may be one number or two: either reading supports it.
-        parts = tuple(number_key(ascii_digits(part)) for part in re.split(r"\D", integer_raw))
+        parts = tuple(number_key(ascii_digits(part)) for part in re.split(r"\D", space_grouped))
         needs = ((key,), parts)
         provides = (*provides, *parts)
-    unit_mark = "%" if percent else ("$" if currency is not None else "")
-    return Claim(FG001, start, end, needs, provides, key, precision, plain, unit=unit_mark)
+    return needs, provides, key, precision
+
+
+_cached_number_parts = functools.lru_cache(maxsize=4096)(_number_parts)
 
 
 def _currency_start(text: str, start: int) -> int | None:
@@ -536,25 +677,32 @@ def _decade(start: int, end: int, integer: str) -> Claim | None:
     return None
 
 
-# Month names start with these capitals. The month regex before a number
-# only runs where one is near, which changes no result, only the cost: most
-# numbers have no month name before them.
-_MONTH_CAPITAL = re.compile("[JFMASOND]")
+# Month names start with these capitals.
+_MONTH_CAPITALS = frozenset("JFMASOND")
 _SPACES = " \u00a0\u202f"
 
 
-def _may_follow_month(text: str, start: int) -> bool:
-    """Tell whether a month name may end right before ``start`` (a cheap test)."""
-    return (
-        start > 0
-        and text[start - 1] in _SPACES
-        and _MONTH_CAPITAL.search(text, max(0, start - MONTH_WINDOW), start) is not None
-    )
+def _month_may_precede(text: str, start: int) -> bool:
+    """
+    Tell whether a month name may end right before ``start`` (a cheap test).
+
+    The month regex runs only where this is true, which changes no result,
+    only the cost: the name is the previous word (or the word before "the"
+    or "of"), so that word must hold one of the month capitals.
+    """
+    # The last two words are enough: the month, or "the"/"of" after it.
+    words = text[max(0, start - MONTH_WINDOW) : start].rsplit(None, 2)
+    if not words:
+        return False
+    word = words[-1]
+    if word in ("the", "of") and len(words) > 1:
+        word = words[-2]
+    return not _MONTH_CAPITALS.isdisjoint(word)
 
 
 def _month_before(text: str, start: int) -> re.Match[str] | None:
     """Find a month name right before ``start`` (``Sept. `` in ``Sept. 2``)."""
-    if not _may_follow_month(text, start):
+    if not start or text[start - 1] not in _SPACES or not _month_may_precede(text, start):
         return None
     return MONTH_BEFORE.search(text, max(0, start - MONTH_WINDOW), start)
 
@@ -586,12 +734,26 @@ def _year(text: str, start: int, end: int, year: int) -> Claim:
     before = _month_before(text, start)
     if before is not None:
         return _date(before.start("month"), end, year, month_number(before["month"]), None)
+    needs, provides, key = _year_parts(year)
+    return _new_claim(Claim, (FG002, start, end, needs, provides, key, 0, True, (), ""))
+
+
+@functools.lru_cache(maxsize=1024)
+def _year_parts(year: int) -> tuple[tuple[tuple[Key, ...], ...], tuple[Key, ...], Key]:
+    """Return the needs, provides and key of a year (cached: years repeat)."""
     key = int_key(year)
-    return Claim(FG002, start, end, ((key,),), (key, *decade_keys(year)), key, 0, True)
+    return ((key,),), (key, *decade_keys(year)), key
 
 
 def _date(start: int, end: int, year: int | None, month: int, day: int | None) -> Claim:
     """Build the claim of a date with a month name."""
-    return Claim(
-        FG002, start, end, date_needs(year, month, day), tuple(date_provides(year, month, day))
-    )
+    needs, provides = _date_parts(year, month, day)
+    return _new_claim(Claim, (FG002, start, end, needs, provides, None, 0, False, (), ""))
+
+
+@functools.lru_cache(maxsize=1024)
+def _date_parts(
+    year: int | None, month: int, day: int | None
+) -> tuple[tuple[tuple[Key, ...], ...], tuple[Key, ...]]:
+    """Return the needs and provides of a date (cached: dates repeat)."""
+    return date_needs(year, month, day), tuple(date_provides(year, month, day))
