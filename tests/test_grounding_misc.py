@@ -42,15 +42,16 @@ class TestEcho:
         result = default_grounding_check("", ["It is 78 degrees."], answer)
         assert [("FG004", (f"{phrase.upper()} is what I was told.",))] == codes_and_spans(result)
 
-    def test_echo_phrases_live_in_the_echo_module(self) -> None:
-        """``ECHO_PHRASES`` is the module-level tuple of ``_echo``, with the agreed phrases."""
+    @pytest.mark.parametrize(
+        "wording", [relapse.compact_retry, relapse.instruction_retry, relapse.spans_only_retry]
+    )
+    def test_every_retry_wording_holds_an_echo_phrase(self, wording: object) -> None:
+        """An answer that copies a retry query, whatever the wording, is FG004."""
         assert _echo.ECHO_PHRASES is ECHO_PHRASES
-        assert (
-            "not supported by the context",
-            "your previous answer",
-            "answer again using only the context",
-            "previous answer was rejected",
-        ) == ECHO_PHRASES
+        finding = GroundingFinding("FG001", "1 number not in the chunks: '78'", ("78",))
+        retry = wording("how warm is it", "It is 78 degrees.", [finding])  # type: ignore[operator]
+        result = relapse.default_grounding_check("how warm is it", ["It is mild."], retry)
+        assert "FG004" in [f.code for f in result.findings]
 
     def test_phrase_in_a_chunk_is_no_echo(self) -> None:
         """A phrase the chunks hold is the context, not an echo."""
@@ -301,3 +302,60 @@ class TestHostileInput:
         weird = "\ud800\udfff\x00\u200b\u202e\ufffe 12\u0301 «\ud83d» ١٬٢٣٤"
         result = default_grounding_check(weird, [weird, {"text": weird}], weird + " 9999")
         assert ["FG001"] == [finding.code for finding in result.findings]
+
+
+class TestNotAnAnswer:
+    @pytest.mark.parametrize("answer", ["", "   ", "\n\t"])
+    def test_empty_answer_is_fg004(self, answer: str) -> None:
+        """An empty or blank answer answers nothing: FG004 spanning the whole answer."""
+        result = relapse.default_grounding_check("q", ["The sky is blue."], answer)
+        (finding,) = result.findings
+        assert (False, "FG004", (answer,), ((0, len(answer)),)) == (
+            result.ok,
+            finding.code,
+            finding.spans,
+            finding.offsets,
+        )
+
+    @pytest.mark.parametrize(
+        "echo",
+        [
+            '"It is 5 m." states things the context does not support: FG001',
+            "The question again: how deep is it",
+            "Problems found: none",
+            "Answer using only the context.",
+        ],
+    )
+    def test_retry_wording_echoes_are_fg004(self, echo: str) -> None:
+        """Phrases of the retry wordings that the demo model echoed are FG004."""
+        result = relapse.default_grounding_check("how deep is it", ["It is 5 m deep."], echo)
+        assert ["FG004"] == [f.code for f in result.findings]
+
+    def test_the_sanctioned_refusal_passes(self) -> None:
+        """The refusal the retry query asks for is an answer, not an echo."""
+        assert relapse.default_grounding_check("q", ["x"], "The context does not say.").ok
+
+
+class TestInlineEnumerations:
+    @pytest.mark.parametrize(
+        "answer",
+        [
+            "Causes include 1. hormones 2. genes 3. diet 4. sun exposure.",
+            "1) Use a towel. 2) Use a hair dryer. 3) Comb it.",
+        ],
+    )
+    def test_counting_markers_are_not_claims(self, answer: str) -> None:
+        """Markers that count up from 1 on one line order the answer; no FG001."""
+        chunks = ["Hormones, genes, diet and sun exposure. Use a towel, a hair dryer, a comb."]
+        assert relapse.default_grounding_check("why", chunks, answer).ok
+
+    @pytest.mark.parametrize(
+        ("answer", "span"),
+        [("It has 4. Then it stops.", "4"), ("Steps 1. towel 2. dryer and 3 hours rest.", "3")],
+    )
+    def test_a_number_that_does_not_continue_the_count_is_a_claim(
+        self, answer: str, span: str
+    ) -> None:
+        """Without the previous marker, or without the marker shape, the number is checked."""
+        result = relapse.default_grounding_check("q", ["Use a towel and a dryer."], answer)
+        assert [("FG001", (span,))] == [(f.code, f.spans) for f in result.findings]

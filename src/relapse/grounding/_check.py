@@ -224,6 +224,13 @@ class PreparedCheck:
         if not isinstance(answer, str):
             raise TypeError(f"answer must be a str, got {type(answer).__name__}")
         codes = self._config.codes
+        if FG004 in codes and not answer.strip():
+            # Nothing stated is nothing hallucinated, but it is no answer either:
+            # a model that returns nothing must be asked again, not accepted.
+            empty = GroundingFinding(
+                FG004, "the answer is empty: it answers nothing", (answer,), ((0, len(answer)),)
+            )
+            return GroundingResult(ok=False, findings=(empty,))
         failed: dict[str, list[tuple[int, int]]] = {code: [] for code in sorted(ALL_CODES)}
         # Text regions whose numbers are not checked on their own: echoed
         # instructions, and quotations (their verdict covers their digits).

@@ -18,7 +18,11 @@ ECHO_PHRASES: tuple[str, ...] = (
     "not supported by the context",
     "your previous answer",
     "answer again using only the context",
+    "answer using only the context",
     "previous answer was rejected",
+    "states things the context does not support",
+    "problems found",
+    "the question again",
 )
 
 #: A finding code, as the retry prompt cites it.

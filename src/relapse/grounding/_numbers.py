@@ -438,13 +438,45 @@ def is_list_marker(text: str, start: int, end: int) -> bool:
 
     Returns:
         True when the number opens a line (after bullets or ``Step``) and is
-        followed by ``.``, ``)`` or ``:`` and a space.
+        followed by ``.``, ``)`` or ``:`` and a space, or continues an inline
+        enumeration (``1. salt 2. pepper``).
     """
     if end - start > 3:
         return False
-    if _MARKER_BEFORE.search(text, max(0, start - MARKER_WINDOW), start) is None:
+    if _MARKER_BEFORE.search(text, max(0, start - MARKER_WINDOW), start) is not None:
+        return _MARKER_AFTER.match(text, end) is not None
+    return _is_inline_marker(text, start, end)
+
+
+# An enumeration written on one line, as models that stop at a line break do:
+# "Causes include 1. hormones 2. genes 3. sun exposure."
+_INLINE_AFTER = re.compile(r"[.)][ \t]+(?=[^\W\d_])")
+#: How far back the previous marker of an inline enumeration is looked for,
+#: in characters; bounded so the search stays linear in the answer.
+INLINE_MARKER_WINDOW = 600
+
+
+def _is_inline_marker(text: str, start: int, end: int) -> bool:
+    """
+    Tell whether ``N`` at ``start:end`` continues an inline enumeration.
+
+    ``N.`` or ``N)`` followed by a word is a marker when ``N - 1`` stands the
+    same way within :data:`INLINE_MARKER_WINDOW` characters before it, so a
+    sentence ending in a number ("it has 4. Then") is still a claim unless a
+    ``3.`` marker precedes it.
+    """
+    digits = text[start:end]
+    if len(digits) > 2 or not digits.isdecimal():
         return False
-    return _MARKER_AFTER.match(text, end) is not None
+    if start > 0 and (text[start - 1].isalnum() or text[start - 1] in ".,$€£"):
+        return False
+    if _INLINE_AFTER.match(text, end) is None:
+        return False
+    number = int(digits)
+    if number < 2:
+        return False
+    previous = re.compile(rf"(?<![\w.,]){number - 1}[.)][ \t]+[^\W\d_]")
+    return previous.search(text, max(0, start - INLINE_MARKER_WINDOW), start) is not None
 
 
 # A parenthesised conversion right after a quantity: "58 degrees Fahrenheit
