@@ -42,6 +42,28 @@ _ask.__qualname__ = "run"
 _aask.__qualname__ = "arun"
 
 
+#: The arguments of run()/arun() passed on to grounded() unchanged.
+_FORWARDED = (
+    "max_iterations",
+    "grounding_check",
+    "on_exhausted",
+    "rewrite",
+    "timeout",
+    "max_prompt_chars",
+    "retrieve",
+    "tracer_provider",
+    "meter_provider",
+    "logger_provider",
+    "capture_content",
+    "redact",
+)
+
+
+def _forwarded(arguments: dict[str, Any]) -> dict[str, Any]:
+    """Pick the options of :func:`grounded` out of run()'s or arun()'s arguments."""
+    return {name: arguments[name] for name in _FORWARDED}
+
+
 def _as_texts(retrieve: Retrieve, compress: bool) -> Retrieve:
     """Adapt a user's ``retrieve`` so the internal function always gets chunk texts."""
     if not callable(retrieve):
@@ -149,26 +171,9 @@ def run(
         Exception: whatever ``call_llm`` raises, unchanged, with the
             transcript so far in its ``relapse_transcript`` attribute.
     """
+    options = _forwarded(locals())
     decorated, texts, model = _decorated(
-        _ask,
-        retrieved_chunks,
-        call_llm,
-        build_prompt,
-        compress,
-        {
-            "max_iterations": max_iterations,
-            "grounding_check": grounding_check,
-            "on_exhausted": on_exhausted,
-            "rewrite": rewrite,
-            "timeout": timeout,
-            "max_prompt_chars": max_prompt_chars,
-            "retrieve": retrieve,
-            "tracer_provider": tracer_provider,
-            "meter_provider": meter_provider,
-            "logger_provider": logger_provider,
-            "capture_content": capture_content,
-            "redact": redact,
-        },
+        _ask, retrieved_chunks, call_llm, build_prompt, compress, options
     )
     result: RelapseResult = decorated.run(query, texts, model)
     return result
@@ -199,26 +204,9 @@ async def arun(
 
     Arguments, return value and exceptions are those of :func:`run`.
     """
+    options = _forwarded(locals())
     decorated, texts, model = _decorated(
-        _aask,
-        retrieved_chunks,
-        call_llm,
-        build_prompt,
-        compress,
-        {
-            "max_iterations": max_iterations,
-            "grounding_check": grounding_check,
-            "on_exhausted": on_exhausted,
-            "rewrite": rewrite,
-            "timeout": timeout,
-            "max_prompt_chars": max_prompt_chars,
-            "retrieve": retrieve,
-            "tracer_provider": tracer_provider,
-            "meter_provider": meter_provider,
-            "logger_provider": logger_provider,
-            "capture_content": capture_content,
-            "redact": redact,
-        },
+        _aask, retrieved_chunks, call_llm, build_prompt, compress, options
     )
     result: RelapseResult = await decorated.run(query, texts, model)
     return result
