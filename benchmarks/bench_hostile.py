@@ -8,7 +8,7 @@ not in the unit tests, because shared machines make timing asserts flaky.
 
 Run::
 
-    /work/venv/bin/python benchmarks/bench_hostile.py [--repeat 3]
+    .venv/bin/python benchmarks/bench_hostile.py [--repeat 3]
 
 Families (full size): a 1 MB answer, 10,000 chunks, a 5,000-digit number,
 a 200 KB unclosed quote.

@@ -27,7 +27,7 @@ answers are memoised by prompt: first answers are computed once and shared.
 
 Usage::
 
-    /work/venv/bin/python benchmarks/compare_retry_wordings.py [--limit N] [--json OUT]
+    .venv/bin/python benchmarks/compare_retry_wordings.py [--limit N] [--json OUT]
 """
 
 from __future__ import annotations

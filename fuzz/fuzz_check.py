@@ -3,7 +3,7 @@ atheris fuzz target: the default check, the prompt builders and argument binding
 
 Run (libFuzzer flags pass through)::
 
-    /work/venv/bin/python fuzz/fuzz_check.py -max_total_time=600 -rss_limit_mb=4096
+    .venv/bin/python fuzz/fuzz_check.py -max_total_time=600 -rss_limit_mb=4096
 
 libFuzzer prints ``Done N runs in S second(s)`` at the end: N is the number of
 inputs tried. Any exception other than the documented ``TypeError`` /

@@ -195,9 +195,9 @@ class TestCallShapes:
         ("chunks", "message"),
         [
             ("one string", r"docs must be an iterable .* single str"),
-            (None, r"single NoneType"),
+            (None, r"got None$"),
             (b"bytes", r"single bytes"),
-            ([{"title": "x"}], r"docs\[0\] is a mapping whose 'text' is NoneType"),
+            ([{"title": "x"}], r"docs\[0\] is a mapping without a 'text' key \(its keys: 'title'\)"),
             (["ok", 3], r"docs\[1\] is int"),
         ],
     )

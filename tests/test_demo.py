@@ -119,11 +119,25 @@ class TestRunDemo:
         """--trace: call span, then one indented iteration span per attempt with its codes."""
         out = io.StringIO()
         run_demo(limit=1, trace=True, out=out, model=Scripted())
-        tree = re.findall(r"^(\s+)(\S+(?: \S+)?) \d+\.\d ms(.*)$", out.getvalue(), re.MULTILINE)
+        tree = re.findall(
+            r"^  ([├└─│ ]*)(\S+(?: \S+)?)  \d+\.\d ms  (.*)$", out.getvalue(), re.MULTILINE
+        )
         assert [
-            ("  ", "relapse run", ""),
-            ("    ", "relapse.iteration", " relapse.findings.codes=['FG001']"),
-            ("    ", "relapse.iteration", " relapse.findings.codes=[]"),
+            (
+                "",
+                "relapse run",
+                "relapse.outcome=recovered relapse.iterations=2 relapse.grounded=true",
+            ),
+            (
+                "├── ",
+                "relapse.iteration",
+                "relapse.iteration=1 relapse.grounded=false relapse.findings.codes=[FG001]",
+            ),
+            (
+                "└── ",
+                "relapse.iteration",
+                "relapse.iteration=2 relapse.grounded=true relapse.findings.codes=[]",
+            ),
         ] == tree
 
     def test_global_tracer_provider_is_untouched(self) -> None:

@@ -230,11 +230,11 @@ class TestChunksArgument:
         ("chunks", "message"),
         [
             ("one string", r"^docs must be an iterable of str .* single str \(wrap it in a list"),
-            (None, r"^docs must be an iterable .* NoneType"),
+            (None, r"^docs must be an iterable .* got None$"),
             (b"raw", r"^docs must be an iterable .* single bytes"),
             (bytearray(b"raw"), r"^docs must be an iterable .* single bytearray"),
             ({"title": "no text"}, r"^docs must be an iterable .* single dict"),
-            ([{"title": "no text"}], r"^docs\[0\] is a mapping whose 'text' is NoneType"),
+            ([{"title": "no text"}], r"^docs\[0\] is a mapping without a 'text' key"),
             ([{"text": b"bytes"}], r"^docs\[0\] is a mapping whose 'text' is bytes"),
             (["ok", None], r"^docs\[1\] is NoneType; expected str or a mapping"),
             (42, r"^docs must be an iterable .* got int"),

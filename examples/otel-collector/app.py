@@ -24,18 +24,19 @@ second answer, to relapse's retry prompt, is grounded. The trace is::
             └── chat scripted-model
 
 relapse never sets a global provider: the provider is passed to
-``@relapse.grounded`` explicitly. Exits 0 after flushing every span, 1 if the
-flush timed out.
+``@relapse.grounded`` explicitly. Exits 0 once the endpoint accepted every
+span, 1 if the flush timed out or the endpoint refused or was unreachable.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.sdk.resources import SERVICE_NAME, Resource
-from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.sdk.trace.export import BatchSpanProcessor
+from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
+from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanExportResult
 
 import relapse
 from relapse.testing import ScriptedLLM
@@ -52,8 +53,23 @@ FLUSH_TIMEOUT_MS = 10_000
 provider = TracerProvider(
     resource=Resource.create({SERVICE_NAME: os.environ.get("OTEL_SERVICE_NAME", "relapse-example")})
 )
-# OTLPSpanExporter() with no arguments reads the OTEL_EXPORTER_OTLP_* variables.
-provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter()))
+
+
+class CheckedExporter(OTLPSpanExporter):
+    """The OTLP/HTTP exporter, remembering whether any export failed."""
+
+    failed = False
+
+    def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
+        result = super().export(spans)
+        if result is not SpanExportResult.SUCCESS:
+            self.failed = True
+        return result
+
+
+# With no arguments the exporter reads the OTEL_EXPORTER_OTLP_* variables.
+exporter = CheckedExporter()
+provider.add_span_processor(BatchSpanProcessor(exporter))
 tracer = provider.get_tracer("relapse-example")
 
 
@@ -81,8 +97,12 @@ def main() -> int:
         flushed = provider.force_flush(FLUSH_TIMEOUT_MS)
     finally:
         provider.shutdown()
-    if not flushed:
-        print("warning: not every span was exported before the timeout")
+    if not flushed or exporter.failed:
+        endpoint = os.environ.get(
+            "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+            os.environ.get("OTEL_EXPORTER_OTLP_ENDPOINT", "http://localhost:4318"),
+        )
+        print(f"error: the spans were not exported; is an OTLP/HTTP receiver at {endpoint}?")
         return 1
     return 0
 

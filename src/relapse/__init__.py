@@ -16,6 +16,7 @@ was wrong. Every attempt is an OpenTelemetry span.
 
 from __future__ import annotations
 
+from relapse import checks
 from relapse._compress import default_compress
 from relapse._decorator import GroundedFunction, grounded
 from relapse._prompts import compact_retry, instruction_retry, spans_only_retry
@@ -35,6 +36,7 @@ __all__ = [
     "RelapseResult",
     "__version__",
     "arun",
+    "checks",
     "compact_retry",
     "default_compress",
     "default_grounding_check",

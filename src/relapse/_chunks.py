@@ -32,10 +32,10 @@ def chunk_texts(chunks: Iterable[Any], argument: str = "chunks") -> list[str]:
     if chunks is None or isinstance(chunks, (str, bytes, bytearray, Mapping)):
         # Iterating these "works" (characters, byte values, keys), which is
         # exactly why they must be refused: the check would see garbage.
+        got = "None" if chunks is None else f"a single {describe(chunks)}"
         raise TypeError(
             f"{argument} must be an iterable of str or of mappings with a 'text' key,"
-            f" got a single {describe(chunks)}"
-            + (" (wrap it in a list: [text])" if isinstance(chunks, str) else "")
+            f" got {got}" + (" (wrap it in a list: [text])" if isinstance(chunks, str) else "")
         )
     try:
         iterator = iter(chunks)
@@ -49,7 +49,13 @@ def chunk_texts(chunks: Iterable[Any], argument: str = "chunks") -> list[str]:
         if isinstance(chunk, str):
             texts.append(chunk)
         elif isinstance(chunk, Mapping):
-            text = chunk.get("text")
+            if "text" not in chunk:
+                raise TypeError(
+                    f"{argument}[{index}] is a mapping without a 'text' key"
+                    f" (its keys: {', '.join(map(repr, list(chunk)[:8]))});"
+                    " expected str or a mapping with a str 'text' key"
+                )
+            text = chunk["text"]
             if not isinstance(text, str):
                 raise TypeError(
                     f"{argument}[{index}] is a mapping whose 'text' is {describe(text)};"

@@ -134,10 +134,37 @@ def load_items(which: ItemSet = "demo") -> list[DemoItem]:
     return items
 
 
-def _span_tree(spans: Sequence[ReadableSpan]) -> list[str]:
-    """Render finished spans as indented lines, parents before children."""
-    from relapse import _attributes as attr
+#: The attributes the text tree shows, in this order, when a span has them.
+_TREE_ATTRIBUTES = (
+    "relapse.outcome",
+    "relapse.iterations",
+    "relapse.iteration",
+    "relapse.grounded",
+    "relapse.findings.codes",
+    "error.type",
+)
 
+
+def _describe(span: ReadableSpan) -> str:
+    """One span as ``name  duration ms  key=value ...``."""
+    attributes = span.attributes or {}
+    duration_ms = ((span.end_time or 0) - (span.start_time or 0)) / 1e6
+    shown = []
+    for key in _TREE_ATTRIBUTES:
+        if key not in attributes:
+            continue
+        value = attributes[key]
+        # The SDK stores string arrays as tuples; print them as lists.
+        if isinstance(value, tuple):
+            value = "[" + ", ".join(map(str, value)) + "]"
+        elif isinstance(value, bool):
+            value = str(value).lower()
+        shown.append(f"{key}={value}")
+    return f"{span.name}  {duration_ms:.1f} ms  " + " ".join(shown)
+
+
+def _span_tree(spans: Sequence[ReadableSpan]) -> list[str]:
+    """Render finished spans as a tree drawn with box characters, parents first."""
     ids = {span.context.span_id for span in spans if span.context is not None}
     children: dict[int | None, list[ReadableSpan]] = {}
     for span in spans:
@@ -146,18 +173,17 @@ def _span_tree(spans: Sequence[ReadableSpan]) -> list[str]:
         children.setdefault(parent if parent in ids else None, []).append(span)
     lines: list[str] = []
 
-    def walk(parent: int | None, depth: int) -> None:
-        for span in sorted(children.get(parent, []), key=lambda s: s.start_time or 0):
-            duration_ms = ((span.end_time or 0) - (span.start_time or 0)) / 1e6
-            codes = (span.attributes or {}).get(attr.RELAPSE_FINDINGS_CODES)
-            # The SDK stores string arrays as tuples; absent on the call span.
-            listed = list(codes) if isinstance(codes, (tuple, list)) else None
-            suffix = f" {attr.RELAPSE_FINDINGS_CODES}={listed}" if listed is not None else ""
-            lines.append(f"{'  ' * depth}{span.name} {duration_ms:.1f} ms{suffix}")
+    def walk(parent: int | None, prefix: str, root: bool) -> None:
+        ordered = sorted(children.get(parent, []), key=lambda s: s.start_time or 0)
+        for index, span in enumerate(ordered):
+            last = index == len(ordered) - 1
+            branch = "" if root else ("└── " if last else "├── ")
+            lines.append(f"  {prefix}{branch}{_describe(span)}")
             if span.context is not None:
-                walk(span.context.span_id, depth + 1)
+                extension = "" if root else ("    " if last else "│   ")
+                walk(span.context.span_id, prefix + extension, root=False)
 
-    walk(None, 1)
+    walk(None, "", root=True)
     return lines
 
 

@@ -23,9 +23,10 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import sys
 import tempfile
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -79,6 +80,31 @@ def _one_line(text: str) -> str:
     # The base model stops at the first line break, and a line break inside
     # a chunk or question would look like the end of the example's layout.
     return _WHITESPACE.sub(" ", text).strip()
+
+
+@contextlib.contextmanager
+def _native_stderr_silenced() -> Iterator[None]:
+    """
+    Send file descriptor 2 to /dev/null while the model loads.
+
+    llama.cpp writes a notice about its sliding-window cache straight to the
+    process's stderr even with ``verbose=False``; the demo's output should
+    hold only the demo. Python-level ``sys.stderr`` writes made meanwhile are
+    flushed first, so nothing of ours is lost.
+    """
+    sys.stderr.flush()
+    try:
+        saved = os.dup(2)
+    except OSError:  # no usable fd 2 (embedded interpreters): nothing to silence
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as sink:
+            os.dup2(sink.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def default_model_path() -> Path:
@@ -171,14 +197,15 @@ class LocalModel:
         self.max_tokens = max_tokens
         self._seed = seed
         self._lock = threading.Lock()
-        self._llm: Any = Llama(
-            model_path=str(path),
-            n_ctx=n_ctx,
-            n_threads=n_threads,
-            n_threads_batch=n_threads,
-            seed=seed,
-            verbose=False,
-        )
+        with _native_stderr_silenced():
+            self._llm: Any = Llama(
+                model_path=str(path),
+                n_ctx=n_ctx,
+                n_threads=n_threads,
+                n_threads_batch=n_threads,
+                seed=seed,
+                verbose=False,
+            )
 
     @staticmethod
     def build_prompt(question: str, chunk_texts: Sequence[str]) -> str:
