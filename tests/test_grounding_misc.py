@@ -324,6 +324,8 @@ class TestNotAnAnswer:
             "The question again: how deep is it",
             "Problems found: none",
             "Answer using only the context.",
+            "The answer is empty.",
+            "- 2 number(s) not in the retrieved chunks: '10', '12'",
         ],
     )
     def test_retry_wording_echoes_are_fg004(self, echo: str) -> None:

@@ -23,6 +23,12 @@ ECHO_PHRASES: tuple[str, ...] = (
     "states things the context does not support",
     "problems found",
     "the question again",
+    # The fixed words of the check's own finding messages, which the retry
+    # query quotes: a model that copies a message has not answered.
+    "not in the retrieved chunks",
+    "not found verbatim in the retrieved chunks",
+    "the answer is empty",
+    "retry instructions instead of answering",
 )
 
 #: A finding code, as the retry prompt cites it.
