@@ -21,7 +21,7 @@ if [ ! -x .venv-phoenix/bin/phoenix ]; then
 fi
 export RELAPSE_PHOENIX_BIN="$PWD/.venv-phoenix/bin/phoenix"
 
-.venv/bin/ruff check src tests benchmarks examples
-.venv/bin/ruff format --check src tests benchmarks examples
+.venv/bin/ruff check src tests benchmarks examples fuzz
+.venv/bin/ruff format --check src tests benchmarks examples fuzz
 .venv/bin/mypy
 .venv/bin/pytest

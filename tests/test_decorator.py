@@ -197,7 +197,10 @@ class TestCallShapes:
             ("one string", r"docs must be an iterable .* single str"),
             (None, r"got None$"),
             (b"bytes", r"single bytes"),
-            ([{"title": "x"}], r"docs\[0\] is a mapping without a 'text' key \(its keys: 'title'\)"),
+            (
+                [{"title": "x"}],
+                r"docs\[0\] is a mapping without a 'text' key \(its keys: 'title'\)",
+            ),
             (["ok", 3], r"docs\[1\] is int"),
         ],
     )
