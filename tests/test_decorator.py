@@ -392,3 +392,13 @@ class TestReRetrieval:
         assert "Opened in 1933." not in llm.prompts[0]
         assert "Opened in 1933." in llm.prompts[1]
         assert result.grounded
+
+
+class TestSpelling:
+    def test_bare_decorator_names_the_missing_option(self) -> None:
+        """A bare @relapse.grounded says that chunks_arg is required."""
+        with pytest.raises(TypeError, match="keyword-only argument: 'chunks_arg'"):
+
+            @relapse.grounded  # type: ignore[call-overload, arg-type, call-arg]
+            def answer(query: str, docs: list[str]) -> str:
+                return ""

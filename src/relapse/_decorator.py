@@ -176,6 +176,8 @@ def _is_async(function: Callable[..., Any]) -> bool:
 
 
 def grounded(
+    _function: None = None,
+    /,
     *,
     chunks_arg: str,
     query_arg: str | None = None,
@@ -209,6 +211,9 @@ def grounded(
     the same list is passed on every iteration.
 
     Args:
+        _function: Only there so that a bare ``@relapse.grounded`` fails with
+            Python's "missing ... keyword-only argument: 'chunks_arg'" rather
+            than "takes 0 positional arguments"; pass nothing.
         chunks_arg: Name of the parameter holding the retrieved chunks: an
             iterable of ``str`` or of mappings with a ``"text"`` key.
         query_arg: Name of the query parameter; by default the first
@@ -255,6 +260,8 @@ def grounded(
             decorating, listing the parameters).
         NotGroundedError: at call time, with ``on_exhausted="raise"``.
     """
+    if _function is not None:
+        raise TypeError("use @relapse.grounded(chunks_arg=...) with its options")
     _validate(
         max_iterations, on_exhausted, grounding_check, rewrite, timeout, max_prompt_chars, retrieve
     )
