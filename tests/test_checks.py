@@ -76,7 +76,7 @@ class TestAllOf:
         check = all_of(forbid("WRONG"), always_fail, short_circuit=False)
         assert ["FG001", "X1"] == [f.code for f in check("q", CHUNKS, "WRONG").findings]
 
-    def test_default_check_prepared_once(self) -> None:
+    def test_combines_with_the_default_check(self) -> None:
         """all_of works with the default check and carries a readable name."""
         check = all_of(relapse.default_grounding_check, forbid("cafe"))
         assert check("q", CHUNKS, "It opened in 1901.").ok
