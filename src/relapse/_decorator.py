@@ -138,8 +138,9 @@ class GroundedFunction(wrapt.FunctionWrapper):  # type: ignore[type-arg]
     """
     A function wrapped by :func:`grounded`.
 
-    Calling it returns what the wrapped function returned on the final
-    iteration; :meth:`run` returns the whole :class:`relapse.RelapseResult`.
+    Calling it returns the answer of the :class:`relapse.RelapseResult`: the
+    grounded answer, or, when none passed, the one ``on_exhausted`` picks;
+    :meth:`run` returns the whole :class:`relapse.RelapseResult`.
     For an ``async def`` function both return awaitables.
     """
 
