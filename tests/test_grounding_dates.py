@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from relapse.grounding import default_grounding_check
+from relapse.grounding._dates import MONTH_BEFORE, MONTH_CAPITALS, MONTH_LEAD, MONTH_WINDOW
 
 
 def findings(
@@ -146,3 +151,62 @@ class TestOffsets:
         assert ("Sept. 3rd, 1945",) == finding.spans
         assert ((10, 25),) == finding.offsets
         assert finding.spans[0] == answer[10:25]
+
+
+_LEAD = re.compile(f"[{MONTH_CAPITALS}]{MONTH_LEAD}")
+
+
+def _lead_ends(text: str) -> set[int]:
+    """Return the digit positions the scanner's forward month pattern reaches."""
+    return {match.end() for match in _LEAD.finditer(text)}
+
+
+def _before_ends(text: str) -> set[int]:
+    """Return the digit positions before which MONTH_BEFORE finds a month name."""
+    return {
+        index
+        for index, char in enumerate(text)
+        if char.isdecimal() and MONTH_BEFORE.search(text, max(0, index - MONTH_WINDOW), index)
+    }
+
+
+# Month names, near misses, gaps and digits, "|"-separated (some are spaces).
+_MONTH_PIECES = "May|MAY|Sept.|Sep|September|Jan|x|the|of|5|12|,|.| |  |\u00a0|A|Ma|é|٣".split("|")
+
+
+class TestMonthBeforeANumber:
+    """The scanner's forward month pattern agrees with the backward search it replaces."""
+
+    @pytest.mark.parametrize(
+        ("text", "digits"),
+        [
+            ("Sept. 2", {6}),
+            ("SEPT. 2", {6}),
+            ("September of 1945", {13}),
+            ("MAY the 5th", {8}),
+            ("March, 3", {7}),
+            ("Aug 23", {4}),
+            ("xMay 5", set()),  # a longer word, not a month
+            ("Mayo 5", set()),
+            ("July. 5", set()),  # only abbreviations take a period
+            ("may 5", set()),  # lower case: the verb
+            ("Dpril 5", set()),  # the right tail after the wrong capital
+            ("5May 5", {5}),  # a digit is not a letter: the month stands
+        ],
+    )
+    def test_examples(self, text: str, digits: set[int]) -> None:
+        """Each example: the digit positions a month name precedes, read both ways."""
+        assert digits == _lead_ends(text)
+        assert digits == _before_ends(text)
+
+    @settings(max_examples=400, deadline=None)
+    @given(
+        pieces=st.lists(
+            st.sampled_from(_MONTH_PIECES),
+            max_size=16,
+        )
+    )
+    def test_same_positions_as_the_backward_search(self, pieces: list[str]) -> None:
+        """On dense mixes of month names, gaps and digits, both find the same numbers."""
+        text = "".join(pieces)
+        assert _before_ends(text) == _lead_ends(text)

@@ -53,6 +53,7 @@ _SENTENCES = st.lists(st.one_of(_WORDS, _FORMS), min_size=1, max_size=8).map(
 _TRICKY_TEXT = (
     "1|12|2019|,|.|-|–|/|:| |\u00a0|%|$|'|\"|“|”|‘|’|«|»|„|x|by|s|th|k|m|bn|million|Sept.|July"
     "|of|the|seventy|-seven|a dozen|and|about|passage|[|]|(|)|\n|FG001|GPT|١٢|１２|…|...|between|to"
+    "|May|MARCH|Aug|5May|US$"
 )
 _TRICKY = _TRICKY_TEXT.split("|")
 _CHUNKS = st.lists(st.lists(_SENTENCES, min_size=1, max_size=5), min_size=1, max_size=4)

@@ -93,6 +93,40 @@ MONTH_BEFORE = re.compile(
     rf"(?=[JFMASOND])(?<![^\W\d_])(?P<month>{_MONTH_ALTERNATION}),?{_SPACE}{{1,3}}"
     rf"(?:(?:the|of){_SPACE}{{1,3}})?\Z"
 )
+
+
+def _after_capital() -> str:
+    """
+    Return every month spelling as a pattern read after its capital.
+
+    The alternatives are grouped by the letter after the capital, so the
+    regex engine rejects a capital that starts no month name ("Ann", "Dr")
+    with one comparison per group; a lookbehind on the whole name then checks
+    the capital and that no letter comes before it. Full names end at a word
+    boundary; abbreviations may take a period (``Sept. 2``).
+    """
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for name in MONTHS:
+        period = r"\.?" if name in _ABBREVIATIONS else ""
+        for form in (name.capitalize(), name.upper()):
+            tail = form[1:]
+            piece = rf"{tail[1:]}(?<={form})(?<![^\W\d_]{form})(?![^\W\d_]){period}"
+            groups.setdefault(tail[0], []).append((tail, piece))
+    rendered = [
+        f"{letter}(?:{'|'.join(piece for _, piece in sorted(pieces, key=lambda p: -len(p[0])))})"
+        for letter, pieces in sorted(groups.items())
+    ]
+    return f"(?:{'|'.join(rendered)})"
+
+
+#: Capitals that start a month name.
+MONTH_CAPITALS = "".join(sorted({name[0].upper() for name in MONTHS}))
+#: :data:`MONTH_BEFORE` read forwards, for a scanner that has just consumed a
+#: month's capital: the rest of the name and the gap up to the number's first
+#: digit. It matches exactly where ``MONTH_BEFORE`` finds a month before that
+#: digit, so a scanner that tries it at every capital knows that a number it
+#: meets without it has no month name before.
+MONTH_LEAD = rf"{_after_capital()},?{_SPACE}{{1,3}}(?:(?:the|of){_SPACE}{{1,3}})?(?=\d)"
 # "2 September 1945", "2nd of September", "20 Jul. 1969" (matched right after
 # the day and its ordinal suffix).
 MONTH_AFTER = re.compile(

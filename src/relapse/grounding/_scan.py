@@ -20,6 +20,8 @@ from typing import NamedTuple
 from relapse.grounding._dates import (
     MONTH_AFTER,
     MONTH_BEFORE,
+    MONTH_CAPITALS,
+    MONTH_LEAD,
     MONTH_NAMES,
     MONTH_WINDOW,
     YEAR_AFTER,
@@ -115,27 +117,38 @@ def _pattern(template: str) -> str:
     )
 
 
-# Every claim starts with a digit, and the pattern starts with a bare "\d"
-# so that the regex engine skips to the next digit in C. Its first
-# alternative, "bare", takes a digit run that nothing continues (most
-# numbers in most texts) and ends the match at once, instead of trying every
-# claim alternative; it matches exactly where those would all read a plain
-# integer, so it changes no result, only the cost.
+# Every claim starts with a digit or a month name before a number, and the
+# pattern starts with a single character class of both, so that the regex
+# engine skips to the next candidate in C. After a digit, its first
+# alternative, "bare", takes a digit run that nothing continues (most numbers
+# in most texts) and ends the match at once, instead of trying every claim
+# alternative; it matches exactly where those would all read a plain integer,
+# so it changes no result, only the cost. After a capital, "month" matches a
+# month name that a number follows ("Sept. 2"); because it is tried at every
+# capital, a number met without it has no month name before it, and its
+# reader need not look back for one.
 _SCAN = re.compile(
     _pattern(
         rf"""
-        \d
+        # ASCII digits, month capitals, and any non-ASCII character (a digit
+        # of another script): one bitmap test per character, where "\d"
+        # costs a Unicode category lookup.
+        [0-9{MONTH_CAPITALS}\x80-\U0010ffff]
         (?:
-            (?P<bare>\d*(?=
-                # First the commonest case, cheapest to test: a space and a
-                # lowercase letter that starts none of the continuations.
-                [\ ][ac-gi-lnqrsu-wyz]
-              | [\ ](?!{_CONTINUES})
-              | [,.:/](?!\d)
-              | -(?![\d\ \u00a0]|SCALE_WORDS)
-              | [\n\r\t)\]}};!?"\u201d\u00bb\x00]
-              | \Z))
-          | {_CLAIMS}
+            (?<=\d)
+            (?:
+                (?P<bare>\d*(?=
+                    # First the commonest case, cheapest to test: a space and a
+                    # lowercase letter that starts none of the continuations.
+                    [\ ][ac-gi-lnqrsu-wyz]
+                  | [\ ](?!{_CONTINUES})
+                  | [,.:/](?!\d)
+                  | -(?![\d\ \u00a0]|SCALE_WORDS)
+                  | [\n\r\t)\]}};!?"\u201d\u00bb\x00]
+                  | \Z))
+              | {_CLAIMS}
+            )
+          | (?P<month>{MONTH_LEAD})
         )
         """
     ),
@@ -192,6 +205,8 @@ _RANGE_JOIN = re.compile(
     r"[\ \u00a0]*(?:°[\ \u00a0]?[CF]?|%)?[\ \u00a0]*(?:[-\u2013\u2014]|(?P<word>to|through|and))"
     r"[\ \u00a0]*"
 )
+# The characters _RANGE_JOIN can start with: a cheap test before the regex.
+_RANGE_FIRST = frozenset(" \u00a0°%-\u2013\u2014ta")
 _BETWEEN = re.compile(r"(?i:between)[\ \u00a0]+\Z")
 #: Longest text between the two ends of a range.
 RANGE_GAP = 12
@@ -219,56 +234,65 @@ def scan(text: str, *, short_paths: bool = True) -> list[Claim]:
     append = claims.append
     pending: Claim | None = None
     resume = 0
+    # Where the last match that ended in a letter ended ("5May"): a month name
+    # it swallowed was never tried as a "month" match.
+    glued = -MONTH_WINDOW
+    # Only _SCAN has the "bare" and "month" alternatives: with short_paths
+    # False every match takes the general path.
     for match in (_SCAN if short_paths else _CLAIMS_ONLY).finditer(text):
         start, end = match.span()
-        if start < resume:
-            continue  # inside a date or token already read
-        claim = None
-        bare = match.lastgroup == "bare"
-        if bare and short_paths and (start == 0 or text[start - 1] in _QUIET_BEFORE):
-            # The shortest path: after a newline, a bracket or punctuation, a
-            # bare number has no currency symbol, token prefix or month name
-            # before it, and "bare" means nothing after it either.
-            raw = text[start:end]
-            if raw.isascii():
-                if end - start == 4 and is_year(int(raw)):
-                    needs, provides, key = _year_parts(int(raw))
+        kind = match.lastgroup
+        if kind == "bare":
+            if start < resume:
+                continue  # inside a date or token already read
+            claim = None
+            before = text[start - 1] if start else "\n"
+            if before in _QUIET_BEFORE or (
+                before == " "
+                and glued <= start - MONTH_WINDOW
+                and not (start > 1 and text[start - 2] in CURRENCY_SYMBOLS)
+            ):
+                # The shortest path: nothing glued after the number ("bare"),
+                # and before it no currency symbol, no token prefix, and no
+                # month name (no "month" match reached it).
+                raw = text[start:end]
+                if raw.isascii():
+                    code, needs, provides, key, precision = _bare_parts(raw)
                     claim = _new_claim(
-                        Claim, (FG002, start, end, needs, provides, key, 0, True, (), "")
+                        Claim, (code, start, end, needs, provides, key, precision, True, (), "")
                     )
-                else:
-                    needs, provides, key, precision = _plain_parts(raw)
-                    claim = _new_claim(
-                        Claim, (FG001, start, end, needs, provides, key, precision, True, (), "")
-                    )
-        elif (
-            bare
-            and short_paths
-            and text[start - 1] == " "
-            and not (start > 1 and text[start - 2] in CURRENCY_SYMBOLS)
-            and end - start not in (1, 2, 4)
-        ):
-            # After a space, a bare number that is neither a day nor a year has
-            # no month name to look for either.
-            raw = text[start:end]
-            if raw.isascii():
-                needs, provides, key, precision = _plain_parts(raw)
-                claim = _new_claim(
-                    Claim, (FG001, start, end, needs, provides, key, precision, True, (), "")
-                )
-        elif short_paths and (bare or end == match.start(_INT_GROUP)):
-            # Digits and nothing glued after them: most numbers in most texts.
-            claim = _plain(text, start, end, match)
-        if claim is None:
-            if bare:  # a prefix or another script the short path does not read
+            if claim is None:
+                claim = _plain(text, start, end, match)
+            if claim is None:  # a prefix or another script the short paths do not read
                 full = _CLAIMS_ONLY.match(text, start)
                 assert full is not None  # the "num" alternative matches any digit
                 match, end = full, full.end()
+                claim = _read(text, match, start)
+        elif kind == "month":
+            if end < resume:
+                continue  # the number after it is inside a claim already read
+            # The number after the month name, read the general way, which
+            # finds the month again.
+            start = end
+            number = _CLAIMS_ONLY.match(text, start)
+            assert number is not None  # the "num" alternative matches any digit
+            match, end = number, number.end()
             claim = _read(text, match, start)
+        else:
+            if not text[end - 1].isdecimal():
+                glued = end
+            if start < resume:
+                continue  # inside a date or token already read
+            claim = None
+            if short_paths and end == match.start(_INT_GROUP):
+                # Digits and nothing glued after them: most of the other numbers.
+                claim = _plain(text, start, end, match)
+            if claim is None:
+                claim = _read(text, match, start)
         claim_end = claim.end
         resume = claim_end if claim_end > end else end
         if pending is not None:
-            if 0 < claim.start - pending.end <= RANGE_GAP:
+            if 0 < claim.start - pending.end <= RANGE_GAP and text[pending.end] in _RANGE_FIRST:
                 joined = _join_range(text, pending, claim)
                 if joined is not None:
                     append(joined)
@@ -362,6 +386,23 @@ _Parts = tuple[tuple[tuple[Key, ...], ...], tuple[Key, ...], Key, int]
 def _plain_parts(raw: str) -> _Parts:
     """Return the needs, provides, key and precision of a plain digit run."""
     return _cached_plain_parts(raw) if len(raw) <= MAX_CACHED_DIGITS else _new_plain_parts(raw)
+
+
+def _bare_parts(raw: str) -> tuple[str, tuple[tuple[Key, ...], ...], tuple[Key, ...], Key, int]:
+    """Return the code, needs, provides, key and precision of a bare ASCII digit run."""
+    if len(raw) > MAX_CACHED_DIGITS:
+        return (FG001, *_new_plain_parts(raw))
+    return _cached_bare_parts(raw)
+
+
+@functools.lru_cache(maxsize=4096)
+def _cached_bare_parts(
+    raw: str,
+) -> tuple[str, tuple[tuple[Key, ...], ...], tuple[Key, ...], Key, int]:
+    """Compute :func:`_bare_parts` for a short digit run (they repeat across texts)."""
+    if len(raw) == 4 and is_year(int(raw)):
+        return (FG002, *_year_parts(int(raw)), 0)
+    return (FG001, *_new_plain_parts(raw))
 
 
 def _new_plain_parts(raw: str) -> _Parts:
