@@ -170,8 +170,11 @@ def _before_ends(text: str) -> set[int]:
     }
 
 
-# Month names, near misses, gaps and digits, "|"-separated (some are spaces).
-_MONTH_PIECES = "May|MAY|Sept.|Sep|September|Jan|x|the|of|5|12|,|.| |  |\u00a0|A|Ma|é|٣".split("|")
+# Month names, near misses, gaps and digits.
+_MONTH_PIECES = [
+    *("May", "MAY", "Sept.", "Sep", "September", "Jan", "x", "the", "of", "A", "Ma", "é"),
+    *("5", "12", "٣", ",", ".", " ", "  ", "\u00a0"),
+]
 
 
 class TestMonthBeforeANumber:

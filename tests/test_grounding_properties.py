@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from itertools import chain
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from relapse import GroundingResult
 from relapse.grounding import default_grounding_check
+from relapse.grounding._index import TextIndex
 from relapse.grounding._scan import scan
 
 # Sentences mix the formats the check reads: numbers with separators,
@@ -153,3 +156,19 @@ class TestProperties:
         """The scanner's short paths for bare numbers read exactly what the general path reads."""
         text = " ".join(pieces)
         assert scan(text, short_paths=False) == scan(text)
+
+    @settings(max_examples=300, deadline=None)
+    @given(
+        pieces=st.lists(
+            st.one_of(st.sampled_from(_TRICKY), _FORMS, st.text(max_size=3)), max_size=40
+        )
+    )
+    def test_index_reads_plain_numbers_as_the_claims_do(self, pieces: list[str]) -> None:
+        """The index's shortcut for plain digit runs keeps every key and drops no claim."""
+        text = " ".join(pieces)
+        claims = scan(text)
+        plain: list[str] = []
+        kept = scan(text, plain_numbers=plain)
+        assert len(claims) == len(kept) + len(plain)
+        keys = set(chain.from_iterable(claim.provides for claim in claims))
+        assert keys == TextIndex([text]).keys

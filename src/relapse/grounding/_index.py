@@ -24,7 +24,7 @@ from relapse.grounding._numbers import (
     rounding_interval,
     word_numbers,
 )
-from relapse.grounding._scan import scan
+from relapse.grounding._scan import plain_number_keys, scan
 from relapse.grounding._text import CHUNK_SEPARATOR, fold
 
 
@@ -55,10 +55,15 @@ class TextIndex:
         self.texts = texts
         #: The texts joined by :data:`CHUNK_SEPARATOR`.
         self.joined = CHUNK_SEPARATOR.join(texts)
-        claims = scan(self.joined)
+        plain: list[str] = []
+        claims = scan(self.joined, plain_numbers=plain)
         keys: set[Key] = set(chain.from_iterable(claim.provides for claim in claims))
         # The values of the numbers stated, for hedged numbers ("about 30").
         self._numbers = {claim.key for claim in claims if claim.key is not None}
+        for raw in set(plain):  # numbers repeat: each is read once
+            provides, key = plain_number_keys(raw)
+            keys.update(provides)
+            self._numbers.add(key)
         if eager_words:
             spelled = {int_key(word.value) for word in word_numbers(self.joined)}
             keys |= spelled

@@ -157,6 +157,7 @@ _SCAN = re.compile(
 # The claim alternatives alone, for a bare number the short path declines.
 _CLAIMS_ONLY = re.compile(_pattern(rf"\d(?:{_CLAIMS})"), re.VERBOSE)
 _INT_GROUP = _SCAN.groupindex["int"]
+_ONLY_INT_GROUP = _CLAIMS_ONLY.groupindex["int"]
 _AFTER_GROUP = _SCAN.groupindex["after"]
 # The rest of a token after its first digit: letters, digits, and dots
 # between them ("GPT-4o", "v2.0.1"); a hyphen ends it ("GPT-4-based").
@@ -212,7 +213,9 @@ _BETWEEN = re.compile(r"(?i:between)[\ \u00a0]+\Z")
 RANGE_GAP = 12
 
 
-def scan(text: str, *, short_paths: bool = True) -> list[Claim]:
+def scan(
+    text: str, *, short_paths: bool = True, plain_numbers: list[str] | None = None
+) -> list[Claim]:
     """
     Return every digit-bearing claim of ``text``, in order, without overlaps.
 
@@ -226,6 +229,12 @@ def scan(text: str, *, short_paths: bool = True) -> list[Claim]:
         short_paths: Read bare numbers the short way. False reads every
             number through the general path, which the short paths must
             agree with (the tests compare both).
+        plain_numbers: For an index, which needs the keys of the claims but
+            not their offsets: a bare ASCII digit run that no currency,
+            prefix, month name or range joins is appended here as its digit
+            string instead of becoming a claim; :func:`plain_number_keys`
+            gives its keys. The claims of ``text`` are the ones returned plus
+            one per string appended.
 
     Returns:
         The claims.
@@ -257,6 +266,14 @@ def scan(text: str, *, short_paths: bool = True) -> list[Claim]:
                 # month name (no "month" match reached it).
                 raw = text[start:end]
                 if raw.isascii():
+                    if plain_numbers is not None and pending is None:
+                        follows = text[end : end + 1]
+                        if follows == " ":
+                            follows = text[end + 1 : end + 2]
+                        if follows not in _RANGE_FIRST:  # no range can follow
+                            plain_numbers.append(raw)
+                            resume = end
+                            continue
                     code, needs, provides, key, precision = _bare_parts(raw)
                     claim = _new_claim(
                         Claim, (code, start, end, needs, provides, key, precision, True, (), "")
@@ -271,13 +288,17 @@ def scan(text: str, *, short_paths: bool = True) -> list[Claim]:
         elif kind == "month":
             if end < resume:
                 continue  # the number after it is inside a claim already read
-            # The number after the month name, read the general way, which
-            # finds the month again.
+            month_start = start
             start = end
             number = _CLAIMS_ONLY.match(text, start)
             assert number is not None  # the "num" alternative matches any digit
             match, end = number, number.end()
-            claim = _read(text, match, start)
+            claim = None
+            if end == number.start(_ONLY_INT_GROUP):
+                # "Aug 23", "March 2008": a day or a year the month names.
+                claim = _month_led(text, month_start, start, end)
+            if claim is None:  # anything else after it is read the general way
+                claim = _read(text, match, start)
         else:
             if not text[end - 1].isdecimal():
                 glued = end
@@ -301,9 +322,13 @@ def scan(text: str, *, short_paths: bool = True) -> list[Claim]:
             append(pending)
             pending = None
         if claim.key is not None and claim.code == FG001:
-            pending = claim  # it may open a range
-        else:
-            append(claim)
+            follows = text[claim_end : claim_end + 1]
+            if follows == " ":
+                follows = text[claim_end + 1 : claim_end + 2]
+            if follows in _RANGE_FIRST:
+                pending = claim  # it may open a range
+                continue
+        append(claim)
     if pending is not None:
         append(pending)
     return claims
@@ -323,15 +348,13 @@ def _join_range(text: str, first: Claim, second: Claim) -> Claim | None:
     parts = (first.key, second.key)
     key: Key = ("r", *first.key[1:], *second.key[1:])
     standalone = (("s", *first.key[1:]), ("s", *second.key[1:]))
-    provides = (key, *first.provides, *second.provides)
-    return Claim(
-        FG001,
-        first.start,
-        second.end,
-        ((key,), standalone),
-        tuple(provided for provided in provides if provided[0] != "s"),
-        plain=first.plain and second.plain,
-        parts=parts,
+    provides = tuple(
+        provided for provided in (key, *first.provides, *second.provides) if provided[0] != "s"
+    )
+    plain = first.plain and second.plain
+    return _new_claim(
+        Claim,
+        (FG001, first.start, second.end, ((key,), standalone), provides, None, 0, plain, parts, ""),
     )
 
 
@@ -403,6 +426,20 @@ def _cached_bare_parts(
     if len(raw) == 4 and is_year(int(raw)):
         return (FG002, *_year_parts(int(raw)), 0)
     return (FG001, *_new_plain_parts(raw))
+
+
+def plain_number_keys(raw: str) -> tuple[tuple[Key, ...], Key]:
+    """
+    Return what a bare digit run provides to an index, and its value key.
+
+    Args:
+        raw: A digit string :func:`scan` appended to ``plain_numbers``.
+
+    Returns:
+        ``(provides, key)``: the keys of the number (or year) it reads as.
+    """
+    _, _, provides, key, _ = _bare_parts(raw)
+    return provides, key
 
 
 def _new_plain_parts(raw: str) -> _Parts:
@@ -768,6 +805,38 @@ def _month_day(text: str, start: int, end: int, day: int, after: bool) -> Claim 
     if year_digits is not None and is_year(_int(year_digits)):
         return _date(start, following.end(), _int(year_digits), month, day)
     return _date(start, following.end("month"), None, month, day)
+
+
+def _month_led(text: str, month_start: int, start: int, end: int) -> Claim | None:
+    """
+    Read the day or year after a month name the scanner matched, or return None.
+
+    Gives exactly the claim :func:`_month_day` and :func:`_year` give for a
+    bare ASCII day (1 to 31) or year after a month name, without searching
+    back for the name.
+
+    Args:
+        text: The text.
+        month_start: Where the month name starts.
+        start: Where the number starts.
+        end: Where its digits end (nothing is glued after them).
+    """
+    raw = text[start:end]
+    if not (raw.isascii() and raw.isdigit()):
+        return None
+    length = len(raw)
+    value = int(raw)
+    month = month_number(text[month_start:start].split(None, 1)[0].rstrip(","))
+    if length <= 2 and 1 <= value <= 31:
+        year: int | None = None
+        year_match = YEAR_AFTER.match(text, end)
+        if year_match is not None and is_year(_int(year_match["year"])):
+            year = _int(year_match["year"])
+            end = year_match.end()
+        return _date(month_start, end, year, month, value)
+    if length == 4 and is_year(value):
+        return _date(month_start, end, value, month, None)
+    return None
 
 
 def _year(text: str, start: int, end: int, year: int) -> Claim:
