@@ -279,12 +279,13 @@ def scan(
                         Claim, (code, start, end, needs, provides, key, precision, True, (), "")
                     )
             if claim is None:
-                claim = _plain(text, start, end, match)
-            if claim is None:  # a prefix or another script the short paths do not read
-                full = _CLAIMS_ONLY.match(text, start)
-                assert full is not None  # the "num" alternative matches any digit
-                match, end = full, full.end()
-                claim = _read(text, match, start)
+                look_back = glued > start - MONTH_WINDOW
+                claim = _plain(text, start, end, match, look_back)
+                if claim is None:  # a prefix or another script the short paths do not read
+                    full = _CLAIMS_ONLY.match(text, start)
+                    assert full is not None  # the "num" alternative matches any digit
+                    match, end = full, full.end()
+                    claim = _read(text, match, start, look_back)
         elif kind == "month":
             if end < resume:
                 continue  # the number after it is inside a claim already read
@@ -305,11 +306,14 @@ def scan(
             if start < resume:
                 continue  # inside a date or token already read
             claim = None
+            # With short paths, a month name before the number was matched
+            # first, unless a match that ended in letters swallowed it.
+            look_back = not short_paths or glued > start - MONTH_WINDOW
             if short_paths and end == match.start(_INT_GROUP):
                 # Digits and nothing glued after them: most of the other numbers.
-                claim = _plain(text, start, end, match)
+                claim = _plain(text, start, end, match, look_back)
             if claim is None:
-                claim = _read(text, match, start)
+                claim = _read(text, match, start, look_back)
         claim_end = claim.end
         resume = claim_end if claim_end > end else end
         if pending is not None:
@@ -365,12 +369,13 @@ _PLAIN_BEFORE = frozenset(" \n\t\r\x00(/,;:.\"'[\u201c\u2018\u00ab*")
 _QUIET_BEFORE = _PLAIN_BEFORE - {" "}
 
 
-def _plain(text: str, start: int, end: int, match: re.Match[str]) -> Claim | None:
+def _plain(text: str, start: int, end: int, match: re.Match[str], look_back: bool) -> Claim | None:
     """
     Read a bare ASCII digit run the short way, or return None for :func:`_read`.
 
     Gives exactly the claim the general path (:func:`_number`) gives, for the
-    cases it accepts; it only skips work those cases do not need.
+    cases it accepts; it only skips work those cases do not need. With
+    ``look_back`` False no month name is searched for before the number.
     """
     raw = text[start:end]
     if not (raw.isascii() and raw.isdigit()):
@@ -388,14 +393,14 @@ def _plain(text: str, start: int, end: int, match: re.Match[str]) -> Claim | Non
         value = int(raw)
         if 1 <= value <= 31:
             after = match.start(_AFTER_GROUP) >= 0
-            if after or (before == " " and _month_may_precede(text, start)):
-                claim = _month_day(text, start, end, value, after)
+            if after or (before == " " and look_back and _month_may_precede(text, start)):
+                claim = _month_day(text, start, end, value, after, look_back)
                 if claim is not None:
                     return claim
     elif length == 4:
         value = int(raw)
         if is_year(value):
-            return _year(text, start, end, value)
+            return _year(text, start, end, value, look_back)
     needs, provides, key, precision = _plain_parts(raw)
     return _new_claim(Claim, (FG001, start, end, needs, provides, key, precision, True, (), ""))
 
@@ -455,15 +460,20 @@ def _new_plain_parts(raw: str) -> _Parts:
 _cached_plain_parts = functools.lru_cache(maxsize=4096)(_new_plain_parts)
 
 
-def _read(text: str, match: re.Match[str], start: int) -> Claim:
-    """Turn one scanner match into a claim."""
+def _read(text: str, match: re.Match[str], start: int, look_back: bool = True) -> Claim:
+    """
+    Turn one scanner match into a claim.
+
+    ``look_back`` False says that no month name ends right before ``start``
+    (the scanner would have matched it), so none is searched for.
+    """
     if start:
         before = text[start - 1]
         if before.isalpha() or (before == "-" and _hyphen_token(text, start)):
             return _token(text, start)
     kind = match.lastgroup
     if kind == "num":
-        return _number(text, match, start)
+        return _number(text, match, start, look_back)
     raw = match.group()
     if kind == "iso":
         year, month, day = raw.split(match["iso_sep"])
@@ -607,7 +617,7 @@ def _trailing_zeros(digits: str) -> int:
     return len(digits) - len(digits.rstrip("0")) if digits.strip("0") else 0
 
 
-def _number(text: str, match: re.Match[str], start: int) -> Claim:
+def _number(text: str, match: re.Match[str], start: int, look_back: bool = True) -> Claim:
     """Read a number with its separators, decimals, percent, scale and suffix."""
     end = match.end()
     integer_end = match.start("int")
@@ -630,11 +640,11 @@ def _number(text: str, match: re.Match[str], start: int) -> Claim:
         # The common case, kept short: a plain integer, maybe a day or a year.
         value = int(integer_raw)
         if len(integer_raw) <= 2 and 1 <= value <= 31:
-            claim = _month_day(text, start, end, value, after)
+            claim = _month_day(text, start, end, value, after, look_back)
             if claim is not None:
                 return claim
         elif len(integer_raw) == 4 and suffix is None and is_year(value):
-            return _year(text, start, end, value)
+            return _year(text, start, end, value, look_back)
         needs, provides, key, precision = _plain_parts(str(value))
         return _new_claim(Claim, (FG001, start, end, needs, provides, key, precision, True, (), ""))
 
@@ -679,11 +689,11 @@ def _number(text: str, match: re.Match[str], start: int) -> Claim:
     if simple and len(integer) <= 4:
         value = int(integer)
         if len(integer) <= 2 and 1 <= value <= 31 and (suffix is None or ordinal):
-            claim = _month_day(text, start, end, value, after)
+            claim = _month_day(text, start, end, value, after, look_back)
             if claim is not None:
                 return claim
         elif len(integer) == 4 and not ordinal and is_year(value):
-            return _year(text, start, end, value)
+            return _year(text, start, end, value, look_back)
 
     space_grouped = integer_raw if grouped and "," not in integer_raw else ""
     if len(integer) + len(fraction) <= MAX_CACHED_DIGITS:
@@ -785,9 +795,16 @@ def _month_before(text: str, start: int) -> re.Match[str] | None:
     return MONTH_BEFORE.search(text, max(0, start - MONTH_WINDOW), start)
 
 
-def _month_day(text: str, start: int, end: int, day: int, after: bool) -> Claim | None:
-    """Read ``September 2[, 1945]`` or ``2[nd] [of] September[ 1945]`` around a day number."""
-    before = _month_before(text, start)
+def _month_day(
+    text: str, start: int, end: int, day: int, after: bool, look_back: bool = True
+) -> Claim | None:
+    """
+    Read ``September 2[, 1945]`` or ``2[nd] [of] September[ 1945]`` around a day number.
+
+    A month name before the day is searched for unless ``look_back`` is False;
+    one after it only when ``after`` (the scanner saw one).
+    """
+    before = _month_before(text, start) if look_back else None
     if before is not None:
         month = month_number(before["month"])
         year: int | None = None
@@ -839,9 +856,9 @@ def _month_led(text: str, month_start: int, start: int, end: int) -> Claim | Non
     return None
 
 
-def _year(text: str, start: int, end: int, year: int) -> Claim:
-    """Read a year, or ``July 1969`` when a month name comes before it."""
-    before = _month_before(text, start)
+def _year(text: str, start: int, end: int, year: int, look_back: bool = True) -> Claim:
+    """Read a year, or ``July 1969`` when a month name comes before it (if ``look_back``)."""
+    before = _month_before(text, start) if look_back else None
     if before is not None:
         return _date(before.start("month"), end, year, month_number(before["month"]), None)
     needs, provides, key = _year_parts(year)
