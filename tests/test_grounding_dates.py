@@ -142,6 +142,38 @@ class TestDecadesAndRanges:
         assert [] == findings("Open the hood.", "On a 2006 Chevy, open the hood.", query)
 
 
+class TestCenturies:
+    @pytest.mark.parametrize(
+        ("chunk", "answer"),
+        [
+            ("It was built in 1889.", "It was built in the 1800s."),
+            ("It was built in 1889.", "It was built in the late 1800s."),
+            ("It was built in 1950.", "It was built in the 1900s."),
+            ("It was built in 1905.", "It was built in the 1900s."),
+            ("It was built in 1889.", "It was built in the 19th century."),
+            ("It was built in 1905.", "It is a 20th-century building."),
+            ("It was built in 1905.", "It was built in the early 20th Century."),
+            ("It was built in the 19th century.", "It was built in the 1800s."),
+            ("It was built in the 1800s.", "It was built in the 19th century."),
+        ],
+    )
+    def test_century_spellings(self, chunk: str, answer: str) -> None:
+        """``the 1800s`` and ``the 19th century`` are the years 1800 to 1899."""
+        assert [] == findings(chunk, answer)
+
+    def test_year_outside_the_century_is_flagged(self) -> None:
+        """``the 19th century`` against 1950 is FG002, span ``19th century``."""
+        assert [("FG002", ("19th century",))] == findings(
+            "It was built in 1950.", "It was built in the 19th century."
+        )
+
+    def test_decade_is_not_supported_by_its_century(self) -> None:
+        """``the 1880s`` says more than ``the 19th century``: FG002."""
+        assert [("FG002", ("1880s",))] == findings(
+            "It was built in the 19th century.", "It was built in the 1880s."
+        )
+
+
 class TestOffsets:
     def test_date_span_and_offsets(self) -> None:
         """A date finding gives the span as written and its offsets."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from relapse.grounding import GroundingCheck, default_grounding_check
+from relapse.grounding._numbers import fraction_key
 
 
 def flagged(
@@ -288,6 +289,73 @@ class TestRanges:
     def test_range_of_trivial_numbers(self) -> None:
         """``1-2 minutes`` claims as little as 1 and 2."""
         assert () == flagged("Stir well.", "Stir for 1-2 minutes.")
+
+    @pytest.mark.parametrize(
+        ("chunk", "answer"),
+        [
+            ("The ADA covers employers with four to fifteen employees.", "4 to 15 employees"),
+            ("It takes three to four weeks.", "It takes 3-4 weeks."),
+            ("Rest for five minutes, or 10 at most.", "Rest for 5-10 minutes."),
+        ],
+    )
+    def test_range_ends_spelled_out_in_a_chunk(self, chunk: str, answer: str) -> None:
+        """Each end of a range may be written in words in the chunk, or stated on its own."""
+        assert () == flagged(chunk, answer)
+
+    def test_range_end_not_spelled_out_is_flagged(self) -> None:
+        """``3-5 weeks`` is not ``three to four weeks``: 5 is nowhere."""
+        assert ("3-5",) == flagged("It takes three to four weeks.", "It takes 3-5 weeks.")
+
+
+class TestFractions:
+    @pytest.mark.parametrize(
+        ("chunk", "answer"),
+        [
+            ("Add 3/4 cup of milk.", "Add 0.75 cup of milk."),
+            ("Add 0.75 cup of milk.", "Add 3/4 cup of milk."),
+            ("Add 1/8 teaspoon of salt.", "Add 0.125 teaspoon of salt."),
+            ("Add 2 1/4 cups of flour.", "Add 2.25 cups of flour."),
+            ("Add 2.25 cups of flour.", "Add 2 1/4 cups of flour."),
+            ("Add 1 1/2 cups of flour.", "Add 1.5 cups of flour."),
+            ("Add 1 1/3 cups of flour.", "Add 1 1/3 cups of flour."),
+        ],
+    )
+    def test_fraction_equals_its_decimal(self, chunk: str, answer: str) -> None:
+        """A proper fraction, alone or after a whole number, is its value in decimals."""
+        assert () == flagged(chunk, answer)
+
+    def test_other_mixed_number_is_flagged_whole(self) -> None:
+        """``2 1/4`` against ``2 1/2`` is flagged as one number, span ``2 1/4``."""
+        assert ("2 1/4",) == flagged("Add 2 1/2 cups of flour.", "Add 2 1/4 cups of flour.")
+
+    def test_decimal_not_equal_to_the_fraction_is_flagged(self) -> None:
+        """``2.5`` is not ``1 1/2`` (1.5)."""
+        assert ("2.5",) == flagged("Add 1 1/2 cups of flour.", "Add 2.5 cups of flour.")
+
+    def test_fraction_without_ending_decimals_has_no_decimal_value(self) -> None:
+        """1/3 has no exact decimal: ``1.33`` is not ``1 1/3``."""
+        assert ("1.33",) == flagged("Add 1 1/3 cups of flour.", "Add 1.33 cups of flour.")
+
+    def test_improper_fraction_after_a_number_is_two_numbers(self) -> None:
+        """``3 5/4`` is no mixed number: 3 and the pair 5/4, each checked."""
+        assert ("3",) == flagged("The ratio was 5/4.", "In 3 5/4 of cases.")
+
+    @pytest.mark.parametrize(
+        ("whole", "numerator", "denominator", "key"),
+        [
+            (0, 3, 4, ("n", "75", -2)),
+            (0, 1, 8, ("n", "125", -3)),
+            (2, 1, 4, ("n", "225", -2)),
+            (0, 1, 64, ("n", "15625", -6)),
+            (0, 1, 3, None),
+            (0, 1, 128, None),  # 0.0078125: seven places
+        ],
+    )
+    def test_fraction_keys(
+        self, whole: int, numerator: int, denominator: int, key: tuple[object, ...] | None
+    ) -> None:
+        """The key of a fraction is the key of its decimals, when they end within six places."""
+        assert key == fraction_key(whole, numerator, denominator)
 
     @pytest.mark.parametrize(
         ("chunk", "answer"),

@@ -46,6 +46,8 @@ _FORMS = st.one_of(
     st.builds("{}–{}".format, st.integers(1500, 1999), st.integers(2000, 2099)),
     st.builds("{}-{}".format, st.integers(3, 50), st.integers(51, 99)),
     st.sampled_from(["COVID-19", "GPT-4", "ISO 9001", "v2.0.1", "4x4s", "10:30"]),
+    st.builds("{} {}/{}".format, st.integers(1, 12), st.integers(1, 7), st.sampled_from([3, 4, 8])),
+    st.sampled_from(["3/4", "the 19th century", "a 20th-century house", "the 1800s"]),
     st.builds('"{} {}"'.format, _WORDS, _WORDS),
     st.builds("\u201c{} {} {}\u201d".format, _WORDS, _WORDS, _WORDS),
 )

@@ -327,8 +327,9 @@ class PreparedCheck:
             if all(self._has(part, claim.plain) for part in alternative):
                 return True
         if claim.parts and claim.plain:
-            # "1-2 minutes": a range of trivial numbers claims as little as they do.
-            return all(part in self._config._trivial_keys for part in claim.parts)
+            # Each end trivial ("1-2 minutes" claims as little as they do), stated
+            # on its own, or spelled out ("three to four weeks" grounds "3-4 weeks").
+            return all(self._range_end(part) for part in claim.parts)
         key = claim.key
         if key is None or claim.code != FG001:
             return False
@@ -349,6 +350,16 @@ class PreparedCheck:
         if not spelled and len(str(key[1])) > MAX_SPELLED_DIGITS:
             return False
         return self._chunks.has_words_for(value)
+
+    def _range_end(self, part: Key) -> bool:
+        """Tell whether one end of a plain range is trivial, stated alone, or in words."""
+        if part in self._config._trivial_keys or self._has(("s", *part[1:]), plain=True):
+            return True
+        value = key_int(part)
+        return value is not None and (
+            self._chunks.has_words_for(value)
+            or (self._question is not None and int_key(value) in self._question.keys)
+        )
 
 
 class _Regions:

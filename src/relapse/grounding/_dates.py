@@ -178,17 +178,19 @@ def date_key(year: int | None, month: int | None, day: int | None) -> Key:
     return ("d", year, month, day)
 
 
-def decade_keys(year: int) -> tuple[Key, Key]:
+def period_keys(year: int) -> tuple[Key, Key, Key]:
     """
-    Return the decade keys a year provides: its decade and its two-digit decade.
+    Return the periods a year provides: its decade, its two-digit decade, its century.
 
     Args:
         year: The year.
 
     Returns:
-        ``("dec", 194)`` and ``("dec2", 4)`` for 1945.
+        ``("dec", 194)``, ``("dec2", 4)`` and ``("cent", 19)`` for 1945 (the
+        century as its hundreds: ``the 1900s`` and ``the 20th century`` both
+        need ``("cent", 19)``).
     """
-    return ("dec", year // 10), ("dec2", year % 100 // 10)
+    return ("dec", year // 10), ("dec2", year % 100 // 10), ("cent", year // 100)
 
 
 def date_provides(year: int | None, month: int | None, day: int | None) -> list[Key]:
@@ -202,7 +204,7 @@ def date_provides(year: int | None, month: int | None, day: int | None) -> list[
 
     Returns:
         The date pattern of each non-empty subset of the known parts, plus the
-        year and day as numbers and the year's decades.
+        year and day as numbers and the year's decades and century.
     """
     keys: list[Key] = [
         date_key(y, m, d)
@@ -211,7 +213,7 @@ def date_provides(year: int | None, month: int | None, day: int | None) -> list[
     ]
     if year is not None:
         keys.append(int_key(year))
-        keys.extend(decade_keys(year))
+        keys.extend(period_keys(year))
     if day is not None:
         keys.append(int_key(day))
     return keys

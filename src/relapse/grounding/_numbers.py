@@ -19,7 +19,7 @@ from relapse.grounding._text import trie_pattern
 
 #: A hashable index key. The first item is a tag: ``"n"`` (number value),
 #: ``"t"`` (token such as ``GPT-4``), ``"d"`` (date pattern), ``"dec"`` and
-#: ``"dec2"`` (decades).
+#: ``"dec2"`` (decades), ``"cent"`` (centuries).
 Key = tuple[str | int | None, ...]
 
 #: Significant digits beyond which a number is compared only exactly: the
@@ -171,6 +171,35 @@ def number_key(integer: str, fraction: str = "", exponent: int = 0) -> Key:
         return ("n", "0", 0)
     stripped = digits.rstrip("0")
     return ("n", stripped, exponent - len(fraction) + len(digits) - len(stripped))
+
+
+#: Most decimal places a fraction's value is written with (1/64 = 0.015625).
+MAX_FRACTION_PLACES = 6
+
+
+def fraction_key(whole: int, numerator: int, denominator: int) -> Key | None:
+    """
+    Return the value key of ``whole + numerator/denominator`` when its decimals end.
+
+    Args:
+        whole: The whole part (0 for a plain fraction).
+        numerator: The fraction's numerator.
+        denominator: The fraction's denominator.
+
+    Returns:
+        The key :func:`number_key` gives the value written in decimals
+        (``2 1/4``: the key of ``2.25``), or None when the decimals do not end
+        within :data:`MAX_FRACTION_PLACES` places (``1/3``).
+    """
+    if denominator <= 0:
+        return None
+    for places in range(MAX_FRACTION_PLACES + 1):
+        scale = 10**places
+        if scale % denominator == 0:
+            scaled = str((whole * denominator + numerator) * (scale // denominator))
+            digits = scaled.rjust(places + 1, "0")
+            return number_key(digits[: len(digits) - places], digits[len(digits) - places :])
+    return None
 
 
 def int_key(value: int) -> Key:

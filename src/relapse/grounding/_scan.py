@@ -27,17 +27,18 @@ from relapse.grounding._dates import (
     YEAR_AFTER,
     date_needs,
     date_provides,
-    decade_keys,
     expand_two_digit_year,
     is_year,
     month_number,
     numeric_readings,
+    period_keys,
 )
 from relapse.grounding._numbers import (
     CURRENCY_ONLY_SCALES,
     CURRENCY_SYMBOLS,
     SCALE_EXPONENTS,
     Key,
+    fraction_key,
     int_key,
     number_key,
 )
@@ -88,6 +89,8 @@ _CLAIMS = r"""
             (?=[\ \u00a0]?[-\u2013\u2014][\ \u00a0]?(?P<range_b>\d{4}|\d{2})(?!\d)))
       | (?P<dim>\d*(?:\.\d+)?(?P<dim_a>)[\ \u00a0]?(?:[xX\u00d7]|by)[\ \u00a0]?
             (?P<dim_b>\d+(?:\.\d+)?)(?:['\u2019]?s)?(?![^\W_]))
+      | (?P<mixed>\d{0,2}
+            (?=[\ \u00a0](?P<mixed_num>\d{1,3})/(?P<mixed_den>\d{1,3})(?![\d/])))
       | (?P<num>
             # The digit run, then thousands groups if it has at most 3 digits
             # (comma, or spaces, never mixed): "29,000", "29 000", not "2019 100".
@@ -474,6 +477,8 @@ def _read(text: str, match: re.Match[str], start: int, look_back: bool = True) -
     kind = match.lastgroup
     if kind == "num":
         return _number(text, match, start, look_back)
+    if kind == "mixed":
+        return _mixed(text, match, start, look_back)
     raw = match.group()
     if kind == "iso":
         year, month, day = raw.split(match["iso_sep"])
@@ -504,8 +509,65 @@ def _read(text: str, match: re.Match[str], start: int, look_back: bool = True) -
     if kind == "pair":
         first_raw, second_raw = re.split("[:/]", raw, maxsplit=1)
         parts = (number_key(ascii_digits(first_raw)), number_key(ascii_digits(second_raw)))
+        value = _fraction_value(raw, 0, _int(first_raw), _int(second_raw))
+        if value is not None:
+            # "3/4" in a chunk grounds "0.75"; "0.75" in a chunk grounds "3/4".
+            needs = ((token,), parts, (value,))
+            return Claim(FG001, start, match.end(), needs, (token, *parts, value), plain=True)
         return Claim(FG001, start, match.end(), ((token,), parts), (token, *parts), plain=True)
     return Claim(FG001, start, match.end(), ((token,),), (token,))
+
+
+def _fraction_value(raw: str, whole: int, numerator: int, denominator: int) -> Key | None:
+    """Return the value key of a proper fraction written with a slash, if its decimals end."""
+    if "/" not in raw or not 0 < numerator < denominator:
+        return None
+    return fraction_key(whole, numerator, denominator)
+
+
+def _mixed(text: str, match: re.Match[str], start: int, look_back: bool) -> Claim:
+    """
+    Read ``2 1/4`` as one number, 2.25, or only its whole part (``3 5/4``).
+
+    A chunk's mixed number provides its value when its decimals end, the
+    number as written, its fraction and its whole part; an answer's is
+    supported by the value or by the same writing.
+    """
+    whole_end = match.end()
+    whole = _int(text[start:whole_end])
+    numerator, denominator = _int(match["mixed_num"]), _int(match["mixed_den"])
+    if not 0 < numerator < denominator:
+        # Not a mixed number: the whole part alone, as the "num" reading reads
+        # it; the scanner reads the pair after it next.
+        if whole_end - start <= 2 and 1 <= whole <= 31:
+            claim = _month_day(text, start, whole_end, whole, False, look_back)
+            if claim is not None:
+                return claim
+        return Claim(FG001, start, whole_end, *_plain_parts(str(whole)), True)
+    written: Key = ("t", f"{whole} {numerator}/{denominator}")
+    fraction: Key = ("t", f"{numerator}/{denominator}")
+    whole_key, numerator_key, denominator_key = (
+        int_key(whole),
+        int_key(numerator),
+        int_key(denominator),
+    )
+    provides: tuple[Key, ...] = (written, fraction, whole_key, numerator_key, denominator_key)
+    # The same writing, or the whole part and the fraction each held, as if
+    # written apart ("1" and "1/2" are trivial and always held).
+    needs: tuple[tuple[Key, ...], ...] = (
+        (written,),
+        (whole_key, fraction),
+        (whole_key, numerator_key, denominator_key),
+    )
+    value = fraction_key(whole, numerator, denominator)
+    end = match.end("mixed_den")
+    if value is None:
+        return Claim(FG001, start, end, needs, provides, plain=True)
+    part = fraction_key(0, numerator, denominator)
+    provides = (value, *provides) if part is None else (value, part, *provides)
+    # Hedges round to the last written decimal of the value.
+    precision = int(value[2])  # type: ignore[arg-type]
+    return Claim(FG001, start, end, ((value,), *needs), provides, value, precision, True)
 
 
 def _decimal_key(raw: str) -> Key:
@@ -598,7 +660,7 @@ def _range(text: str, match: re.Match[str], start: int) -> Claim:
     if not (is_year(first) and is_year(second) and first < second):
         return _plain_number(text, start, start + 4)
     years = (int_key(first), int_key(second))
-    provides = (*years, *decade_keys(first), *decade_keys(second))
+    provides = (*years, *period_keys(first), *period_keys(second))
     return Claim(FG002, start, end, (years,), provides)
 
 
@@ -608,7 +670,7 @@ def _plain_number(text: str, start: int, end: int) -> Claim:
     key = number_key(digits)
     if len(digits) == 4 and is_year(int(digits)):
         year = int(digits)
-        return Claim(FG002, start, end, ((key,),), (key, *decade_keys(year)), key, 0, True)
+        return Claim(FG002, start, end, ((key,),), (key, *period_keys(year)), key, 0, True)
     return Claim(FG001, start, end, ((key,),), (key,), key, _trailing_zeros(digits), True)
 
 
@@ -639,6 +701,10 @@ def _number(text: str, match: re.Match[str], start: int, look_back: bool = True)
     ):
         # The common case, kept short: a plain integer, maybe a day or a year.
         value = int(integer_raw)
+        if suffix is not None and value:  # an ordinal
+            century = _CENTURY_AFTER.match(text, end)
+            if century is not None:
+                return _century(start, century.end(), value)
         if len(integer_raw) <= 2 and 1 <= value <= 31:
             claim = _month_day(text, start, end, value, after, look_back)
             if claim is not None:
@@ -753,10 +819,35 @@ def _currency_start(text: str, start: int) -> int | None:
     return index
 
 
+# "century" after an ordinal: "19th century", "19th-century", "20th Century".
+_CENTURY_AFTER = re.compile(r"[\ \u00a0-]?(?:[Cc]entur(?:y|ies)|CENTUR(?:Y|IES))(?![^\W\d_])")
+
+
+def _century(start: int, end: int, ordinal: int) -> Claim:
+    """
+    Read ``19th century`` (FG002): the years 1800 to 1899, as ``the 1800s`` reads them.
+
+    A chunk's century also provides its ordinal as a number (``19th``).
+    """
+    century: Key = ("cent", ordinal - 1)
+    _, provides, _, _ = _plain_parts(str(ordinal))
+    return _new_claim(
+        Claim, (FG002, start, end, ((century,),), (century, *provides), None, 0, False, (), "")
+    )
+
+
 def _decade(start: int, end: int, integer: str) -> Claim | None:
-    """Read ``1940s`` (a decade, FG002) or ``40s`` (FG001: ages and temperatures too)."""
+    """
+    Read ``1940s`` (a decade, FG002) or ``40s`` (FG001: ages and temperatures too).
+
+    ``the 1800s`` names the century more often than the decade 1800 to 1809:
+    either reading supports it.
+    """
     if integer.endswith("0") and len(integer) == 4 and is_year(int(integer)):
         decade: Key = ("dec", int(integer) // 10)
+        if integer.endswith("00"):
+            century: Key = ("cent", int(integer) // 100)
+            return Claim(FG002, start, end, ((decade,), (century,)), (decade, century))
         return Claim(FG002, start, end, ((decade,),), (decade,))
     if integer.endswith("0") and len(integer) == 2:
         short: Key = ("dec2", int(integer) // 10)
@@ -869,7 +960,7 @@ def _year(text: str, start: int, end: int, year: int, look_back: bool = True) ->
 def _year_parts(year: int) -> tuple[tuple[tuple[Key, ...], ...], tuple[Key, ...], Key]:
     """Return the needs, provides and key of a year (cached: years repeat)."""
     key = int_key(year)
-    return ((key,),), (key, *decade_keys(year)), key
+    return ((key,),), (key, *period_keys(year)), key
 
 
 def _date(start: int, end: int, year: int | None, month: int, day: int | None) -> Claim:
