@@ -61,6 +61,10 @@ _TRICKY_TEXT = (
     "|May|MARCH|Aug|5May|US$"
 )
 _TRICKY = _TRICKY_TEXT.split("|")
+# Texts dense in claims, delimiters and keywords, for the scanner's properties.
+_DENSE_TEXT = st.lists(
+    st.one_of(st.sampled_from(_TRICKY), _FORMS, st.text(max_size=3)), max_size=40
+).map(" ".join)
 _CHUNKS = st.lists(st.lists(_SENTENCES, min_size=1, max_size=5), min_size=1, max_size=4)
 
 
@@ -149,25 +153,15 @@ class TestProperties:
             assert list(finding.spans) == [answer[s:e] for s, e in finding.offsets]
 
     @settings(max_examples=500, deadline=None)
-    @given(
-        pieces=st.lists(
-            st.one_of(st.sampled_from(_TRICKY), _FORMS, st.text(max_size=3)), max_size=40
-        )
-    )
-    def test_short_paths_change_no_result(self, pieces: list[str]) -> None:
+    @given(text=_DENSE_TEXT)
+    def test_short_paths_change_no_result(self, text: str) -> None:
         """The scanner's short paths for bare numbers read exactly what the general path reads."""
-        text = " ".join(pieces)
         assert scan(text, short_paths=False) == scan(text)
 
     @settings(max_examples=300, deadline=None)
-    @given(
-        pieces=st.lists(
-            st.one_of(st.sampled_from(_TRICKY), _FORMS, st.text(max_size=3)), max_size=40
-        )
-    )
-    def test_index_reads_plain_numbers_as_the_claims_do(self, pieces: list[str]) -> None:
+    @given(text=_DENSE_TEXT)
+    def test_index_reads_plain_numbers_as_the_claims_do(self, text: str) -> None:
         """The index's shortcut for plain digit runs keeps every key and drops no claim."""
-        text = " ".join(pieces)
         claims = scan(text)
         plain: list[str] = []
         kept = scan(text, plain_numbers=plain)
