@@ -269,14 +269,14 @@ def scan(
                 # month name (no "month" match reached it).
                 raw = text[start:end]
                 if raw.isascii():
-                    if plain_numbers is not None and pending is None:
-                        follows = text[end : end + 1]
-                        if follows == " ":
-                            follows = text[end + 1 : end + 2]
-                        if follows not in _RANGE_FIRST:  # no range can follow
-                            plain_numbers.append(raw)
-                            resume = end
-                            continue
+                    if (
+                        plain_numbers is not None
+                        and pending is None
+                        and not _may_open_range(text, end)
+                    ):
+                        plain_numbers.append(raw)
+                        resume = end
+                        continue
                     code, needs, provides, key, precision = _bare_parts(raw)
                     claim = _new_claim(
                         Claim, (code, start, end, needs, provides, key, precision, True, (), "")
@@ -320,7 +320,7 @@ def scan(
         claim_end = claim.end
         resume = claim_end if claim_end > end else end
         if pending is not None:
-            if 0 < claim.start - pending.end <= RANGE_GAP and text[pending.end] in _RANGE_FIRST:
+            if 0 < claim.start - pending.end <= RANGE_GAP:
                 joined = _join_range(text, pending, claim)
                 if joined is not None:
                     append(joined)
@@ -328,17 +328,27 @@ def scan(
                     continue
             append(pending)
             pending = None
-        if claim.key is not None and claim.code == FG001:
-            follows = text[claim_end : claim_end + 1]
-            if follows == " ":
-                follows = text[claim_end + 1 : claim_end + 2]
-            if follows in _RANGE_FIRST:
-                pending = claim  # it may open a range
-                continue
+        if claim.key is not None and claim.code == FG001 and _may_open_range(text, claim_end):
+            pending = claim
+            continue
         append(claim)
     if pending is not None:
         append(pending)
     return claims
+
+
+def _may_open_range(text: str, end: int) -> bool:
+    """
+    Tell whether a range join may start at ``end`` (a cheap, conservative test).
+
+    Looks at the character there, or the one after it when it is a space, for
+    a first character of :data:`_RANGE_JOIN`; a claim that fails this test
+    can be emitted at once instead of waiting for the next one.
+    """
+    follows = text[end : end + 1]
+    if follows == " ":
+        follows = text[end + 1 : end + 2]
+    return follows in _RANGE_FIRST
 
 
 def _join_range(text: str, first: Claim, second: Claim) -> Claim | None:
@@ -509,7 +519,7 @@ def _read(text: str, match: re.Match[str], start: int, look_back: bool = True) -
     if kind == "pair":
         first_raw, second_raw = re.split("[:/]", raw, maxsplit=1)
         parts = (number_key(ascii_digits(first_raw)), number_key(ascii_digits(second_raw)))
-        value = _fraction_value(raw, 0, _int(first_raw), _int(second_raw))
+        value = _fraction_value(raw, _int(first_raw), _int(second_raw))
         if value is not None:
             # "3/4" in a chunk grounds "0.75"; "0.75" in a chunk grounds "3/4".
             needs = ((token,), parts, (value,))
@@ -518,11 +528,11 @@ def _read(text: str, match: re.Match[str], start: int, look_back: bool = True) -
     return Claim(FG001, start, match.end(), ((token,),), (token,))
 
 
-def _fraction_value(raw: str, whole: int, numerator: int, denominator: int) -> Key | None:
+def _fraction_value(raw: str, numerator: int, denominator: int) -> Key | None:
     """Return the value key of a proper fraction written with a slash, if its decimals end."""
     if "/" not in raw or not 0 < numerator < denominator:
         return None
-    return fraction_key(whole, numerator, denominator)
+    return fraction_key(0, numerator, denominator)
 
 
 def _mixed(text: str, match: re.Match[str], start: int, look_back: bool) -> Claim:
@@ -559,12 +569,12 @@ def _mixed(text: str, match: re.Match[str], start: int, look_back: bool) -> Clai
         (whole_key, fraction),
         (whole_key, numerator_key, denominator_key),
     )
-    value = fraction_key(whole, numerator, denominator)
     end = match.end("mixed_den")
-    if value is None:
-        return Claim(FG001, start, end, needs, provides, plain=True)
     part = fraction_key(0, numerator, denominator)
-    provides = (value, *provides) if part is None else (value, part, *provides)
+    value = fraction_key(whole, numerator, denominator)
+    if part is None or value is None:  # the decimals do not end (1/3): as written only
+        return Claim(FG001, start, end, needs, provides, plain=True)
+    provides = (value, part, *provides)
     # Hedges round to the last written decimal of the value.
     precision = int(value[2])  # type: ignore[arg-type]
     return Claim(FG001, start, end, ((value,), *needs), provides, value, precision, True)
@@ -897,13 +907,7 @@ def _month_day(
     """
     before = _month_before(text, start) if look_back else None
     if before is not None:
-        month = month_number(before["month"])
-        year: int | None = None
-        year_match = YEAR_AFTER.match(text, end)
-        if year_match is not None and is_year(_int(year_match["year"])):
-            year = _int(year_match["year"])
-            end = year_match.end()
-        return _date(before.start("month"), end, year, month, day)
+        return _month_then_day(text, before.start("month"), month_number(before["month"]), end, day)
     # The scan's lookahead ("after") saw a month capital after the number.
     following = MONTH_AFTER.match(text, end) if after else None
     if following is None:
@@ -913,6 +917,16 @@ def _month_day(
     if year_digits is not None and is_year(_int(year_digits)):
         return _date(start, following.end(), _int(year_digits), month, day)
     return _date(start, following.end("month"), None, month, day)
+
+
+def _month_then_day(text: str, month_start: int, month: int, end: int, day: int) -> Claim:
+    """Build the claim of ``September 2`` ending at ``end``, with ``, 1945`` if a year follows."""
+    year: int | None = None
+    year_match = YEAR_AFTER.match(text, end)
+    if year_match is not None and is_year(_int(year_match["year"])):
+        year = _int(year_match["year"])
+        end = year_match.end()
+    return _date(month_start, end, year, month, day)
 
 
 def _month_led(text: str, month_start: int, start: int, end: int) -> Claim | None:
@@ -936,12 +950,7 @@ def _month_led(text: str, month_start: int, start: int, end: int) -> Claim | Non
     value = int(raw)
     month = month_number(text[month_start:start].split(None, 1)[0].rstrip(","))
     if length <= 2 and 1 <= value <= 31:
-        year: int | None = None
-        year_match = YEAR_AFTER.match(text, end)
-        if year_match is not None and is_year(_int(year_match["year"])):
-            year = _int(year_match["year"])
-            end = year_match.end()
-        return _date(month_start, end, year, month, value)
+        return _month_then_day(text, month_start, month, end, value)
     if length == 4 and is_year(value):
         return _date(month_start, end, value, month, None)
     return None
