@@ -5,11 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-python3 -m venv .venv
-.venv/bin/python -m pip install --quiet --upgrade "pip>=25.1"
-# The local extra builds llama-cpp-python from source the first time (about
-# 6 minutes on 2 cores); pip caches the wheel afterwards.
-.venv/bin/python -m pip install --quiet -e ".[otel,local,cli]" --group dev
+# The local extra's llama-cpp-python is compiled the first time (about 6
+# minutes on 2 cores) for a CPU baseline every machine of ours has; see setup.sh.
+RELAPSE_EXTRAS="otel,local,cli" bash scripts/setup.sh --group dev
 
 # Arize Phoenix is the real tracing backend of the end-to-end test. It pins
 # its own OpenTelemetry and web stack, so it lives in a venv of its own and the
