@@ -9,7 +9,7 @@ python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade "pip>=25.1"
 # The local extra builds llama-cpp-python from source the first time (about
 # 6 minutes on 2 cores); pip caches the wheel afterwards.
-.venv/bin/python -m pip install --quiet -e ".[otel,local,cli]" --group dev
+.venv/bin/python -m pip install --quiet -e ".[otel,local,cli,server,openai,langchain,llamaindex]" --group dev
 
 # Arize Phoenix is the real tracing backend of the end-to-end test. It pins
 # its own OpenTelemetry and web stack, so it lives in a venv of its own and the
