@@ -19,18 +19,22 @@ from __future__ import annotations
 from relapse import checks
 from relapse._compress import default_compress
 from relapse._decorator import GroundedFunction, grounded
+from relapse._options import LoopOptions
 from relapse._prompts import compact_retry, instruction_retry, spans_only_retry
 from relapse._run import arun, run
+from relapse._state import Attempt, current_attempt
 from relapse._types import GroundingFinding, GroundingResult, IterationRecord, RelapseResult
 from relapse._version import VERSION as __version__
 from relapse.exceptions import NotGroundedError, RelapseError
 from relapse.grounding import default_grounding_check
 
 __all__ = [
+    "Attempt",
     "GroundedFunction",
     "GroundingFinding",
     "GroundingResult",
     "IterationRecord",
+    "LoopOptions",
     "NotGroundedError",
     "RelapseError",
     "RelapseResult",
@@ -38,6 +42,7 @@ __all__ = [
     "arun",
     "checks",
     "compact_retry",
+    "current_attempt",
     "default_compress",
     "default_grounding_check",
     "grounded",
