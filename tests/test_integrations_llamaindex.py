@@ -104,6 +104,31 @@ class TestEvaluate:
         with pytest.raises(error, match=words):
             GroundingEvaluator().evaluate(query="q", **arguments)
 
+    async def test_async_check_needs_aevaluate(self) -> None:
+        """An async check's verdict is awaited by aevaluate; evaluate refuses it by name."""
+
+        async def check(query: str, chunks: Sequence[str], answer: str) -> relapse.GroundingResult:
+            finding = relapse.GroundingFinding("LJ001", "judge: unsupported", (answer,))
+            return relapse.GroundingResult(ok=False, findings=(finding,))
+
+        evaluator = GroundingEvaluator(check)
+        result = await evaluator.aevaluate(query="q", response="It is 9.", contexts=["c"])
+        assert (False, 0.0) == (result.passing, result.score)
+        assert result.feedback is not None
+        assert 'LJ001: judge: unsupported ["It is 9."]' in result.feedback
+        with pytest.raises(TypeError, match="is an async check; use aevaluate"):
+            evaluator.evaluate(query="q", response="It is 9.", contexts=["c"])
+
+    def test_warnings_do_not_fail(self) -> None:
+        """A warning-only verdict passes, as in relapse's loop."""
+
+        def check(query: str, chunks: Sequence[str], answer: str) -> relapse.GroundingResult:
+            warning = relapse.GroundingFinding("W1", "hedged", (), severity="warning")
+            return relapse.GroundingResult(ok=True, findings=(warning,))
+
+        result = GroundingEvaluator(check).evaluate(query="q", response="a", contexts=["c"])
+        assert (True, GROUNDED_FEEDBACK) == (result.passing, result.feedback)
+
     def test_check_not_callable(self) -> None:
         """A non-callable check is refused when the evaluator is built."""
         with pytest.raises(TypeError, match="grounding_check must be callable"):

@@ -14,9 +14,16 @@ from openai.types import Completion
 from openai.types.chat import ChatCompletion
 
 import relapse
+from helpers import forbid
 from llama_server import MODEL, LlamaServer
 from relapse.llms.local import LocalModel
-from relapse.llms.openai import AsyncOpenAICompatible, OpenAICompatible, Sampling, text_of
+from relapse.llms.openai import (
+    AsyncOpenAICompatible,
+    OpenAICompatible,
+    Sampling,
+    resample,
+    text_of,
+)
 
 BRIDGE = [
     "The Golden Gate Bridge opened to traffic on May 27, 1937. Its main span is 1,280 metres."
@@ -124,6 +131,82 @@ class TestRequestShape:
                      "choices": []}
                 )
             )  # fmt: skip
+
+
+class RecordingCompletions:
+    """Stands in for ``client.completions``: records each request, answers from a script."""
+
+    def __init__(self, answers: Sequence[str]) -> None:
+        self.answers = list(answers)
+        self.requests: list[dict[str, object]] = []
+
+    def create(self, **arguments: object) -> Completion:
+        self.requests.append(arguments)
+        text = self.answers[min(len(self.requests), len(self.answers)) - 1]
+        return Completion.model_validate(
+            {"id": "c", "object": "text_completion", "created": 0, "model": "m",
+             "choices": [{"index": 0, "finish_reason": "stop", "text": text}]}
+        )  # fmt: skip
+
+
+class RecordingClient:
+    def __init__(self, answers: Sequence[str]) -> None:
+        self.completions = RecordingCompletions(answers)
+
+
+class TestOnRetry:
+    def test_resample_on_retries_only(self) -> None:
+        """Iteration 1 sends the configured sampling; retries resample(0.9) with moving seeds."""
+        client = RecordingClient(["It is 7.", "It is 8.", "It is 5."])
+        llm = OpenAICompatible(
+            model="m",
+            api="completions",
+            sampling=Sampling(temperature=0.0, seed=7),
+            on_retry=resample(0.9),
+            client=client,  # type: ignore[arg-type]
+        )
+        result = relapse.run("How many?", ["There are 5."], call_llm=llm, max_iterations=3)
+        assert ("It is 5.", 3) == (result.answer, result.iterations)
+        assert [(0.0, 7), (0.9, 8), (0.9, 9)] == [
+            (r["temperature"], r["seed"]) for r in client.completions.requests
+        ]
+
+    def test_inside_a_decorated_function(self) -> None:
+        """create() inside @grounded reads the attempt too; outside a loop nothing changes."""
+        client = RecordingClient(["Rome.", "Paris."])
+        llm = OpenAICompatible(
+            model="m",
+            api="completions",
+            on_retry=resample(0.5, seed_step=10),
+            client=client,  # type: ignore[arg-type]
+        )
+
+        @relapse.grounded(chunks_arg="docs", grounding_check=forbid("Rome"))
+        def answer(query: str, docs: list[str]) -> str:
+            return llm(query)
+
+        assert "Paris." == answer("Capital?", ["Paris is the capital."])
+        llm("outside")
+        assert [{}, {"temperature": 0.5, "seed": 10}, {}] == [
+            {k: v for k, v in r.items() if k in ("temperature", "seed")}
+            for r in client.completions.requests
+        ]
+
+    def test_on_retry_must_return_sampling(self) -> None:
+        """An on_retry returning something else is a TypeError naming what it returned."""
+        client = RecordingClient(["It is 7."])
+        llm = OpenAICompatible(
+            model="m",
+            api="completions",
+            on_retry=lambda a, s: {"temperature": 1},
+            client=client,  # type: ignore[arg-type]
+        )
+        with pytest.raises(TypeError, match="on_retry returned dict; expected Sampling"):
+            relapse.run("How many?", ["There are 5."], call_llm=llm)
+
+    def test_negative_temperature_refused(self) -> None:
+        with pytest.raises(ValueError, match="temperature must be >= 0"):
+            resample(-0.1)
 
 
 @pytest.mark.slow

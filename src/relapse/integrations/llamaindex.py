@@ -16,11 +16,12 @@ feedback) and into its evaluation tooling (``BatchEvalRunner``)::
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from typing import Any
 
+from relapse._checking import Check, check_name
 from relapse._chunks import chunk_texts
-from relapse._loop import GroundingCheck, check_name
 from relapse._prompts import NO_ANSWER, _problems
 from relapse._types import GroundingResult
 
@@ -51,24 +52,26 @@ class GroundingEvaluator(BaseEvaluator):
     ``RetryQueryEngine``'s ``FeedbackQueryTransformation`` puts into the next
     query.
 
-    The check is deterministic and local: no LLM call, so ``evaluate`` runs it
-    directly instead of going through an event loop, and it works inside a
-    running one.
+    The default check is deterministic and local (no LLM call), so
+    ``evaluate`` runs it directly instead of going through an event loop, and
+    it works inside a running one. An async check (an async
+    :class:`relapse.checks.LLMJudge`) needs ``aevaluate``.
 
     Args:
-        grounding_check: ``check(query, chunks, answer) -> GroundingResult``;
+        grounding_check: ``check(query, chunks, answer) -> GroundingResult``
+            (or an awaitable of one, with ``aevaluate``);
             :func:`relapse.default_grounding_check` when None.
 
     Raises:
         TypeError: ``grounding_check`` is not callable.
     """
 
-    def __init__(self, grounding_check: GroundingCheck | None = None) -> None:
+    def __init__(self, grounding_check: Check | None = None) -> None:
         if grounding_check is not None and not callable(grounding_check):
             raise TypeError("grounding_check must be callable(query, chunks, answer)")
         from relapse.grounding import default_grounding_check
 
-        self.grounding_check: GroundingCheck = grounding_check or default_grounding_check
+        self.grounding_check: Check = grounding_check or default_grounding_check
         #: The check's name, as relapse's spans report it.
         self.check_name = check_name(self.grounding_check)
 
@@ -108,27 +111,16 @@ class GroundingEvaluator(BaseEvaluator):
                 :class:`relapse.GroundingResult`.
         """
         del kwargs
-        if response is None:
-            raise ValueError("response must be the answer text to check, got None")
-        if contexts is None:
-            raise ValueError("contexts must be the retrieved chunk texts, got None")
-        if not isinstance(response, str):
-            raise TypeError(f"response must be str, got {type(response).__name__}")
-        texts = chunk_texts(contexts, "contexts")
-        verdict = self.grounding_check(query or "", texts, response)
-        if not isinstance(verdict, GroundingResult):
+        answer, texts = _validated(response, contexts)
+        verdict = self.grounding_check(query or "", texts, answer)
+        if inspect.isawaitable(verdict):
+            close = getattr(verdict, "close", None)
+            if callable(close):
+                close()  # never awaited: close it so Python does not warn
             raise TypeError(
-                f"grounding_check returned {type(verdict).__name__};"
-                " expected relapse.GroundingResult"
+                f"{self.check_name} is an async check; use aevaluate (LlamaIndex's async paths)"
             )
-        return EvaluationResult(
-            query=query,
-            contexts=texts,
-            response=response,
-            passing=verdict.ok,
-            feedback=feedback(verdict),
-            score=1.0 if verdict.ok else 0.0,
-        )
+        return _result(query, texts, answer, verdict)
 
     async def aevaluate(
         self,
@@ -137,8 +129,41 @@ class GroundingEvaluator(BaseEvaluator):
         contexts: Sequence[str] | None = None,
         **kwargs: Any,
     ) -> EvaluationResult:
-        """:meth:`evaluate`, for LlamaIndex's async evaluation paths (the check is local)."""
-        return self.evaluate(query, response, contexts, **kwargs)
+        """:meth:`evaluate` for LlamaIndex's async paths; awaits an async check's verdict."""
+        del kwargs
+        answer, texts = _validated(response, contexts)
+        verdict = self.grounding_check(query or "", texts, answer)
+        if inspect.isawaitable(verdict):
+            verdict = await verdict
+        return _result(query, texts, answer, verdict)
+
+
+def _validated(response: object, contexts: Sequence[Any] | None) -> tuple[str, list[str]]:
+    """``(answer, context_texts)``, after checking ``response`` and ``contexts`` are usable."""
+    if response is None:
+        raise ValueError("response must be the answer text to check, got None")
+    if contexts is None:
+        raise ValueError("contexts must be the retrieved chunk texts, got None")
+    if not isinstance(response, str):
+        raise TypeError(f"response must be str, got {type(response).__name__}")
+    return response, chunk_texts(contexts, "contexts")
+
+
+def _result(
+    query: str | None, texts: list[str], response: str, verdict: object
+) -> EvaluationResult:
+    if not isinstance(verdict, GroundingResult):
+        raise TypeError(
+            f"grounding_check returned {type(verdict).__name__}; expected relapse.GroundingResult"
+        )
+    return EvaluationResult(
+        query=query,
+        contexts=texts,
+        response=response,
+        passing=verdict.ok,
+        feedback=feedback(verdict),
+        score=1.0 if verdict.ok else 0.0,
+    )
 
 
 def feedback(verdict: GroundingResult) -> str:
@@ -146,14 +171,16 @@ def feedback(verdict: GroundingResult) -> str:
     The ``EvaluationResult.feedback`` of a verdict.
 
     Returns:
-        :data:`GROUNDED_FEEDBACK` when it passed; else the findings, one
-        ``CODE: message ["span"]`` per finding joined by ``"; "``, then the
-        instruction to answer from the context alone.
+        :data:`GROUNDED_FEEDBACK` when it passed; else the error findings
+        (warnings do not fail an answer, so they are not asked to be fixed),
+        one ``CODE: message ["span"]`` per finding joined by ``"; "``, then
+        the instruction to answer from the context alone.
     """
     if verdict.ok:
         return GROUNDED_FEEDBACK
+    errors = [f for f in verdict.findings if f.severity == "error"]
     return (
-        f"The response states things the context does not support: {_problems(verdict.findings)}."
+        f"The response states things the context does not support: {_problems(errors)}."
         f" Answer using only the context; if the context does not contain the answer,"
         f" say: {NO_ANSWER}"
     )

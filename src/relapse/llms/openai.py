@@ -20,6 +20,10 @@ An LLM call for any OpenAI-compatible endpoint: OpenAI, vLLM, Ollama, llama.cpp.
                            api="completions", sampling=Sampling(temperature=0.0))
     result = relapse.run(question, chunks, call_llm=llm)
 
+``on_retry=resample(0.7)`` samples the retries of a grounded call (read
+through :func:`relapse.current_attempt`) instead of sending the rejected
+prompt's greedy settings again.
+
 Exceptions the SDK raises (``openai.APIConnectionError``, ``openai.APIStatusError``
 ...) are never caught or wrapped here: inside relapse's loop they propagate
 unchanged with the transcript attached.
@@ -28,14 +32,25 @@ unchanged with the transcript attached.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any, Literal
+
+from relapse._state import Attempt, current_attempt
 
 if TYPE_CHECKING:
     import openai
 
-__all__ = ["INSTALL_COMMAND", "Api", "AsyncOpenAICompatible", "OpenAICompatible", "Sampling"]
+__all__ = [
+    "INSTALL_COMMAND",
+    "Api",
+    "AsyncOpenAICompatible",
+    "OnRetry",
+    "OpenAICompatible",
+    "Sampling",
+    "resample",
+    "text_of",
+]
 
 #: The command that installs the ``openai`` SDK this module needs.
 INSTALL_COMMAND = "pip install 'relapse[openai]'"
@@ -100,6 +115,41 @@ class Sampling:
         return replace(self, **changes)
 
 
+#: ``on_retry(attempt, sampling) -> sampling``: the options of a retry (iteration 2+).
+OnRetry = Callable[[Attempt, Sampling], Sampling]
+
+
+def resample(temperature: float = 0.7, seed_step: int = 1) -> OnRetry:
+    """
+    An ``on_retry`` that samples retries instead of repeating the rejected answer.
+
+    At temperature 0 a model answers a retry query much like the first query,
+    often byte for byte; a retry then pays for the same rejected answer. From
+    iteration 2 on this policy sends ``temperature`` and a seed that moves by
+    ``seed_step`` per iteration (``seed + seed_step * (iteration - 1)``, from
+    the configured seed or 0), so each retry is a different, reproducible draw.
+    The same rule as :class:`relapse.llms.local.LocalModel`'s ``retry_temperature``.
+
+    Args:
+        temperature: The retries' temperature, >= 0.
+        seed_step: How far the seed moves per iteration.
+
+    Returns:
+        ``on_retry(attempt, sampling) -> sampling``.
+
+    Raises:
+        ValueError: ``temperature`` is negative.
+    """
+    if not temperature >= 0:
+        raise ValueError(f"temperature must be >= 0, got {temperature}")
+
+    def on_retry(attempt: Attempt, sampling: Sampling) -> Sampling:
+        seed = (sampling.seed or 0) + seed_step * (attempt.iteration - 1)
+        return sampling.but(temperature=temperature, seed=seed)
+
+    return on_retry
+
+
 def _import_openai() -> Any:
     try:
         import openai
@@ -118,9 +168,12 @@ class _Request:
     api: Api
     sampling: Sampling
     system: str | None
+    on_retry: OnRetry | None
 
     @classmethod
-    def of(cls, model: object, api: object, sampling: object, system: object) -> _Request:
+    def of(
+        cls, model: object, api: object, sampling: object, system: object, on_retry: object
+    ) -> _Request:
         if not isinstance(model, str) or not model:
             raise TypeError(f"model must be a non-empty str, got {model!r}")
         if api not in _APIS:
@@ -131,13 +184,25 @@ class _Request:
             )
         if system is not None and not isinstance(system, str):
             raise TypeError(f"system must be a str or None, got {type(system).__name__}")
-        return cls(model, api, sampling, system)  # type: ignore[arg-type]
+        if on_retry is not None and not callable(on_retry):
+            raise TypeError("on_retry must be callable(attempt, sampling) -> Sampling")
+        return cls(model, api, sampling, system, on_retry)  # type: ignore[arg-type]
+
+    def current_sampling(self) -> Sampling:
+        """The options of the request about to be sent: ``on_retry``'s on a retry."""
+        attempt = current_attempt()
+        if self.on_retry is None or attempt is None or attempt.iteration < 2:
+            return self.sampling
+        chosen = self.on_retry(attempt, self.sampling)
+        if not isinstance(chosen, Sampling):
+            raise TypeError(f"on_retry returned {type(chosen).__name__}; expected Sampling")
+        return chosen
 
     def arguments(self, prompt: object) -> dict[str, Any]:
         """The keyword arguments of ``create()`` for ``prompt``."""
         if not isinstance(prompt, str):
             raise TypeError(f"prompt must be str, got {type(prompt).__name__}")
-        arguments = {"model": self.model, **self.sampling.options()}
+        arguments = {"model": self.model, **self.current_sampling().options()}
         if self.api == "completions":
             prompt_text = prompt if self.system is None else f"{self.system}\n\n{prompt}"
             arguments["prompt"] = prompt_text
@@ -193,6 +258,10 @@ class OpenAICompatible:
             message) or ``"completions"`` (``/completions``, for base models).
         sampling: Options sent with every request.
         system: A system message (chat) or a preamble line (completions).
+        on_retry: ``on_retry(attempt, sampling) -> Sampling``, consulted on
+            iterations 2+ of a grounded call (read through
+            :func:`relapse.current_attempt`); :func:`resample` samples the
+            retries. None sends ``sampling`` on every iteration.
         timeout: Seconds per request; the SDK's default when None.
         max_retries: Transport-level retries of the SDK; its default when None.
         client: An ``openai.OpenAI`` to use instead of building one; then
@@ -212,11 +281,12 @@ class OpenAICompatible:
         api: Api = "chat",
         sampling: Sampling | None = None,
         system: str | None = None,
+        on_retry: OnRetry | None = None,
         timeout: float | None = None,
         max_retries: int | None = None,
         client: openai.OpenAI | None = None,
     ) -> None:
-        self._request = _Request.of(model, api, sampling or Sampling(), system)
+        self._request = _Request.of(model, api, sampling or Sampling(), system, on_retry)
         if client is None:
             sdk = _import_openai()
             client = sdk.OpenAI(
@@ -226,12 +296,14 @@ class OpenAICompatible:
 
     @property
     def sampling(self) -> Sampling:
-        """The sampling options sent with every request."""
+        """The sampling options sent with every request (``on_retry`` aside)."""
         return self._request.sampling
 
     def create(self, prompt: str, **overrides: Any) -> Any:
         """
         Send ``prompt`` and return the SDK's response object.
+
+        Inside a grounded call's retry, the sampling options are ``on_retry``'s.
 
         Args:
             prompt: The whole prompt text.
@@ -274,11 +346,12 @@ class AsyncOpenAICompatible:
         api: Api = "chat",
         sampling: Sampling | None = None,
         system: str | None = None,
+        on_retry: OnRetry | None = None,
         timeout: float | None = None,
         max_retries: int | None = None,
         client: openai.AsyncOpenAI | None = None,
     ) -> None:
-        self._request = _Request.of(model, api, sampling or Sampling(), system)
+        self._request = _Request.of(model, api, sampling or Sampling(), system, on_retry)
         if client is None:
             sdk = _import_openai()
             client = sdk.AsyncOpenAI(
@@ -288,7 +361,7 @@ class AsyncOpenAICompatible:
 
     @property
     def sampling(self) -> Sampling:
-        """The sampling options sent with every request."""
+        """The sampling options sent with every request (``on_retry`` aside)."""
         return self._request.sampling
 
     async def create(self, prompt: str, **overrides: Any) -> Any:
