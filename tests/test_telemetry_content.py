@@ -222,7 +222,8 @@ class TestOn:
             "A-*** it opened in 1931."
             == messages(second, attr.GEN_AI_OUTPUT_MESSAGES)[0]["parts"][0]["content"]
         )
-        assert 6 == len(seen)  # 2 prompts, 2 answers, 1 failing span, 1 explanation
+        # 2 prompts, 2 answers, 1 failing span, 1 explanation, the call's query and answer
+        assert 8 == len(seen)
         assert [] == leaks(sinks.strings(), "SECRET", "CHUNKTEXT")
 
     @pytest.mark.parametrize(

@@ -75,6 +75,22 @@ GEN_AI_EVALUATION_RESULT_EVENT: Final = "gen_ai.evaluation.result"
 #: The GenAI content-capture switch (instrumentation-genai convention).
 CAPTURE_CONTENT_ENV: Final = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
 
+# What tracing backends read to render a span as what it is. Phoenix reads the
+# OpenInference names; Langfuse resolves langfuse.*, then gen_ai.*, then
+# OpenInference. Neither is an OpenTelemetry semantic convention.
+#: str: the OpenInference span kind (``CHAIN`` on the call and iteration spans).
+OPENINFERENCE_SPAN_KIND: Final = "openinference.span.kind"
+#: str: OpenInference's input of a span (content capture only).
+INPUT_VALUE: Final = "input.value"
+#: str: OpenInference's output of a span (content capture only).
+OUTPUT_VALUE: Final = "output.value"
+#: str: Langfuse's observation type (``chain`` on the call and iteration spans).
+LANGFUSE_OBSERVATION_TYPE: Final = "langfuse.observation.type"
+#: Value of OPENINFERENCE_SPAN_KIND: a step that links other steps.
+SPAN_KIND_CHAIN: Final = "CHAIN"
+#: Value of LANGFUSE_OBSERVATION_TYPE, Langfuse's name for the same.
+OBSERVATION_TYPE_CHAIN: Final = "chain"
+
 # Outcomes (values of RELAPSE_OUTCOME).
 OUTCOME_FIRST_TRY: Final = "grounded_first_try"
 OUTCOME_RECOVERED: Final = "recovered"

@@ -89,6 +89,13 @@ _ATTRIBUTE_CACHE_LIMIT = 256
 
 Attributes = Mapping[str, "AttributeValue"]
 
+#: The kind of the call and iteration spans, in the names Phoenix (OpenInference)
+#: and Langfuse read.
+_CHAIN_KIND: dict[str, AttributeValue] = {
+    attr.OPENINFERENCE_SPAN_KIND: attr.SPAN_KIND_CHAIN,
+    attr.LANGFUSE_OBSERVATION_TYPE: attr.OBSERVATION_TYPE_CHAIN,
+}
+
 
 def capture_content_from_env() -> bool:
     """
@@ -354,6 +361,7 @@ class Telemetry:
                         attr.RELAPSE_MAX_ITERATIONS: max_iterations,
                         attr.CODE_FUNCTION_NAME: self.qualname,
                         attr.RELAPSE_CHUNKS_COUNT: chunk_count,
+                        **_CHAIN_KIND,
                     }
                 )
         except Exception:
@@ -383,7 +391,7 @@ class Telemetry:
             return INVALID_SPAN
         try:
             if span.is_recording():
-                span.set_attribute(attr.RELAPSE_ITERATION, iteration)
+                span.set_attributes({attr.RELAPSE_ITERATION: iteration, **_CHAIN_KIND})
         except Exception:
             _log.debug("relapse: could not set iteration span attributes", exc_info=True)
         return span
@@ -453,6 +461,13 @@ class Telemetry:
                         attr.RELAPSE_OUTCOME: result.outcome,
                     }
                 )
+                if self.capture_content and result.transcript:
+                    # Iteration 1's prompt is the caller's query, unchanged.
+                    texts = self._redacted(result.transcript[0].prompt, str(result.answer))
+                    if texts is not None:
+                        span.set_attributes(
+                            {attr.INPUT_VALUE: texts[0], attr.OUTPUT_VALUE: texts[1]}
+                        )
         except Exception:
             _log.debug("relapse: could not set call span attributes", exc_info=True)
         instruments = self.instruments
@@ -515,28 +530,37 @@ class Telemetry:
 
     def _capture(self, span: Span, record: IterationRecord) -> None:
         """Put the (redacted) prompt, answer and failing spans on ``span``."""
-        prompt, answer = record.prompt, record.answer
         failing = tuple(s for f in record.findings for s in f.spans)
-        redact = self.redact
-        if redact is not None:
-            try:
-                prompt, answer = redact(prompt), redact(answer)
-                failing = tuple(redact(s) for s in failing)
-                if not all(isinstance(t, str) for t in (prompt, answer, *failing)):
-                    raise TypeError("redact must return str")  # noqa: TRY301
-            except Exception:
-                _log.warning(
-                    "relapse: redact failed; this iteration's content is not recorded",
-                    exc_info=True,
-                )
-                return
+        texts = self._redacted(record.prompt, record.answer, *failing)
+        if texts is None:
+            return
+        prompt, answer, *rest = texts
+        failing = tuple(rest)
         captured: dict[str, AttributeValue] = {
             attr.GEN_AI_INPUT_MESSAGES: _message("user", prompt),
             attr.GEN_AI_OUTPUT_MESSAGES: _message("assistant", answer, finish_reason="stop"),
+            attr.INPUT_VALUE: prompt,
+            attr.OUTPUT_VALUE: answer,
         }
         if failing:
             captured[attr.RELAPSE_FINDINGS_SPANS] = failing
         span.set_attributes(captured)
+
+    def _redacted(self, *texts: str) -> tuple[str, ...] | None:
+        """``texts`` through ``redact``; None (logged) when it fails or returns a non-str."""
+        redact = self.redact
+        if redact is None:
+            return texts
+        try:
+            redacted = tuple(redact(t) for t in texts)
+            if not all(isinstance(t, str) for t in redacted):
+                raise TypeError("redact must return str")  # noqa: TRY301
+        except Exception:
+            _log.warning(
+                "relapse: redact failed; this span's content is not recorded", exc_info=True
+            )
+            return None
+        return redacted
 
     def _explanation(self, findings: Sequence[GroundingFinding]) -> str:
         """The explanation: message text only with content capture on, and redacted."""
