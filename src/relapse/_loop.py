@@ -202,7 +202,11 @@ def _retry_query(policy: Policy, attempt: Attempt) -> str:
 
 
 def _final(
-    policy: Policy, transcript: list[IterationRecord], outcome: str, last: Attempt
+    policy: Policy,
+    transcript: list[IterationRecord],
+    outcome: str,
+    last: Attempt,
+    elapsed_s: float,
 ) -> RelapseResult:
     record = transcript[-1]
     if record.grounded:
@@ -216,7 +220,7 @@ def _final(
             last.chunks,
             tuple(transcript),
             record.findings,
-            last.elapsed_s,
+            elapsed_s,
         )
         answer = policy.on_exhausted(after)
         if not isinstance(answer, str):
@@ -249,7 +253,8 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
     span: Span = INVALID_SPAN
     span_open = False
     try:
-        checker: Callable[[str], Verdict] = prepare(policy.check, query, texts)
+        # The check gets the texts list as it is; the Attempt an immutable copy.
+        checker: Callable[[str], Verdict] = prepare(policy.check, query, chunks)
         while True:
             span = telemetry.start_iteration(call_span, attempt.iteration)
             span_open = True
@@ -291,10 +296,10 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                     # The check must judge the next answer against what the model saw.
                     replaced, new_texts = fresh
                     texts = tuple(new_texts)
-                    checker = prepare(policy.check, query, texts)
+                    checker = prepare(policy.check, query, new_texts)
                     attempt = replace(attempt, chunks=texts)
             attempt = replace(attempt, prompt=_retry_query(policy, attempt))
-        result = _final(policy, transcript, outcome, attempt)
+        result = _final(policy, transcript, outcome, attempt, policy.clock() - started)
     except BaseException as error:
         if span_open:
             telemetry.fail(span, error)
