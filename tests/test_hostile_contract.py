@@ -82,6 +82,19 @@ class TestAsyncDetection:
         answer = relapse.grounded(chunks_arg="docs")(sync_fetch)
         assert "fine" == answer("q", DOCS)
 
+    def test_sync_wrapper_returning_a_coroutine_gets_a_clear_error(self) -> None:
+        """A sync wrapper handing back an un-awaited coroutine is told how to fix it."""
+
+        async def fetch(query: str, docs: list[str]) -> str:
+            return "fine"
+
+        @functools.wraps(fetch)
+        def leaky(query: str, docs: list[str]) -> Any:
+            return fetch(query, docs)
+
+        with pytest.raises(TypeError, match=r"returned coroutine.*async def"):
+            relapse.grounded(chunks_arg="docs")(leaky)("q", DOCS)
+
     async def test_validation_errors_surface_on_await(self) -> None:
         """A bad argument of an async call raises when awaited, so gather sees every result."""
         llm = ScriptedLLM(["fine"])

@@ -114,11 +114,18 @@ def read_reply(raw: object) -> Reply:
     Raises:
         TypeError: ``raw`` is not a ``str``.
     """
-    if not isinstance(raw, str):
-        raise TypeError(
-            f"the LLM call returned {type(raw).__name__}; relapse expects the answer as str"
+    if isinstance(raw, str):
+        return Reply(raw, raw)
+    hint = ""
+    if inspect.iscoroutine(raw):
+        raw.close()  # never awaited: close it so Python does not warn
+        hint = (
+            " (a sync function returning a coroutine: define it with async def, or mark a"
+            " wrapper with inspect.markcoroutinefunction, so relapse awaits it)"
         )
-    return Reply(raw, raw)
+    raise TypeError(
+        f"the LLM call returned {type(raw).__name__}; relapse expects the answer as str{hint}"
+    )
 
 
 def make_record(
