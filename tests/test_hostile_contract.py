@@ -46,8 +46,12 @@ class TestPickling:
             again.result.outcome,
         )
 
+    @pytest.mark.skipif(
+        "fork" not in multiprocessing.get_all_start_methods(), reason="needs the fork start method"
+    )
     def test_worker_raising_it_does_not_break_the_pool(self) -> None:
         """A process-pool worker raising NotGroundedError hands it back; the pool lives on."""
+        # fork: the worker inherits the test modules, so functions unpickle by name.
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(1, mp_context=context) as pool:
             error = pool.submit(_raise_not_grounded, "q").exception(timeout=60)
