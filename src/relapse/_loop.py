@@ -12,6 +12,11 @@ error on the spans, attaches the transcript and *returns* it wrapped in
 :class:`Raised`, and the driver raises it, outside any handler, unchanged.
 (A generator cannot let ``StopIteration`` through: PEP 479 would turn it
 into ``RuntimeError``.)
+
+What a call returned is read in one place, :func:`read_reply`, into a
+:class:`Reply`, and :func:`make_record` turns it and the verdict into the
+transcript record: the seam for richer results (response objects, token
+usage, chunks returned with the answer).
 """
 
 from __future__ import annotations
@@ -92,30 +97,52 @@ def _best(record: IterationRecord) -> tuple[bool, int, int]:
     return (is_non_answer(record), failing_span_count(record.findings), record.iteration)
 
 
-def answer_text(raw: object) -> str:
-    """
-    The answer text the check reads, from what one LLM call returned.
+@dataclass(frozen=True)
+class Reply:
+    """What one LLM call returned, read once: the answer text and the raw result."""
 
-    The one place that interprets a call's raw result.
+    #: The text the check judges.
+    answer: str
+    #: The call's result exactly as returned (today the same ``str``).
+    raw: object
+
+
+def read_reply(raw: object) -> Reply:
+    """
+    Read one LLM call's raw result: the one place that interprets it.
 
     Raises:
         TypeError: ``raw`` is not a ``str``.
     """
-    if not isinstance(raw, str):
-        raise TypeError(
-            f"the LLM call returned {type(raw).__name__}; relapse expects the answer as str"
+    if isinstance(raw, str):
+        return Reply(raw, raw)
+    hint = ""
+    if inspect.iscoroutine(raw):
+        raw.close()  # never awaited: close it so Python does not warn
+        hint = (
+            " (a sync function returning a coroutine: define it with async def, or mark a"
+            " wrapper with inspect.markcoroutinefunction, so relapse awaits it)"
         )
-    return raw
+    raise TypeError(
+        f"the LLM call returned {type(raw).__name__}; relapse expects the answer as str{hint}"
+    )
 
 
 def make_record(
-    attempt: Attempt, answer: str, verdict: GroundingResult | None, duration_s: float
+    attempt: Attempt, reply: Reply, verdict: GroundingResult | None, duration_s: float
 ) -> IterationRecord:
     """The transcript record of one iteration; ``verdict`` None when the check raised."""
     if verdict is None:
-        return IterationRecord(attempt.iteration, attempt.prompt, answer, False, (), duration_s)
+        return IterationRecord(
+            attempt.iteration, attempt.prompt, reply.answer, False, (), duration_s
+        )
     return IterationRecord(
-        attempt.iteration, attempt.prompt, answer, verdict.ok, tuple(verdict.findings), duration_s
+        attempt.iteration,
+        attempt.prompt,
+        reply.answer,
+        verdict.ok,
+        tuple(verdict.findings),
+        duration_s,
     )
 
 
@@ -202,7 +229,11 @@ def _retry_query(policy: Policy, attempt: Attempt) -> str:
 
 
 def _final(
-    policy: Policy, transcript: list[IterationRecord], outcome: str, last: Attempt
+    policy: Policy,
+    transcript: list[IterationRecord],
+    outcome: str,
+    last: Attempt,
+    elapsed_s: float,
 ) -> RelapseResult:
     record = transcript[-1]
     if record.grounded:
@@ -216,7 +247,7 @@ def _final(
             last.chunks,
             tuple(transcript),
             record.findings,
-            last.elapsed_s,
+            elapsed_s,
         )
         answer = policy.on_exhausted(after)
         if not isinstance(answer, str):
@@ -249,7 +280,8 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
     span: Span = INVALID_SPAN
     span_open = False
     try:
-        checker: Callable[[str], Verdict] = prepare(policy.check, query, texts)
+        # The check gets the texts list as it is; the Attempt an immutable copy.
+        checker: Callable[[str], Verdict] = prepare(policy.check, query, chunks)
         while True:
             span = telemetry.start_iteration(call_span, attempt.iteration)
             span_open = True
@@ -257,19 +289,19 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
             if policy.on_iteration is not None:
                 with attempt_scope(attempt):
                     policy.on_iteration(attempt)
-            answer = answer_text(_unwrapped((yield Ask(attempt, span, replaced))))
+            reply = read_reply(_unwrapped((yield Ask(attempt, span, replaced))))
             checked = time.perf_counter()
             try:
-                pending: object = checker(answer)
+                pending: object = checker(reply.answer)
                 if inspect.isawaitable(pending):
                     pending = _unwrapped((yield Await(pending)))
                 verdict = _verified(pending)
             except BaseException:
                 # The paid answer stays in the transcript even when the check fails.
-                transcript.append(make_record(attempt, answer, None, time.perf_counter() - began))
+                transcript.append(make_record(attempt, reply, None, time.perf_counter() - began))
                 raise
             check_s = time.perf_counter() - checked
-            record = make_record(attempt, answer, verdict, time.perf_counter() - began)
+            record = make_record(attempt, reply, verdict, time.perf_counter() - began)
             transcript.append(record)
             span_open = False
             telemetry.end_iteration(span, record, policy.check_name, check_s)
@@ -291,10 +323,10 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                     # The check must judge the next answer against what the model saw.
                     replaced, new_texts = fresh
                     texts = tuple(new_texts)
-                    checker = prepare(policy.check, query, texts)
+                    checker = prepare(policy.check, query, new_texts)
                     attempt = replace(attempt, chunks=texts)
             attempt = replace(attempt, prompt=_retry_query(policy, attempt))
-        result = _final(policy, transcript, outcome, attempt)
+        result = _final(policy, transcript, outcome, attempt, policy.clock() - started)
     except BaseException as error:
         if span_open:
             telemetry.fail(span, error)

@@ -18,42 +18,33 @@ if TYPE_CHECKING:
 P = ParamSpec("P")
 Q = ParamSpec("Q")
 S = TypeVar("S")
+#: What calling the grounded function returns: ``str``, or a coroutine of one.
+A = TypeVar("A", covariant=True)
+#: What ``.run`` returns: ``RelapseResult``, or a coroutine of one.
+R = TypeVar("R", covariant=True)
 
 
-class Grounded(Protocol[P]):
-    """A grounded sync function: ``f(...) -> str`` and ``f.run(...) -> RelapseResult``."""
+class Grounded(Protocol[P, A, R]):
+    """
+    A grounded function: ``f(*args) -> A`` and ``f.run(*args) -> R``.
 
-    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> str:
+    ``Grounded[P, str, RelapseResult]`` for a sync function;
+    ``Grounded[P, Coroutine[Any, Any, str], Coroutine[Any, Any, RelapseResult]]``
+    for an ``async def`` one.
+    """
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> A:
         """Return the answer (grounded, or the one ``on_exhausted`` picked)."""
 
-    def run(self, *args: P.args, **kwargs: P.kwargs) -> RelapseResult:
+    def run(self, *args: P.args, **kwargs: P.kwargs) -> R:
         """Return the whole :class:`relapse.RelapseResult`."""
 
     @overload
-    def __get__(self, instance: None, owner: type[Any], /) -> Grounded[P]: ...
+    def __get__(self, instance: None, owner: type[Any], /) -> Grounded[P, A, R]: ...
     @overload
     def __get__(
-        self: Grounded[Concatenate[S, Q]], instance: S, owner: type[Any], /
-    ) -> Grounded[Q]: ...
-    def __get__(self, instance: Any, owner: type[Any], /) -> Any:
-        """Bind like a function: a method drops ``self``."""
-
-
-class AsyncGrounded(Protocol[P]):
-    """A grounded ``async def`` function: both calls return coroutines."""
-
-    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> Coroutine[Any, Any, str]:
-        """Return a coroutine of the answer."""
-
-    def run(self, *args: P.args, **kwargs: P.kwargs) -> Coroutine[Any, Any, RelapseResult]:
-        """Return a coroutine of the whole :class:`relapse.RelapseResult`."""
-
-    @overload
-    def __get__(self, instance: None, owner: type[Any], /) -> AsyncGrounded[P]: ...
-    @overload
-    def __get__(
-        self: AsyncGrounded[Concatenate[S, Q]], instance: S, owner: type[Any], /
-    ) -> AsyncGrounded[Q]: ...
+        self: Grounded[Concatenate[S, Q], A, R], instance: S, owner: type[Any], /
+    ) -> Grounded[Q, A, R]: ...
     def __get__(self, instance: Any, owner: type[Any], /) -> Any:
         """Bind like a function: a method drops ``self``."""
 
@@ -62,8 +53,10 @@ class GroundedDecorator(Protocol):
     """What ``relapse.grounded(...)`` returns: decorates a sync or an async function."""
 
     @overload
-    def __call__(self, function: Callable[P, Coroutine[Any, Any, str]], /) -> AsyncGrounded[P]: ...
+    def __call__(
+        self, function: Callable[P, Coroutine[Any, Any, str]], /
+    ) -> Grounded[P, Coroutine[Any, Any, str], Coroutine[Any, Any, RelapseResult]]: ...
     @overload
-    def __call__(self, function: Callable[P, str], /) -> Grounded[P]: ...
+    def __call__(self, function: Callable[P, str], /) -> Grounded[P, str, RelapseResult]: ...
     def __call__(self, function: Callable[..., Any], /) -> Any:
         """Wrap ``function`` in the loop."""
