@@ -199,7 +199,8 @@ class TestCallShapes:
             (b"bytes", r"single bytes"),
             (
                 [{"title": "x"}],
-                r"docs\[0\] is a mapping without a 'text' key \(its keys: 'title'\)",
+                r"docs\[0\] is a mapping without a 'text', 'page_content' or 'content' key"
+                r" \(its keys: 'title'\)",
             ),
             (["ok", 3], r"docs\[1\] is int"),
         ],

@@ -234,7 +234,7 @@ class TestChunksArgument:
             (b"raw", r"^docs must be an iterable .* single bytes"),
             (bytearray(b"raw"), r"^docs must be an iterable .* single bytearray"),
             ({"title": "no text"}, r"^docs must be an iterable .* single dict"),
-            ([{"title": "no text"}], r"^docs\[0\] is a mapping without a 'text' key"),
+            ([{"title": "no text"}], r"^docs\[0\] is a mapping without a 'text', 'page_content'"),
             ([{"text": b"bytes"}], r"^docs\[0\] is a mapping whose 'text' is bytes"),
             (["ok", None], r"^docs\[1\] is NoneType; expected str or a mapping"),
             (42, r"^docs must be an iterable .* got int"),
