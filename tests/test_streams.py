@@ -9,7 +9,7 @@ import pytest
 
 from relapse import Usage
 from relapse._streams import (
-    Collected,
+    Streamed,
     acollect,
     collect,
     read_stream,
@@ -218,14 +218,14 @@ class TestCollectAndReplay:
     def test_sync_replay_yields_the_original_pieces(self) -> None:
         """The replay is a fresh sync iterator over the very same piece objects."""
         pieces = tuple(chat_chunks("a", "b"))
-        replayed = Collected("sync", pieces).replay()
+        replayed = Streamed("sync", pieces).replay()
         assert isinstance(replayed, Iterator)
         assert list(pieces) == list(replayed)
-        assert all(a is b for a, b in zip(pieces, Collected("sync", pieces).replay(), strict=True))
+        assert all(a is b for a, b in zip(pieces, Streamed("sync", pieces).replay(), strict=True))
 
     async def test_async_replay_yields_the_original_pieces(self) -> None:
         """The replay of an async stream is an async iterator over the same pieces."""
         pieces = tuple(anthropic_events("a", given=1, made=1))
-        replayed = Collected("async", pieces).replay()
+        replayed = Streamed("async", pieces).replay()
         assert isinstance(replayed, AsyncIterator)
         assert list(pieces) == [piece async for piece in replayed]

@@ -22,6 +22,7 @@ from relapse._compress import default_compress
 from relapse._decorator import GroundedFunction, grounded
 from relapse._prompts import compact_retry, instruction_retry, spans_only_retry
 from relapse._run import arun, run
+from relapse._streams import Streamed
 from relapse._types import GroundingFinding, GroundingResult, IterationRecord, RelapseResult
 from relapse._usage import Usage, default_usage_of
 from relapse._version import VERSION as __version__
@@ -36,6 +37,7 @@ __all__ = [
     "NotGroundedError",
     "RelapseError",
     "RelapseResult",
+    "Streamed",
     "Usage",
     "__version__",
     "arun",

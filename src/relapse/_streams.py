@@ -223,13 +223,19 @@ def read_stream(pieces: Sequence[Any]) -> tuple[str, Usage | None]:
 
 
 @dataclass(frozen=True)
-class Collected:
+class Streamed:
     """
-    A stream read to its end.
+    A stream the decorated function returned, read to its end.
+
+    It is the ``response`` of the attempt (in :class:`relapse.IterationRecord`
+    and :class:`relapse.RelapseResult`) and what ``answer_of``, ``usage_of``
+    and ``chunks_of`` receive; calling the decorated function returns
+    :meth:`replay` of the chosen attempt's.
 
     Attributes:
-        kind: ``"sync"`` or ``"async"``: the kind of iterator to replay it as.
-        pieces: Every piece, in order.
+        kind: ``"sync"`` or ``"async"``: the kind of iterator the function
+            returned, and so the kind :meth:`replay` returns.
+        pieces: Every piece the stream yielded, in order, as it yielded them.
     """
 
     kind: StreamKind
@@ -238,3 +244,30 @@ class Collected:
     def replay(self) -> Iterator[Any] | AsyncIterator[Any]:
         """A fresh iterator of this stream's kind over its pieces."""
         return replay(self.pieces) if self.kind == "sync" else areplay(self.pieces)
+
+
+def settle(value: Any) -> Any:
+    """
+    ``value``, or a :class:`Streamed` of it when it is a sync stream (read to its end).
+
+    Raises:
+        TypeError: ``value`` is an async stream: a synchronous function
+            cannot have it read; the message says to make the function ``async def``.
+    """
+    kind = stream_kind(value)
+    if kind is None:
+        return value
+    if kind == "async":
+        raise TypeError(
+            f"the function returned an async iterator ({type(value).__name__}) but is not"
+            " async def; relapse cannot read it without an event loop: make it async def"
+        )
+    return Streamed(kind, collect(value))
+
+
+async def asettle(value: Any) -> Any:
+    """``value``, or a :class:`Streamed` of it when it is a sync or async stream."""
+    kind = stream_kind(value)
+    if kind == "async":
+        return Streamed(kind, await acollect(value))
+    return settle(value)
