@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from relapse import Usage
-from relapse._replies import Readers, Reply, returned, total_usage
+from relapse._replies import Readers, Reply, returned
 from relapse._streams import Streamed, asettle, settle
 from sdk_shapes import Document, anthropic_events, chat_chunks, chat_completion
 
@@ -102,10 +102,3 @@ class TestReturned:
         assert list(events) == [event async for event in async_replay]
         response = chat_completion("x")
         assert response is returned(response)
-
-
-def test_total_usage_sums_what_was_reported() -> None:
-    """The sum skips attempts that reported nothing; None when none reported."""
-    assert Usage(3, 7) == total_usage([Usage(1, 3), None, Usage(2, 4)])
-    assert total_usage([None, None]) is None
-    assert total_usage([]) is None

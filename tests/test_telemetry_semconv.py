@@ -21,6 +21,9 @@ class TestSemconvNames:
             (attr.GEN_AI_EVALUATION_SCORE_LABEL, gen_ai_attributes.GEN_AI_EVALUATION_SCORE_LABEL),
             (attr.GEN_AI_EVALUATION_SCORE_VALUE, gen_ai_attributes.GEN_AI_EVALUATION_SCORE_VALUE),
             (attr.GEN_AI_EVALUATION_EXPLANATION, gen_ai_attributes.GEN_AI_EVALUATION_EXPLANATION),
+            (attr.GEN_AI_TOKEN_TYPE, gen_ai_attributes.GEN_AI_TOKEN_TYPE),
+            (attr.TOKEN_TYPE_INPUT, gen_ai_attributes.GenAiTokenTypeValues.INPUT.value),
+            (attr.TOKEN_TYPE_OUTPUT, gen_ai_attributes.GenAiTokenTypeValues.COMPLETION.value),
         ],
     )
     def test_constant_matches_semconv(self, ours: str, theirs: str) -> None:
@@ -44,6 +47,7 @@ class TestSemconvNames:
             "GEN_AI_EVALUATION_SCORE_VALUE",
             "GEN_AI_EVALUATION_EXPLANATION",
             "GEN_AI_EVALUATION_RESULT_EVENT",
+            "GEN_AI_TOKEN_TYPE",
         }
         foreign = {
             name

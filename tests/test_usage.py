@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from relapse import Usage, default_usage_of
+from relapse._usage import total_usage
 from sdk_shapes import (
     AIMessage,
     AnthropicUsage,
@@ -112,3 +113,10 @@ class TestDefaultUsageOf:
     def test_none_when_nothing_is_reported(self, result: object) -> None:
         """No usage reported is None, never a made-up zero and never an error."""
         assert default_usage_of(result) is None
+
+
+def test_total_usage_sums_what_was_reported() -> None:
+    """The sum skips attempts that reported nothing; None when none reported."""
+    assert Usage(3, 7) == total_usage([Usage(1, 3), None, Usage(2, 4)])
+    assert total_usage([None, None]) is None
+    assert total_usage([]) is None

@@ -9,7 +9,7 @@ response, a dict, a stream read into a :class:`~relapse.Streamed`);
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,9 +107,3 @@ class Readers:
         """
         assert self.chunks_of is not None  # only called when chunks_of is set
         return chunk_texts(self.chunks_of(response), "chunks_of(response)")
-
-
-def total_usage(usages: Sequence[Usage | None]) -> Usage | None:
-    """The sum of the reported usages; None when none was reported."""
-    reported = [usage for usage in usages if usage is not None]
-    return sum(reported[1:], reported[0]) if reported else None

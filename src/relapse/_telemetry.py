@@ -4,7 +4,7 @@ Everything relapse reports through OpenTelemetry: spans, evaluation events, metr
 One call span named ``relapse <qualname>``, one ``relapse.iteration`` child
 span per LLM call, one ``gen_ai.evaluation.result`` event per check verdict
 (a log record through the Logs API when a logger provider is given, else a
-span event on the iteration span), and four metric instruments.
+span event on the iteration span), and five metric instruments.
 ``docs/telemetry.md`` lists every name with its type and when it is set.
 
 Two rules shape this module:
@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from opentelemetry.util.types import AttributeValue
 
     from relapse._types import GroundingFinding, IterationRecord, RelapseResult
+    from relapse._usage import Usage
 
 _log = logging.getLogger("relapse.telemetry")
 
@@ -78,6 +79,9 @@ CHECK_DURATION_BUCKETS: tuple[float, ...] = (
     5.0,
     10.0,
 )
+#: Bucket boundaries (tokens) advised for the tokens histogram: those the
+#: GenAI semantic conventions advise for ``gen_ai.client.token.usage``.
+TOKEN_BUCKETS: tuple[float, ...] = tuple(float(4**power) for power in range(14))
 #: What replaces a failing span quoted in a finding message in the
 #: ``gen_ai.evaluation.explanation``, which must not carry answer text.
 SCRUBBED_SPAN = "[span]"
@@ -120,7 +124,7 @@ class _AttributeCache:
 
 class Instruments:
     """
-    The four relapse instruments of one meter, created once.
+    The five relapse instruments of one meter, created once.
 
     Attributes:
         iterations: Histogram of LLM calls per completed grounded call
@@ -131,6 +135,9 @@ class Instruments:
             ``relapse.finding.code``.
         check_duration: Histogram of check durations in seconds (unit ``s``),
             by ``gen_ai.evaluation.name``.
+        tokens: Histogram of the tokens one grounded call spent over all
+            its LLM calls (unit ``{token}``), by ``relapse.outcome`` and
+            ``gen_ai.token.type``; recorded only when a call reported usage.
     """
 
     __slots__ = (
@@ -141,6 +148,8 @@ class Instruments:
         "findings",
         "iterations",
         "outcome_attributes",
+        "token_attributes",
+        "tokens",
     )
 
     def __init__(self, meter: metrics.Meter) -> None:
@@ -166,9 +175,43 @@ class Instruments:
             description="Duration of one grounding check.",
             explicit_bucket_boundaries_advisory=CHECK_DURATION_BUCKETS,
         )
+        self.tokens = meter.create_histogram(
+            attr.METRIC_CALL_TOKENS,
+            unit="{token}",
+            description="Tokens one grounded call spent over all its LLM calls, by outcome.",
+            explicit_bucket_boundaries_advisory=TOKEN_BUCKETS,
+        )
         self.outcome_attributes = _AttributeCache(attr.RELAPSE_OUTCOME)
+        self.token_attributes: dict[tuple[str, str], dict[str, AttributeValue]] = {}
         self.code_attributes = _AttributeCache(attr.RELAPSE_FINDING_CODE)
         self.check_attributes = _AttributeCache(attr.GEN_AI_EVALUATION_NAME)
+
+
+def _record_tokens(instruments: Instruments, outcome: str, usage: Usage | None) -> None:
+    """Record a call's input and output tokens on the tokens histogram, when it reported any."""
+    if usage is None:
+        return
+    for kind, tokens in (
+        (attr.TOKEN_TYPE_INPUT, usage.input_tokens),
+        (attr.TOKEN_TYPE_OUTPUT, usage.output_tokens),
+    ):
+        key = (outcome, kind)
+        attributes = instruments.token_attributes.get(key)
+        if attributes is None:
+            attributes = {attr.RELAPSE_OUTCOME: outcome, attr.GEN_AI_TOKEN_TYPE: kind}
+            if len(instruments.token_attributes) < _ATTRIBUTE_CACHE_LIMIT:
+                instruments.token_attributes[key] = attributes
+        instruments.tokens.record(tokens, attributes)
+
+
+def _usage_attributes(usage: Usage | None) -> dict[str, AttributeValue]:
+    """The ``relapse.usage.*`` span attributes of ``usage``; none when it is None."""
+    if usage is None:
+        return {}
+    return {
+        attr.RELAPSE_USAGE_INPUT_TOKENS: usage.input_tokens,
+        attr.RELAPSE_USAGE_OUTPUT_TOKENS: usage.output_tokens,
+    }
 
 
 _instruments_lock = threading.Lock()
@@ -254,7 +297,7 @@ class Telemetry:
             span and is its ``code.function.name``.
         tracer_provider: The provider to get the tracer from; ``None`` uses the
             global provider at the time of each call (relapse never sets it).
-        meter_provider: The provider of the four metric instruments; ``None``
+        meter_provider: The provider of the five metric instruments; ``None``
             uses the global one (through the API's proxy meter).
         logger_provider: When given, each ``gen_ai.evaluation.result`` event
             is emitted as a log record through it (parented to the iteration
@@ -395,6 +438,7 @@ class Telemetry:
                         attr.RELAPSE_FINDINGS_CODES: tuple(sorted({f.code for f in findings})),
                         attr.RELAPSE_FINDINGS_COUNT: len(findings),
                         attr.RELAPSE_CHECK_DURATION: float(check_s),
+                        **_usage_attributes(record.usage),
                     }
                 )
                 if self.capture_content:
@@ -430,6 +474,7 @@ class Telemetry:
                         attr.RELAPSE_ITERATIONS: result.iterations,
                         attr.RELAPSE_GROUNDED: result.grounded,
                         attr.RELAPSE_OUTCOME: result.outcome,
+                        **_usage_attributes(result.usage),
                     }
                 )
         except Exception:
@@ -440,6 +485,7 @@ class Telemetry:
                 outcome = instruments.outcome_attributes(result.outcome)
                 instruments.calls.add(1, outcome)
                 instruments.iterations.record(result.iterations, outcome)
+                _record_tokens(instruments, result.outcome, result.usage)
             except Exception:
                 _log.debug("relapse: could not record call metrics", exc_info=True)
         try:
@@ -447,13 +493,20 @@ class Telemetry:
         except Exception:
             _log.debug("relapse: could not end the call span", exc_info=True)
 
-    def fail_call(self, span: Span, error: BaseException) -> None:
+    def fail_call(self, span: Span, error: BaseException, usage: Usage | None = None) -> None:
         """
         Mark the call span as failed by ``error``, end it, count the call as ``"error"``.
 
         The calls counter gets ``relapse.outcome="error"`` and ``error.type``;
-        the iterations histogram records completed calls only.
+        the iterations histogram records completed calls only. ``usage``, the
+        tokens the call's iterations reported before it failed, goes on the
+        span and on the tokens histogram (outcome ``"error"``): they were paid.
         """
+        try:
+            if usage is not None and span.is_recording():
+                span.set_attributes(_usage_attributes(usage))
+        except Exception:
+            _log.debug("relapse: could not set call span usage", exc_info=True)
         self.fail(span, error)
         instruments = self.instruments
         if instruments is not None:
@@ -465,6 +518,7 @@ class Telemetry:
                         attr.ERROR_TYPE: type(error).__qualname__,
                     },
                 )
+                _record_tokens(instruments, attr.OUTCOME_ERROR, usage)
             except Exception:
                 _log.debug("relapse: could not count a failed call", exc_info=True)
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
+
+from relapse._usage import Usage, total_usage
 
 
 @dataclass(frozen=True)
@@ -52,10 +55,18 @@ class IterationRecord:
         iteration: 1 for the first call, then 2, 3, ...
         prompt: The query text passed on this iteration: the caller's query on
             iteration 1, the retry prompt afterwards.
-        answer: What the LLM call returned.
+        answer: The answer text the check judged (what ``answer_of`` read
+            from ``response``; empty when it could not be read).
         grounded: Whether the check accepted ``answer``.
         findings: The check's findings on ``answer``.
         duration_s: Wall time of the LLM call plus the check, in seconds.
+        response: What the function (or ``call_llm``) returned, unchanged: a
+            ``str``, an SDK response object, a dict; for a stream, a
+            :class:`relapse.Streamed` of its pieces.
+        usage: The tokens this call reported (:class:`relapse.Usage`), or
+            None when it reported none.
+
+    .. versionchanged:: 0.2.0 ``response`` and ``usage``.
     """
 
     iteration: int
@@ -64,6 +75,9 @@ class IterationRecord:
     grounded: bool
     findings: tuple[GroundingFinding, ...] = field(default_factory=tuple)
     duration_s: float = 0.0
+    # A response may be unhashable (a dict); records still hash by the rest.
+    response: Any = field(default=None, hash=False)
+    usage: Usage | None = None
 
 
 @dataclass
@@ -77,8 +91,13 @@ class RelapseResult:
         grounded: True if and only if ``answer`` passed the check.
         iterations: How many LLM calls were made, from 1 to ``max_iterations``.
         transcript: One record per LLM call, in order.
-        outcome: ``"grounded_first_try"``, ``"recovered"``, ``"exhausted"`` or
-            ``"timeout"``.
+        outcome: ``"grounded_first_try"``, ``"recovered"``, ``"exhausted"``,
+            ``"timeout"`` or ``"budget"`` (``max_total_tokens`` was reached).
+        response: The function's own return value for ``answer`` (what
+            calling the decorated function returns; for a stream, the
+            :class:`relapse.Streamed` it replays).
+
+    .. versionchanged:: 0.2.0 ``response`` and :attr:`usage`.
     """
 
     answer: str
@@ -86,6 +105,12 @@ class RelapseResult:
     iterations: int
     transcript: list[IterationRecord] = field(default_factory=list)
     outcome: str = "grounded_first_try"
+    response: Any = None
+
+    @property
+    def usage(self) -> Usage | None:
+        """The tokens of every LLM call of the transcript, summed; None when none reported any."""
+        return total_usage(record.usage for record in self.transcript)
 
     def __str__(self) -> str:
         status = "grounded" if self.grounded else f"not grounded ({self.outcome})"

@@ -9,6 +9,7 @@ Providers report tokens under different names (OpenAI Chat/Completions
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,6 +67,12 @@ class Usage:
         if other == 0 and not isinstance(other, bool):
             return self
         return NotImplemented
+
+
+def total_usage(usages: Iterable[Usage | None]) -> Usage | None:
+    """The sum of the reported usages; None when none was reported."""
+    reported = [usage for usage in usages if usage is not None]
+    return sum(reported[1:], reported[0]) if reported else None
 
 
 def token_counts(report: object) -> tuple[int | None, int | None]:
