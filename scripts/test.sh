@@ -24,4 +24,6 @@ export RELAPSE_PHOENIX_BIN="$PWD/.venv-phoenix/bin/phoenix"
 .venv/bin/ruff check src tests benchmarks examples fuzz
 .venv/bin/ruff format --check src tests benchmarks examples fuzz
 .venv/bin/mypy
+# The decorator's public types, pinned by a sample file (not part of the package).
+.venv/bin/mypy --strict tests/typing
 .venv/bin/pytest

@@ -192,7 +192,7 @@ class TestSampling:
         def answer(query: str, docs: list[str]) -> str:
             return chat(provider, llm, query)
 
-        result = answer.run("q", DOCS)  # type: ignore[attr-defined]
+        result = answer.run("q", DOCS)
         provider.shutdown()
         assert ("fine", True, 2) == (result.answer, result.grounded, result.iterations)
         assert () == exporter.get_finished_spans()

@@ -20,8 +20,10 @@ from relapse import checks, chunks_from
 from relapse._answers import default_answer_of
 from relapse._compress import default_compress
 from relapse._decorator import GroundedFunction, grounded
+from relapse._options import LoopOptions
 from relapse._prompts import compact_retry, instruction_retry, spans_only_retry
 from relapse._run import arun, run
+from relapse._state import Attempt, current_attempt
 from relapse._streams import Streamed
 from relapse._types import GroundingFinding, GroundingResult, IterationRecord, RelapseResult
 from relapse._usage import Usage, default_usage_of
@@ -30,10 +32,12 @@ from relapse.exceptions import NotGroundedError, RelapseError
 from relapse.grounding import default_grounding_check
 
 __all__ = [
+    "Attempt",
     "GroundedFunction",
     "GroundingFinding",
     "GroundingResult",
     "IterationRecord",
+    "LoopOptions",
     "NotGroundedError",
     "RelapseError",
     "RelapseResult",
@@ -44,6 +48,7 @@ __all__ = [
     "checks",
     "chunks_from",
     "compact_retry",
+    "current_attempt",
     "default_answer_of",
     "default_compress",
     "default_grounding_check",

@@ -7,7 +7,6 @@ and dict lookups instead of ``inspect.Signature.bind``.
 
 from __future__ import annotations
 
-import functools
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -103,13 +102,12 @@ def _slot(params: list[inspect.Parameter], name: str) -> Slot:
     )
 
 
-@functools.lru_cache(maxsize=1024)
 def call_shape(function: Callable[..., Any], chunks_arg: str, query_arg: str | None) -> CallShape:
     """
     Work out where ``chunks_arg`` and ``query_arg`` sit in ``function``'s calls.
 
-    Cached per function, so ``relapse.run`` (which decorates per call) reads
-    its internal function's signature once.
+    Computed once per decoration and never cached elsewhere, so nothing here
+    keeps a decorated function (or what its closure holds) alive.
 
     Args:
         function: The function being decorated.

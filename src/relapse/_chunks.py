@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 #: The keys read, in this order, for the text of a chunk given as a mapping.
@@ -129,25 +129,27 @@ def materialize(chunks: Any, argument: str = "chunks") -> tuple[Any, list[str]]:
     """
     Read the chunks argument once, so that every iteration sees the same chunks.
 
+    Only a one-shot iterator (a generator, ``iter(...)``: an object that is its
+    own iterator) is replaced, by a list of what it yielded; any re-iterable
+    container (a list, a set, a dict view, a pandas Series, a custom result
+    set) is passed on untouched, as iteration 1 promises.
+
     Args:
         chunks: The value the caller passed.
         argument: The argument's name, used in error messages.
 
     Returns:
         ``(value_to_pass, texts)``: the value to hand to the decorated function
-        on every iteration (the caller's own sequence, or a list holding what a
-        one-shot iterable yielded) and the chunk texts for the check.
+        on every iteration and the chunk texts for the check.
 
     Raises:
         TypeError: see :func:`chunk_texts`.
     """
-    if isinstance(chunks, Sequence) and not isinstance(chunks, (str, bytes, bytearray)):
+    try:
+        one_shot = iter(chunks) is chunks
+    except TypeError:
+        one_shot = False  # not iterable: chunk_texts says so
+    if not one_shot:
         return chunks, chunk_texts(chunks, argument)
-    if (
-        chunks is None
-        or isinstance(chunks, (str, bytes, bytearray, Mapping))
-        or not hasattr(chunks, "__iter__")
-    ):
-        chunk_texts(chunks, argument)  # raises TypeError with the right message
     items = list(chunks)
     return items, chunk_texts(items, argument)

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 from relapse._types import GroundingFinding
 
-#: ``rewrite(query, previous_answer, findings) -> retry query``.
-Rewrite = Callable[[str, str, Sequence[GroundingFinding]], str]
+#: A retry wording: ``wording(query, previous_answer, findings) -> retry query``.
+Wording = Callable[[str, str, Sequence[GroundingFinding]], str]
 
 # Every character str.splitlines() breaks on (\x1c-\x1e included): a
 # consumer that splits the prompt into lines must see quoted text as one line.
@@ -289,4 +289,35 @@ def spans_only_retry(query: str, previous_answer: str, findings: Sequence[Ground
 
 
 #: The wording the decorator uses when no ``rewrite=`` is given.
-default_rewrite: Rewrite = compact_retry
+default_rewrite: Wording = compact_retry
+
+
+def fit_retry(query: str, findings: Sequence[GroundingFinding], limit: int) -> str:
+    """
+    A retry query of at most ``limit`` characters, whatever the query and findings.
+
+    Tries :func:`spans_only_retry`; when that is still too long, names only
+    the finding codes; when even that is, shortens the quoted question, and
+    as a last resort cuts the note itself.
+
+    Args:
+        query: The caller's original query.
+        findings: The error findings on the rejected answer.
+        limit: The hard upper bound, in characters (``max_prompt_chars``).
+
+    Returns:
+        The retry query, ``len(result) <= limit``.
+    """
+    retry = spans_only_retry(query, "", findings)
+    if len(retry) <= limit:
+        return retry
+    codes = ", ".join(dict.fromkeys(inline(f.code, 40) for f in findings)) or "no details"
+    note = (
+        f" (Your previous answer was rejected; the context does not support what it said"
+        f" ({codes}). Answer using only the context; if the context does not contain"
+        f" the answer, say: {NO_ANSWER})"
+    )
+    room = limit - len(note)
+    if room >= 4:
+        return inline(query, room) + note
+    return note.strip()[:limit]

@@ -21,6 +21,7 @@ Two rules shape this module:
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
 import logging
 import os
@@ -224,8 +225,9 @@ def instruments_for(meter_provider: MeterProvider | None) -> Instruments | None:
     The relapse instruments of ``meter_provider`` (the global one when None).
 
     Created on first use and shared by every :class:`Telemetry` of that
-    provider, so decorating per call (as :func:`relapse.run` does) does not
-    create instruments per call. With the global provider the API's proxy
+    provider (weakly keyed: it never keeps a provider alive), so
+    :func:`relapse.run`, which builds its telemetry per call, does not create
+    instruments per call. With the global provider the API's proxy
     instruments are cached; they follow a provider set globally later.
 
     Returns:
@@ -267,15 +269,27 @@ def scrub(message: str, spans: Sequence[str]) -> str:
     return message
 
 
-def explanation(findings: Sequence[GroundingFinding]) -> str:
+def explanation(findings: Sequence[GroundingFinding], content: bool = False) -> str:
     """
-    The ``gen_ai.evaluation.explanation`` of ``findings``, free of answer text.
+    The ``gen_ai.evaluation.explanation`` of ``findings``.
+
+    Args:
+        findings: The check's findings.
+        content: Whether content capture is on. Off, the explanation holds
+            no byte of any message (a message may quote the answer, a
+            judge's claims, anything a custom check put there): only each
+            finding's code, severity and span count. On, ``"CODE: message"``
+            with each failing span scrubbed out of the message (see :func:`scrub`).
 
     Returns:
-        ``"CODE: message"`` per finding, joined by ``"; "``, with each
-        finding's failing spans scrubbed out of its message (see :func:`scrub`).
+        One part per finding, joined by ``"; "``.
     """
-    return "; ".join(f"{f.code}: {scrub(f.message, f.spans)}" for f in findings)
+    if content:
+        return "; ".join(f"{f.code}: {scrub(f.message, f.spans)}" for f in findings)
+    return "; ".join(
+        f"{f.code}{' (warning)' if f.severity == 'warning' else ''}: {len(f.spans)} failing span(s)"
+        for f in findings
+    )
 
 
 def _message(role: str, text: str, **extra: str) -> str:
@@ -350,6 +364,13 @@ class Telemetry:
                 self.logger = logger_provider.get_logger(attr.SCOPE_NAME, VERSION)
             except Exception:
                 _log.debug("relapse: could not get a logger; events go on spans", exc_info=True)
+
+    def renamed(self, qualname: str) -> Telemetry:
+        """A copy reporting under ``qualname`` (same providers and settings)."""
+        twin = copy.copy(self)
+        twin.qualname = qualname
+        twin.call_span_name = attr.CALL_SPAN_PREFIX + qualname
+        return twin
 
     # Spans ------------------------------------------------------------------
 
@@ -571,6 +592,20 @@ class Telemetry:
             captured[attr.RELAPSE_FINDINGS_SPANS] = failing
         span.set_attributes(captured)
 
+    def _explanation(self, findings: Sequence[GroundingFinding]) -> str:
+        """The explanation: message text only with content capture on, and redacted."""
+        if not self.capture_content:
+            return explanation(findings)
+        text = explanation(findings, content=True)
+        if self.redact is None:
+            return text
+        try:
+            redacted = self.redact(text)
+        except Exception:
+            _log.warning("relapse: redact failed; the explanation names codes only", exc_info=True)
+            return explanation(findings)
+        return redacted if isinstance(redacted, str) else explanation(findings)
+
     def _evaluation_event(
         self, span: Span, recording: bool, record: IterationRecord, check_name: str
     ) -> None:
@@ -587,7 +622,7 @@ class Telemetry:
                 attr.GEN_AI_EVALUATION_SCORE_VALUE: 1.0 if record.grounded else 0.0,
             }
             if record.findings:
-                event[attr.GEN_AI_EVALUATION_EXPLANATION] = explanation(record.findings)
+                event[attr.GEN_AI_EVALUATION_EXPLANATION] = self._explanation(record.findings)
             if logger is not None:
                 parent: Context = trace.set_span_in_context(span)
                 logger.emit(
