@@ -29,9 +29,12 @@ from relapse import _attributes as attr
 from relapse._checking import Verdict, prepare
 from relapse._options import Policy
 from relapse._prompts import fit_retry
+from relapse._replies import Reply
 from relapse._state import _CURRENT, Attempt, attempt_scope
+from relapse._streams import asettle, settle
 from relapse._telemetry import active
 from relapse._types import GroundingFinding, GroundingResult, IterationRecord, RelapseResult
+from relapse._usage import total_usage
 from relapse.exceptions import NotGroundedError
 
 #: The start of the note relapse adds to an exception it lets through.
@@ -92,30 +95,25 @@ def _best(record: IterationRecord) -> tuple[bool, int, int]:
     return (is_non_answer(record), failing_span_count(record.findings), record.iteration)
 
 
-def answer_text(raw: object) -> str:
-    """
-    The answer text the check reads, from what one LLM call returned.
-
-    The one place that interprets a call's raw result.
-
-    Raises:
-        TypeError: ``raw`` is not a ``str``.
-    """
-    if not isinstance(raw, str):
-        raise TypeError(
-            f"the LLM call returned {type(raw).__name__}; relapse expects the answer as str"
-        )
-    return raw
-
-
 def make_record(
-    attempt: Attempt, answer: str, verdict: GroundingResult | None, duration_s: float
+    attempt: Attempt, reply: Reply, verdict: GroundingResult | None, duration_s: float
 ) -> IterationRecord:
-    """The transcript record of one iteration; ``verdict`` None when the check raised."""
-    if verdict is None:
-        return IterationRecord(attempt.iteration, attempt.prompt, answer, False, (), duration_s)
+    """
+    The transcript record of one iteration.
+
+    ``verdict`` is None when the answer could not be read or checked (the
+    reading or the check raised); the paid response is recorded all the same.
+    """
+    grounded, findings = (False, ()) if verdict is None else (verdict.ok, tuple(verdict.findings))
     return IterationRecord(
-        attempt.iteration, attempt.prompt, answer, verdict.ok, tuple(verdict.findings), duration_s
+        attempt.iteration,
+        attempt.prompt,
+        reply.answer,
+        grounded,
+        findings,
+        duration_s,
+        reply.response,
+        reply.usage,
     )
 
 
@@ -162,7 +160,7 @@ def attach(
         if isinstance(notes, list):
             notes[:] = [n for n in notes if not (isinstance(n, str) and n.startswith(NOTE_PREFIX))]
         # A __notes__ that is not a list makes add_note raise: the note is lost, nothing else.
-        error.add_note(f"{NOTE_PREFIX} {len(transcript) + 1}; see .relapse_transcript")
+        error.add_note(f"{NOTE_PREFIX} {attempt.iteration}; see .relapse_transcript")
 
 
 def _repeat_key(record: IterationRecord) -> tuple[Any, ...]:
@@ -187,6 +185,10 @@ def _stop(policy: Policy, transcript: list[IterationRecord], started: float) -> 
         return attr.OUTCOME_STALLED
     if last.iteration >= policy.max_iterations:
         return attr.OUTCOME_EXHAUSTED
+    if policy.max_total_tokens is not None:
+        spent = total_usage(record.usage for record in transcript)
+        if spent is not None and spent.total_tokens >= policy.max_total_tokens:
+            return attr.OUTCOME_BUDGET
     if policy.timeout_s is not None and policy.clock() - started >= policy.timeout_s:
         return attr.OUTCOME_TIMEOUT
     return None
@@ -206,8 +208,9 @@ def _final(
 ) -> RelapseResult:
     record = transcript[-1]
     if record.grounded:
-        return RelapseResult(record.answer, True, len(transcript), transcript, outcome)
-    answer = record.answer
+        return RelapseResult(
+            record.answer, True, len(transcript), transcript, outcome, record.response
+        )
     if callable(policy.on_exhausted):
         after = Attempt(
             len(transcript) + 1,
@@ -221,9 +224,13 @@ def _final(
         answer = policy.on_exhausted(after)
         if not isinstance(answer, str):
             raise TypeError(f"on_exhausted returned {type(answer).__name__}; expected str")
-    elif policy.on_exhausted == "best":
-        answer = min(transcript, key=_best).answer
-    return RelapseResult(answer, False, len(transcript), transcript, outcome)
+        # The handler's text is what the caller gets: there is no response behind it.
+        return RelapseResult(answer, False, len(transcript), transcript, outcome, answer)
+    if policy.on_exhausted == "best":
+        record = min(transcript, key=_best)
+    return RelapseResult(
+        record.answer, False, len(transcript), transcript, outcome, record.response
+    )
 
 
 def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
@@ -240,7 +247,8 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
     """
     telemetry = policy.telemetry
     within = _CURRENT.get()
-    call_span = telemetry.start_call(policy.max_iterations, len(chunks))
+    own_chunks = policy.readers.chunks_of is not None
+    call_span = telemetry.start_call(policy.max_iterations, None if own_chunks else len(chunks))
     transcript: list[IterationRecord] = []
     started = policy.clock()
     texts = tuple(chunks)
@@ -257,19 +265,27 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
             if policy.on_iteration is not None:
                 with attempt_scope(attempt):
                     policy.on_iteration(attempt)
-            answer = answer_text(_unwrapped((yield Ask(attempt, span, replaced))))
-            checked = time.perf_counter()
+            raw = _unwrapped((yield Ask(attempt, span, replaced)))
+            reply = Reply(raw, "", None)
             try:
-                pending: object = checker(answer)
+                reply = policy.readers.read(raw)
+                if policy.readers.chunks_of is not None:
+                    # Each attempt is judged against the chunks it retrieved itself.
+                    texts = tuple(policy.readers.chunks(raw))
+                    checker = prepare(policy.check, query, texts)
+                    attempt = replace(attempt, chunks=texts)
+                checked = time.perf_counter()
+                pending: object = checker(reply.answer)
                 if inspect.isawaitable(pending):
                     pending = _unwrapped((yield Await(pending)))
                 verdict = _verified(pending)
             except BaseException:
-                # The paid answer stays in the transcript even when the check fails.
-                transcript.append(make_record(attempt, answer, None, time.perf_counter() - began))
+                # The paid response stays in the transcript even when reading
+                # it or checking its answer fails.
+                transcript.append(make_record(attempt, reply, None, time.perf_counter() - began))
                 raise
             check_s = time.perf_counter() - checked
-            record = make_record(attempt, answer, verdict, time.perf_counter() - began)
+            record = make_record(attempt, reply, verdict, time.perf_counter() - began)
             transcript.append(record)
             span_open = False
             telemetry.end_iteration(span, record, policy.check_name, check_s)
@@ -298,7 +314,7 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
     except BaseException as error:
         if span_open:
             telemetry.fail(span, error)
-        telemetry.fail_call(call_span, error)
+        telemetry.fail_call(call_span, error, total_usage(r.usage for r in transcript))
         attach(error, transcript, within, attempt)
         return Raised(error)
     telemetry.end_call(call_span, result)
@@ -336,7 +352,7 @@ def drive(loop: Steps, call: Callable[[str, Any], object]) -> RelapseResult:
             else:
                 with active(request.span), attempt_scope(request.attempt):
                     try:
-                        reply = call(request.attempt.prompt, request.chunks)
+                        reply = settle(call(request.attempt.prompt, request.chunks))
                     except BaseException as error:  # the loop records it; _finish raises it
                         reply = Raised(error)
             request = loop.send(reply)
@@ -357,7 +373,7 @@ async def adrive(loop: Steps, call: Callable[[str, Any], Awaitable[object]]) -> 
                     reply = await request.pending
                 else:
                     with active(request.span), attempt_scope(request.attempt):
-                        reply = await call(request.attempt.prompt, request.chunks)
+                        reply = await asettle(await call(request.attempt.prompt, request.chunks))
             except BaseException as error:  # the loop records it; _finish raises it
                 reply = Raised(error)
             request = loop.send(reply)

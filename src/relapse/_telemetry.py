@@ -374,13 +374,14 @@ class Telemetry:
 
     # Spans ------------------------------------------------------------------
 
-    def start_call(self, max_iterations: int, chunk_count: int) -> Span:
+    def start_call(self, max_iterations: int, chunk_count: int | None) -> Span:
         """
         Start the call span as a child of the caller's current span.
 
         Args:
             max_iterations: The budget of LLM calls (``relapse.max_iterations``).
-            chunk_count: How many chunks the call received (``relapse.chunks.count``).
+            chunk_count: How many chunks the call received (``relapse.chunks.count``);
+                None when the function retrieves its own (``chunks_of``): not set then.
 
         Returns:
             The span, or ``INVALID_SPAN`` when the SDK failed to start one.
@@ -392,13 +393,13 @@ class Telemetry:
             return INVALID_SPAN
         try:
             if span.is_recording():
-                span.set_attributes(
-                    {
-                        attr.RELAPSE_MAX_ITERATIONS: max_iterations,
-                        attr.CODE_FUNCTION_NAME: self.qualname,
-                        attr.RELAPSE_CHUNKS_COUNT: chunk_count,
-                    }
-                )
+                attributes: dict[str, AttributeValue] = {
+                    attr.RELAPSE_MAX_ITERATIONS: max_iterations,
+                    attr.CODE_FUNCTION_NAME: self.qualname,
+                }
+                if chunk_count is not None:
+                    attributes[attr.RELAPSE_CHUNKS_COUNT] = chunk_count
+                span.set_attributes(attributes)
         except Exception:
             _log.debug("relapse: could not set call span attributes", exc_info=True)
         return span
