@@ -169,6 +169,14 @@ class TestStreams:
         result = await answer.run("When?", DOCS)
         assert ("It opened in 1889.", relapse.Usage(25, 7)) == (result.answer, result.usage)
 
+    def test_async_generator_function_is_refused_when_decorating(self) -> None:
+        """An ``async def`` with ``yield`` is refused before any call, saying what to write."""
+        with pytest.raises(TypeError, match=r"async generator function .*returns the stream"):
+
+            @relapse.grounded(chunks_arg="docs")
+            async def answer(query: str, docs: list[str]) -> AsyncIterator[str]:
+                yield "x"
+
 
 class TestChunksOf:
     def test_each_attempt_is_checked_against_its_own_chunks(self) -> None:
@@ -356,3 +364,111 @@ class TestUsageTelemetry:
         assert not any(
             key.startswith("relapse.usage") for s in spans.spans for key in (s.attributes or {})
         )
+
+
+class TestAcrossTheLoop:
+    def test_attempt_carries_the_usage_so_far(self) -> None:
+        """``current_attempt().usage`` is the tokens the earlier attempts spent."""
+        seen: list[relapse.Usage | None] = []
+        replies = iter(
+            [
+                chat_completion("1999", prompt=40, completion=6),
+                chat_completion("1999", prompt=50, completion=6),
+                chat_completion("1889", prompt=60, completion=6),
+            ]
+        )
+
+        @relapse.grounded(chunks_arg="docs", grounding_check=forbid("1999"))
+        def answer(query: str, docs: list[str]) -> ChatCompletion:
+            attempt = relapse.current_attempt()
+            assert attempt is not None
+            seen.append(attempt.usage)
+            return next(replies)
+
+        answer("q", DOCS)
+        assert [None, relapse.Usage(40, 6), relapse.Usage(90, 12)] == seen
+
+    def test_best_returns_the_best_attempts_response(self) -> None:
+        """With ``on_exhausted="best"`` the caller gets the response of the answer picked."""
+        worse = chat_completion("1999 and 1998")
+        better = chat_completion("1999")
+        replies = iter([worse, better])
+
+        @relapse.grounded(
+            chunks_arg="docs",
+            grounding_check=forbid("1999", "1998"),
+            max_iterations=2,
+            on_exhausted="best",
+        )
+        def answer(query: str, docs: list[str]) -> ChatCompletion:
+            return next(replies)
+
+        assert better is answer("q", DOCS)
+
+    def test_run_reads_an_sdk_response_from_call_llm(self) -> None:
+        """``relapse.run`` reads the answer and usage of whatever ``call_llm`` returns."""
+        result = relapse.run(
+            "When did it open?",
+            DOCS,
+            call_llm=lambda prompt: chat_completion("It opened in 1889.", prompt=30, completion=5),
+        )
+        assert ("It opened in 1889.", relapse.Usage(30, 5)) == (result.answer, result.usage)
+
+    def test_disabled_calls_straight_through_and_leaves_streams_unread(self) -> None:
+        """With the kill switch off, the raw return value, stream included, comes back as is."""
+        stream = iter(["It ", "opened."])
+
+        @relapse.grounded(chunks_arg="docs", enabled=False)
+        def answer(query: str, docs: list[str]) -> Iterator[str]:
+            return stream
+
+        assert stream is answer("q", DOCS)
+        assert ["It ", "opened."] == list(stream)
+
+    def test_failed_call_keeps_usage_of_paid_attempts(self) -> None:
+        """An LLM error after a paid attempt: the transcript keeps that attempt's usage."""
+        calls: list[int] = []
+
+        @relapse.grounded(chunks_arg="docs", grounding_check=forbid("1999"))
+        def answer(query: str, docs: list[str]) -> ChatCompletion:
+            calls.append(1)
+            if len(calls) == 2:
+                raise ConnectionError("reset")
+            return chat_completion("1999", prompt=40, completion=6)
+
+        with pytest.raises(ConnectionError) as caught:
+            answer("q", DOCS)
+        transcript = caught.value.relapse_transcript  # type: ignore[attr-defined]
+        assert [relapse.Usage(40, 6)] == [record.usage for record in transcript]
+
+    def test_tokens_histogram_counts_a_budget_stop(self) -> None:
+        """The tokens histogram records a call stopped by the budget under outcome budget."""
+        from opentelemetry.sdk.metrics import MeterProvider
+        from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+
+        reader = InMemoryMetricReader()
+
+        @relapse.grounded(
+            chunks_arg="docs",
+            grounding_check=forbid("1999"),
+            max_total_tokens=50,
+            meter_provider=MeterProvider(metric_readers=[reader]),
+        )
+        def answer(query: str, docs: list[str]) -> ChatCompletion:
+            return chat_completion("1999", prompt=45, completion=10)
+
+        assert "budget" == answer.run("q", DOCS).outcome
+        data = reader.get_metrics_data()
+        assert data is not None
+        sums = {
+            (point.attributes or {}).get("gen_ai.token.type"): (
+                (point.attributes or {}).get("relapse.outcome"),
+                point.sum,
+            )
+            for resource in data.resource_metrics
+            for scope in resource.scope_metrics
+            for metric in scope.metrics
+            if metric.name == "relapse.call.tokens"
+            for point in metric.data.data_points
+        }
+        assert {"input": ("budget", 45), "output": ("budget", 10)} == sums

@@ -382,6 +382,13 @@ def grounded(
             target = function
         if not callable(target):
             raise TypeError(f"@grounded decorates a function, got {type(function).__name__}")
+        if inspect.isasyncgenfunction(target):
+            # Its calls return the stream at once, before any loop could run.
+            raise TypeError(
+                f"@grounded cannot decorate the async generator function"
+                f" {getattr(target, '__qualname__', target)!r}: make it an async def that"
+                " returns the stream (return gen(...)), and the caller gets it replayed"
+            )
         shape = call_shape(target, chunks_arg, query_arg, feedback_arg)
         engine = _Engine(shape, policy.named(getattr(target, "__qualname__", repr(target))))
         wrapper = engine.aexecute if is_async(target) else engine.execute
