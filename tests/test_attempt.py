@@ -229,3 +229,22 @@ class TestNoCacheKeepsUserObjectsAlive:
         del model, chunks
         gc.collect()
         assert (None, None) == tuple(ref() for ref in refs)
+
+
+class TestHookErrors:
+    def test_on_iteration_error_propagates_with_the_transcript(self) -> None:
+        """An on_iteration error reaches the caller as itself, with the records so far."""
+        llm = ScriptedLLM(["WRONG", "fine"])
+        error = LookupError("quota spent")
+
+        def hook(attempt: relapse.Attempt) -> None:
+            if attempt.iteration == 2:
+                raise error
+
+        with pytest.raises(LookupError) as caught:
+            decorated(llm, on_iteration=hook)("q", DOCS)
+        assert caught.value is error
+        assert (1, ["WRONG"]) == (
+            llm.calls,
+            [r.answer for r in caught.value.relapse_transcript],  # type: ignore[attr-defined]
+        )

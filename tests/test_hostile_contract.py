@@ -46,8 +46,12 @@ class TestPickling:
             again.result.outcome,
         )
 
+    @pytest.mark.skipif(
+        "fork" not in multiprocessing.get_all_start_methods(), reason="needs the fork start method"
+    )
     def test_worker_raising_it_does_not_break_the_pool(self) -> None:
         """A process-pool worker raising NotGroundedError hands it back; the pool lives on."""
+        # fork: the worker inherits the test modules, so functions unpickle by name.
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(1, mp_context=context) as pool:
             error = pool.submit(_raise_not_grounded, "q").exception(timeout=60)
@@ -81,6 +85,19 @@ class TestAsyncDetection:
 
         answer = relapse.grounded(chunks_arg="docs")(sync_fetch)
         assert "fine" == answer("q", DOCS)
+
+    def test_sync_wrapper_returning_a_coroutine_gets_a_clear_error(self) -> None:
+        """A sync wrapper handing back an un-awaited coroutine is told how to fix it."""
+
+        async def fetch(query: str, docs: list[str]) -> str:
+            return "fine"
+
+        @functools.wraps(fetch)
+        def leaky(query: str, docs: list[str]) -> Any:
+            return fetch(query, docs)
+
+        with pytest.raises(TypeError, match=r"returned coroutine.*async def"):
+            relapse.grounded(chunks_arg="docs")(leaky)("q", DOCS)
 
     async def test_validation_errors_surface_on_await(self) -> None:
         """A bad argument of an async call raises when awaited, so gather sees every result."""

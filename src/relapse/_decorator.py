@@ -14,7 +14,7 @@ import wrapt
 from relapse import _attributes as attr
 from relapse._binding import CallShape, Slot, call_shape
 from relapse._chunks import materialize
-from relapse._loop import adrive, drive, steps
+from relapse._loop import Steps, adrive, drive, steps
 from relapse._options import LoopOptions, Policy, is_enabled, make_policy
 from relapse._replies import ChunksOf, returned
 from relapse._types import IterationRecord, RelapseResult
@@ -25,8 +25,6 @@ if TYPE_CHECKING:
 
 Args = tuple[Any, ...]
 Kwargs = dict[str, Any]
-#: ``bind(prompt, chunks_or_none) -> (args, kwargs)`` of one iteration's call.
-Binder = Callable[[str, Any], tuple[Args, Kwargs]]
 
 
 def _found(slot: Slot, args: Args, kwargs: Kwargs, role: str) -> Any:
@@ -45,8 +43,16 @@ class _Engine:
         self.shape = shape
         self.policy = policy
 
-    def _bind(self, instance: Any, args: Args, kwargs: Kwargs) -> tuple[str, list[str], Binder]:
-        """Read and validate the query and chunks (once), and how to re-bind them."""
+    def _start(
+        self, wrapped: Callable[..., Any], instance: Any, args: Args, kwargs: Kwargs
+    ) -> tuple[Steps, Callable[[str, Any], Any]]:
+        """
+        Read and validate the query and chunks (once) and start the loop.
+
+        Returns:
+            The loop, and ``call(prompt, replaced_chunks_or_none)`` making one
+            iteration's call with the query (and chunks) re-bound.
+        """
         # wrapt hands us args without self/cls whenever ``instance`` is set.
         slots = self.shape.slots(bound=instance is not None)
         query = _found(slots.query, args, kwargs, "query")
@@ -63,15 +69,15 @@ class _Engine:
         # The retry text replaces the query, or goes to the feedback parameter.
         retry_slot = slots.feedback or slots.query
 
-        def bind(prompt: str, replaced: Any) -> tuple[Args, Kwargs]:
+        def call(prompt: str, replaced: Any) -> Any:
             call_args, call_kwargs = first_args, first_kwargs
             if prompt is not query:
                 call_args, call_kwargs = retry_slot.replace(call_args, call_kwargs, prompt)
             if replaced is not None and chunks_slot is not None:
                 call_args, call_kwargs = chunks_slot.replace(call_args, call_kwargs, replaced)
-            return call_args, call_kwargs
+            return wrapped(*call_args, **call_kwargs)
 
-        return query, texts, bind
+        return steps(self.policy, query, texts), call
 
     def _unchecked(self, raw: Any, instance: Any, args: Args, kwargs: Kwargs) -> RelapseResult:
         """
@@ -97,13 +103,7 @@ class _Engine:
         """The wrapt wrapper of a sync function: run the loop, return the result."""
         if not is_enabled(self.policy.enabled):
             return self._unchecked(wrapped(*args, **kwargs), instance, args, kwargs)
-        query, texts, bind = self._bind(instance, args, kwargs)
-
-        def call(prompt: str, replaced: Any) -> Any:
-            call_args, call_kwargs = bind(prompt, replaced)
-            return wrapped(*call_args, **call_kwargs)
-
-        return drive(steps(self.policy, query, texts), call)
+        return drive(*self._start(wrapped, instance, args, kwargs))
 
     async def aexecute(
         self, wrapped: Callable[..., Any], instance: Any, args: Args, kwargs: Kwargs
@@ -111,13 +111,7 @@ class _Engine:
         """The wrapt wrapper of an ``async def`` function; every error surfaces on await."""
         if not is_enabled(self.policy.enabled):
             return self._unchecked(await wrapped(*args, **kwargs), instance, args, kwargs)
-        query, texts, bind = self._bind(instance, args, kwargs)
-
-        def call(prompt: str, replaced: Any) -> Any:
-            call_args, call_kwargs = bind(prompt, replaced)
-            return wrapped(*call_args, **call_kwargs)
-
-        return await adrive(steps(self.policy, query, texts), call)
+        return await adrive(*self._start(wrapped, instance, args, kwargs))
 
 
 async def _await_response(pending: Coroutine[Any, Any, RelapseResult]) -> Any:

@@ -12,6 +12,11 @@ error on the spans, attaches the transcript and *returns* it wrapped in
 :class:`Raised`, and the driver raises it, outside any handler, unchanged.
 (A generator cannot let ``StopIteration`` through: PEP 479 would turn it
 into ``RuntimeError``.)
+
+What a call returned is read in one place, :meth:`Readers.read
+<relapse._replies.Readers.read>`, into a :class:`~relapse._replies.Reply`
+(answer text, raw response, usage), and :func:`make_record` turns it and the
+verdict into the transcript record.
 """
 
 from __future__ import annotations
@@ -204,7 +209,11 @@ def _retry_query(policy: Policy, attempt: Attempt) -> str:
 
 
 def _final(
-    policy: Policy, transcript: list[IterationRecord], outcome: str, last: Attempt
+    policy: Policy,
+    transcript: list[IterationRecord],
+    outcome: str,
+    last: Attempt,
+    elapsed_s: float,
 ) -> RelapseResult:
     record = transcript[-1]
     if record.grounded:
@@ -219,7 +228,7 @@ def _final(
             last.chunks,
             tuple(transcript),
             record.findings,
-            last.elapsed_s,
+            elapsed_s,
         )
         answer = policy.on_exhausted(after)
         if not isinstance(answer, str):
@@ -257,7 +266,8 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
     span: Span = INVALID_SPAN
     span_open = False
     try:
-        checker: Callable[[str], Verdict] = prepare(policy.check, query, texts)
+        # The check gets the texts list as it is; the Attempt an immutable copy.
+        checker: Callable[[str], Verdict] = prepare(policy.check, query, chunks)
         while True:
             span = telemetry.start_iteration(call_span, attempt.iteration)
             span_open = True
@@ -307,10 +317,10 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                     # The check must judge the next answer against what the model saw.
                     replaced, new_texts = fresh
                     texts = tuple(new_texts)
-                    checker = prepare(policy.check, query, texts)
+                    checker = prepare(policy.check, query, new_texts)
                     attempt = replace(attempt, chunks=texts)
             attempt = replace(attempt, prompt=_retry_query(policy, attempt))
-        result = _final(policy, transcript, outcome, attempt)
+        result = _final(policy, transcript, outcome, attempt, policy.clock() - started)
     except BaseException as error:
         if span_open:
             telemetry.fail(span, error)

@@ -248,12 +248,20 @@ class Streamed:
 
 def settle(value: Any) -> Any:
     """
-    ``value``, or a :class:`Streamed` of it when it is a sync stream (read to its end).
+    What a synchronous call returned, made readable: a sync stream is read into a :class:`Streamed`.
 
     Raises:
-        TypeError: ``value`` is an async stream: a synchronous function
-            cannot have it read; the message says to make the function ``async def``.
+        TypeError: ``value`` is an async stream or a coroutine, which a
+            synchronous call cannot have read or awaited; the message says to
+            make the function ``async def``. A coroutine is closed first.
     """
+    if inspect.iscoroutine(value):
+        value.close()  # never awaited: close it so Python does not warn
+        raise TypeError(
+            "the LLM call returned coroutine (a sync function returning a coroutine: define it"
+            " with async def, or mark a wrapper with inspect.markcoroutinefunction, so relapse"
+            " awaits it)"
+        )
     kind = stream_kind(value)
     if kind is None:
         return value

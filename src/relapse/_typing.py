@@ -19,44 +19,35 @@ if TYPE_CHECKING:
 P = ParamSpec("P")
 Q = ParamSpec("Q")
 S = TypeVar("S")
+#: What calling the grounded function returns: the function's own return type.
+A = TypeVar("A", covariant=True)
+#: What ``.run`` returns: ``RelapseResult``, or a coroutine of one.
 R = TypeVar("R", covariant=True)
+#: The decorated function's return type.
 T = TypeVar("T")
 
 
-class Grounded(Protocol[P, R]):
-    """A grounded sync function: ``f(...) -> R`` and ``f.run(...) -> RelapseResult``."""
+class Grounded(Protocol[P, A, R]):
+    """
+    A grounded function: ``f(*args) -> A`` and ``f.run(*args) -> R``.
 
-    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+    ``Grounded[P, T, RelapseResult]`` for a sync function returning ``T``;
+    ``Grounded[P, Coroutine[Any, Any, T], Coroutine[Any, Any, RelapseResult]]``
+    for an ``async def`` one.
+    """
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> A:
         """Return the chosen attempt's own return value (a stream is replayed)."""
 
-    def run(self, *args: P.args, **kwargs: P.kwargs) -> RelapseResult:
+    def run(self, *args: P.args, **kwargs: P.kwargs) -> R:
         """Return the whole :class:`relapse.RelapseResult`."""
 
     @overload
-    def __get__(self, instance: None, owner: type[Any], /) -> Grounded[P, R]: ...
+    def __get__(self, instance: None, owner: type[Any], /) -> Grounded[P, A, R]: ...
     @overload
     def __get__(
-        self: Grounded[Concatenate[S, Q], R], instance: S, owner: type[Any], /
-    ) -> Grounded[Q, R]: ...
-    def __get__(self, instance: Any, owner: type[Any], /) -> Any:
-        """Bind like a function: a method drops ``self``."""
-
-
-class AsyncGrounded(Protocol[P, R]):
-    """A grounded ``async def`` function: both calls return coroutines."""
-
-    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> Coroutine[Any, Any, R]:
-        """Return a coroutine of the chosen attempt's own return value."""
-
-    def run(self, *args: P.args, **kwargs: P.kwargs) -> Coroutine[Any, Any, RelapseResult]:
-        """Return a coroutine of the whole :class:`relapse.RelapseResult`."""
-
-    @overload
-    def __get__(self, instance: None, owner: type[Any], /) -> AsyncGrounded[P, R]: ...
-    @overload
-    def __get__(
-        self: AsyncGrounded[Concatenate[S, Q], R], instance: S, owner: type[Any], /
-    ) -> AsyncGrounded[Q, R]: ...
+        self: Grounded[Concatenate[S, Q], A, R], instance: S, owner: type[Any], /
+    ) -> Grounded[Q, A, R]: ...
     def __get__(self, instance: Any, owner: type[Any], /) -> Any:
         """Bind like a function: a method drops ``self``."""
 
@@ -69,8 +60,8 @@ class GroundedDecorator(Protocol):
     @overload
     def __call__(  # type: ignore[overload-overlap]
         self, function: Callable[P, Coroutine[Any, Any, T]], /
-    ) -> AsyncGrounded[P, T]: ...
+    ) -> Grounded[P, Coroutine[Any, Any, T], Coroutine[Any, Any, RelapseResult]]: ...
     @overload
-    def __call__(self, function: Callable[P, T], /) -> Grounded[P, T]: ...
+    def __call__(self, function: Callable[P, T], /) -> Grounded[P, T, RelapseResult]: ...
     def __call__(self, function: Callable[..., Any], /) -> Any:
         """Wrap ``function`` in the loop."""
