@@ -177,6 +177,17 @@ class TestStreams:
             async def answer(query: str, docs: list[str]) -> AsyncIterator[str]:
                 yield "x"
 
+    def test_answer_of_on_a_stream_gets_the_streamed_pieces(self) -> None:
+        """A custom ``answer_of`` reads a stream from its Streamed pieces."""
+
+        @relapse.grounded(
+            chunks_arg="docs", answer_of=lambda streamed: "".join(streamed.pieces).upper()
+        )
+        def answer(query: str, docs: list[str]) -> Iterator[str]:
+            return iter(["it opened ", "in 1889."])
+
+        assert "IT OPENED IN 1889." == answer.run("q", DOCS).answer
+
 
 class TestChunksOf:
     def test_each_attempt_is_checked_against_its_own_chunks(self) -> None:
@@ -215,6 +226,22 @@ class TestChunksOf:
 
         result = chain.run("When did it open?")
         assert (True, "It opened in 1889.") == (result.grounded, result.answer)
+
+    def test_call_span_has_no_chunk_count(self, spans: CapturedSpans) -> None:
+        """With chunks_of, relapse.chunks.count is not set: the chunks are not known upfront."""
+
+        @relapse.grounded(chunks_of=relapse.chunks_from.sources, tracer_provider=spans.provider)
+        def ask(query: str) -> dict[str, Any]:
+            return {"answer": "It opened in 1889.", "sources": DOCS}
+
+        ask("q")
+        (call,) = [s for s in spans.spans if s.name.endswith("<locals>.ask")]
+        assert "relapse.chunks.count" not in (call.attributes or {})
+
+    def test_retrieve_with_chunks_of_is_refused(self) -> None:
+        """retrieve= replaces a chunks argument there is none of: refused when decorating."""
+        with pytest.raises(ValueError, match=r"^retrieve= replaces the chunks argument"):
+            relapse.grounded(chunks_of=relapse.chunks_from.sources, retrieve=lambda a: None)
 
     def test_exactly_one_of_chunks_arg_and_chunks_of(self) -> None:
         """Both or neither is an error when decorating."""
@@ -255,6 +282,26 @@ class TestFeedbackArg:
         assert note.startswith('Your previous answer was rejected: "It opened in 1999."')
         assert "When did it open?" not in note
         assert note == result.transcript[1].prompt
+
+    async def test_method_retrieving_itself_with_feedback(self) -> None:
+        """A bound async method with chunks_of and a keyword-only feedback parameter."""
+        calls: list[tuple[str, str | None]] = []
+
+        class Engine:
+            @relapse.grounded(
+                chunks_of=relapse.chunks_from.sources,
+                feedback_arg="hint",
+                grounding_check=forbid("1999"),
+            )
+            async def ask(self, query: str, *, hint: str | None = None) -> dict[str, Any]:
+                calls.append((query, hint))
+                said = "It opened in 1999." if hint is None else "It opened in 1889."
+                return {"answer": said, "sources": DOCS}
+
+        reply = await Engine().ask("When?")
+        assert {"answer": "It opened in 1889.", "sources": DOCS} == reply
+        assert ["When?", "When?"] == [query for query, _ in calls]
+        assert calls[1][1] is not None
 
     def test_feedback_arg_must_be_a_parameter(self) -> None:
         """An unknown feedback parameter is refused when decorating, listing the parameters."""
