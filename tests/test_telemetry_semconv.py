@@ -22,6 +22,9 @@ class TestSemconvNames:
             (attr.GEN_AI_EVALUATION_SCORE_LABEL, gen_ai_attributes.GEN_AI_EVALUATION_SCORE_LABEL),
             (attr.GEN_AI_EVALUATION_SCORE_VALUE, gen_ai_attributes.GEN_AI_EVALUATION_SCORE_VALUE),
             (attr.GEN_AI_EVALUATION_EXPLANATION, gen_ai_attributes.GEN_AI_EVALUATION_EXPLANATION),
+            (attr.GEN_AI_TOKEN_TYPE, gen_ai_attributes.GEN_AI_TOKEN_TYPE),
+            (attr.TOKEN_TYPE_INPUT, gen_ai_attributes.GenAiTokenTypeValues.INPUT.value),
+            (attr.TOKEN_TYPE_OUTPUT, gen_ai_attributes.GenAiTokenTypeValues.COMPLETION.value),
         ],
     )
     def test_constant_matches_semconv(self, ours: str, theirs: str) -> None:
@@ -75,6 +78,7 @@ class TestSemconvNames:
             "INPUT_VALUE",
             "OUTPUT_VALUE",
             "LANGFUSE_OBSERVATION_TYPE",
+            "GEN_AI_TOKEN_TYPE",
         }
         foreign = {
             name

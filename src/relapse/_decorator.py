@@ -16,6 +16,7 @@ from relapse._binding import CallShape, Slot, call_shape
 from relapse._chunks import materialize
 from relapse._loop import Steps, adrive, drive, steps
 from relapse._options import LoopOptions, Policy, is_enabled, make_policy
+from relapse._replies import ChunksOf, returned
 from relapse._types import IterationRecord, RelapseResult
 from relapse._typing import GroundedDecorator
 
@@ -53,35 +54,48 @@ class _Engine:
             iteration's call with the query (and chunks) re-bound.
         """
         # wrapt hands us args without self/cls whenever ``instance`` is set.
-        query_slot, chunks_slot = self.shape.slots(bound=instance is not None)
-        query = _found(query_slot, args, kwargs, "query")
-        chunks = _found(chunks_slot, args, kwargs, "chunks")
+        slots = self.shape.slots(bound=instance is not None)
+        query = _found(slots.query, args, kwargs, "query")
         if not isinstance(query, str):
-            raise TypeError(f"{query_slot.name} must be str, got {type(query).__name__}")
-        passed, texts = materialize(chunks, chunks_slot.name)
-        if passed is not chunks:
-            args, kwargs = chunks_slot.replace(args, kwargs, passed)
+            raise TypeError(f"{slots.query.name} must be str, got {type(query).__name__}")
+        texts: list[str] = []
+        chunks_slot = slots.chunks
+        if chunks_slot is not None:
+            chunks = _found(chunks_slot, args, kwargs, "chunks")
+            passed, texts = materialize(chunks, chunks_slot.name)
+            if passed is not chunks:
+                args, kwargs = chunks_slot.replace(args, kwargs, passed)
         first_args, first_kwargs = args, kwargs
+        # The retry text replaces the query, or goes to the feedback parameter.
+        retry_slot = slots.feedback or slots.query
 
         def call(prompt: str, replaced: Any) -> Any:
             call_args, call_kwargs = first_args, first_kwargs
             if prompt is not query:
-                call_args, call_kwargs = query_slot.replace(call_args, call_kwargs, prompt)
-            if replaced is not None:
+                call_args, call_kwargs = retry_slot.replace(call_args, call_kwargs, prompt)
+            if replaced is not None and chunks_slot is not None:
                 call_args, call_kwargs = chunks_slot.replace(call_args, call_kwargs, replaced)
             return wrapped(*call_args, **call_kwargs)
 
         return steps(self.policy, query, texts), call
 
     def _unchecked(self, raw: Any, instance: Any, args: Args, kwargs: Kwargs) -> RelapseResult:
-        """The result of a call made straight through, with the kill switch off."""
-        query_slot, _ = self.shape.slots(bound=instance is not None)
+        """
+        The result of a call made straight through, with the kill switch off.
+
+        Nothing is read from ``raw`` (a stream stays unread): the answer is
+        ``raw`` when it is a ``str``, else empty; the response is ``raw``.
+        """
+        query_slot = self.shape.slots(bound=instance is not None).query
         try:
             query = query_slot.get(args, kwargs)
         except TypeError:
             query = ""
-        record = IterationRecord(1, query if isinstance(query, str) else "", raw, False)
-        return RelapseResult(raw, False, 1, [record], attr.OUTCOME_DISABLED)
+        answer = raw if isinstance(raw, str) else ""
+        record = IterationRecord(
+            1, query if isinstance(query, str) else "", answer, False, response=raw
+        )
+        return RelapseResult(answer, False, 1, [record], attr.OUTCOME_DISABLED, raw)
 
     def execute(
         self, wrapped: Callable[..., Any], instance: Any, args: Args, kwargs: Kwargs
@@ -100,22 +114,23 @@ class _Engine:
         return await adrive(*self._start(wrapped, instance, args, kwargs))
 
 
-async def _await_answer(pending: Coroutine[Any, Any, RelapseResult]) -> str:
+async def _await_response(pending: Coroutine[Any, Any, RelapseResult]) -> Any:
     result = await pending
-    return result.answer
+    return returned(result.response)
 
 
-def _answer_of(outcome: RelapseResult | Coroutine[Any, Any, RelapseResult]) -> Any:
+def _response_of(outcome: RelapseResult | Coroutine[Any, Any, RelapseResult]) -> Any:
+    """What calling the decorated function returns: the chosen attempt's own return value."""
     if isinstance(outcome, RelapseResult):
-        return outcome.answer
-    return _await_answer(outcome)
+        return returned(outcome.response)
+    return _await_response(outcome)
 
 
 class _BoundGrounded(wrapt.BoundFunctionWrapper):  # type: ignore[type-arg]
     """A grounded function bound to an instance or class (methods)."""
 
     def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
-        return _answer_of(super().__call__(*args, **kwargs))
+        return _response_of(super().__call__(*args, **kwargs))
 
     def run(self, /, *args: Any, **kwargs: Any) -> Any:
         """Call like the function, but return the :class:`relapse.RelapseResult`."""
@@ -134,8 +149,9 @@ class GroundedFunction(wrapt.FunctionWrapper):  # type: ignore[type-arg]
     """
     A function wrapped by :func:`grounded`.
 
-    Calling it returns the answer of the :class:`relapse.RelapseResult`: the
-    grounded answer, or, when none passed, the one ``on_exhausted`` picks;
+    Calling it returns the function's own return value (the response object,
+    the dict, a replay of a stream) of the attempt the loop chose: the
+    grounded one, or, when none passed, the one ``on_exhausted`` picks;
     :meth:`run` returns the whole :class:`relapse.RelapseResult`.
     For an ``async def`` function both return awaitables.
 
@@ -147,7 +163,7 @@ class GroundedFunction(wrapt.FunctionWrapper):  # type: ignore[type-arg]
     __bound_function_wrapper__ = _BoundGrounded
 
     def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
-        return _answer_of(super().__call__(*args, **kwargs))
+        return _response_of(super().__call__(*args, **kwargs))
 
     def run(self, /, *args: Any, **kwargs: Any) -> Any:
         """Call like the function, but return the :class:`relapse.RelapseResult`."""
@@ -191,18 +207,31 @@ def grounded(
     _function: None = None,
     /,
     *,
-    chunks_arg: str,
+    chunks_arg: str | None = None,
+    chunks_of: ChunksOf | None = None,
     query_arg: str | None = None,
+    feedback_arg: str | None = None,
     **options: Unpack[LoopOptions],
 ) -> GroundedDecorator:
     """
-    Re-invoke an ``answer(query, chunks)`` function until its answer is grounded.
+    Re-invoke an LLM-calling function until its answer is grounded.
 
     Iteration 1 calls the function with its arguments untouched. When the
     answer fails the check, iteration n > 1 calls it again with the query
     argument replaced by a retry query that quotes the original query, the
     previous answer and every error finding, and asks for an answer from
-    the context alone. The function must return the answer as ``str``.
+    the context alone (or, with ``feedback_arg``, with the query untouched
+    and that note in the feedback parameter).
+
+    The function may return a ``str``, an SDK response (OpenAI, Anthropic,
+    LangChain, LlamaIndex...), a dict, or a stream (a sync or async iterator,
+    read to its end before the check); ``answer_of`` reads the text to check.
+    Calling the decorated function returns the function's own return value
+    of the chosen attempt (a stream is replayed as an iterator of the same
+    kind, so its first piece arrives only once the whole answer is checked);
+    ``.run`` returns the :class:`relapse.RelapseResult`, whose ``answer`` is
+    the text, ``response`` the raw value and ``usage`` the tokens of every
+    attempt.
     Inside it, :func:`relapse.current_attempt` gives the iteration's
     :class:`relapse.Attempt` (raise the temperature on a retry, for example).
 
@@ -216,13 +245,37 @@ def grounded(
     included, is raised when the coroutine is awaited.
 
     Args:
-        _function: Only there so that a bare ``@relapse.grounded`` fails with
-            Python's "missing ... keyword-only argument: 'chunks_arg'" rather
-            than "takes 0 positional arguments"; pass nothing.
+        _function: Only there so that a bare ``@relapse.grounded`` fails
+            naming ``chunks_arg``/``chunks_of`` rather than with "takes 0
+            positional arguments"; pass nothing.
         chunks_arg: Name of the parameter holding the retrieved chunks: an
-            iterable of ``str`` or of mappings with a ``"text"`` key.
+            iterable of ``str``, of mappings with a ``text``, ``page_content``
+            or ``content`` key, or of LangChain, LlamaIndex or Haystack
+            documents. Exactly one of ``chunks_arg`` and ``chunks_of``.
+        chunks_of: ``chunks_of(response) -> chunks`` for a function that
+            retrieves its chunks itself and returns them with the answer
+            (see :mod:`relapse.chunks_from`); each attempt is checked against
+            the chunks it returned. Exactly one of ``chunks_arg`` and ``chunks_of``.
         query_arg: Name of the query parameter; by default the first
-            parameter that is neither ``chunks_arg`` nor ``self``/``cls``.
+            parameter that is none of ``chunks_arg``, ``feedback_arg``,
+            ``self``/``cls``.
+        feedback_arg: Name of a parameter that receives, on iterations 2+,
+            the retry note (the rejected answer and its findings, as text:
+            :func:`relapse._prompts.retry_note`, or ``rewrite``'s result when
+            given) while the query argument stays exactly the caller's, so the
+            function's own retrieval, caches and logs see the real question.
+            On iteration 1 it is passed untouched. DSPy's ``hint_`` field is
+            the precedent.
+        answer_of: ``answer_of(response) -> str`` reads the text to check
+            from what the function returned; defaults to
+            :func:`relapse.default_answer_of` (for a stream, the text of its
+            pieces). For a stream it receives the :class:`relapse.Streamed`.
+        usage_of: ``usage_of(response) -> relapse.Usage | None`` reads the
+            tokens one call spent; defaults to :func:`relapse.default_usage_of`
+            (for a stream, its final usage event).
+        max_total_tokens: Stop retrying once the tokens the attempts
+            reported reach this many (outcome ``"budget"``); the attempt that
+            crossed it is still checked, and returned grounded if it passed.
         max_iterations: Total LLM calls allowed, at least 1 (1 means no retry).
         grounding_check: A :class:`relapse.checks.Check`,
             ``check(query, chunks, answer) -> GroundingResult``; defaults to
@@ -279,26 +332,42 @@ def grounded(
         returning the :class:`relapse.RelapseResult`.
 
     Raises:
-        TypeError: an option has the wrong type. At call time: the chunks or
-            query argument is missing or of the wrong type, or the function
-            returns a non-``str`` answer.
-        ValueError: ``max_iterations`` < 1, an unknown ``on_exhausted``, or a
-            ``chunks_arg``/``query_arg`` that is not a parameter (raised when
-            decorating, listing the parameters).
+        TypeError: an option has the wrong type, or not exactly one of
+            ``chunks_arg`` and ``chunks_of`` is given. At call time: the chunks
+            or query argument is missing or of the wrong type (before any
+            call), or the answer cannot be read from what the function
+            returned (the raw value stays on the transcript).
+        ValueError: ``max_iterations`` or ``max_total_tokens`` < 1, an
+            unknown ``on_exhausted``, ``retrieve`` with ``chunks_of``, or a
+            ``chunks_arg``/``query_arg``/``feedback_arg`` that is not a
+            parameter (raised when decorating, listing the parameters).
         NotGroundedError: at call time, with ``on_exhausted="raise"``.
 
     .. versionchanged:: 0.2.0 ``stop_on_repeat``, ``on_iteration``,
-       ``enabled``; policies take a :class:`relapse.Attempt`.
+       ``enabled``; policies take a :class:`relapse.Attempt`. ``chunks_of``,
+       ``feedback_arg``, ``answer_of``, ``usage_of``, ``max_total_tokens``;
+       calling returns the function's own return value.
     """
     if _function is not None:
-        raise TypeError("use @relapse.grounded(chunks_arg=...) with its options")
-    if not isinstance(chunks_arg, str):
         raise TypeError(
-            f"chunks_arg must be a parameter name (str), got {type(chunks_arg).__name__}"
+            "a bare @relapse.grounded is missing its options: use"
+            " @relapse.grounded(chunks_arg=...) or @relapse.grounded(chunks_of=...)"
         )
-    if query_arg is not None and not isinstance(query_arg, str):
-        raise TypeError(f"query_arg must be a parameter name (str), got {type(query_arg).__name__}")
-    policy = make_policy("grounded", options)
+    if (chunks_arg is None) == (chunks_of is None):
+        raise TypeError(
+            "grounded() takes exactly one of chunks_arg= (the parameter holding the chunks)"
+            " and chunks_of= (reading them from what the function returns)"
+        )
+    for role, name in (
+        ("chunks_arg", chunks_arg),
+        ("query_arg", query_arg),
+        ("feedback_arg", feedback_arg),
+    ):
+        if name is not None and not isinstance(name, str):
+            raise TypeError(f"{role} must be a parameter name (str), got {type(name).__name__}")
+    policy = make_policy(
+        "grounded", options, chunks_of=chunks_of, feedback=feedback_arg is not None
+    )
 
     def decorate(function: Any) -> Any:
         if isinstance(function, (staticmethod, classmethod)):
@@ -307,7 +376,14 @@ def grounded(
             target = function
         if not callable(target):
             raise TypeError(f"@grounded decorates a function, got {type(function).__name__}")
-        shape = call_shape(target, chunks_arg, query_arg)
+        if inspect.isasyncgenfunction(target):
+            # Its calls return the stream at once, before any loop could run.
+            raise TypeError(
+                f"@grounded cannot decorate the async generator function"
+                f" {getattr(target, '__qualname__', target)!r}: make it an async def that"
+                " returns the stream (return gen(...)), and the caller gets it replayed"
+            )
+        shape = call_shape(target, chunks_arg, query_arg, feedback_arg)
         engine = _Engine(shape, policy.named(getattr(target, "__qualname__", repr(target))))
         wrapper = engine.aexecute if is_async(target) else engine.execute
         return GroundedFunction(function, wrapper)

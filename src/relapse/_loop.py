@@ -13,10 +13,10 @@ error on the spans, attaches the transcript and *returns* it wrapped in
 (A generator cannot let ``StopIteration`` through: PEP 479 would turn it
 into ``RuntimeError``.)
 
-What a call returned is read in one place, :func:`read_reply`, into a
-:class:`Reply`, and :func:`make_record` turns it and the verdict into the
-transcript record: the seam for richer results (response objects, token
-usage, chunks returned with the answer).
+What a call returned is read in one place, :meth:`Readers.read
+<relapse._replies.Readers.read>`, into a :class:`~relapse._replies.Reply`
+(answer text, raw response, usage), and :func:`make_record` turns it and the
+verdict into the transcript record.
 """
 
 from __future__ import annotations
@@ -34,9 +34,12 @@ from relapse import _attributes as attr
 from relapse._checking import Verdict, prepare
 from relapse._options import Policy
 from relapse._prompts import fit_retry
+from relapse._replies import Reply
 from relapse._state import _CURRENT, Attempt, attempt_scope
+from relapse._streams import asettle, settle
 from relapse._telemetry import active
 from relapse._types import GroundingFinding, GroundingResult, IterationRecord, RelapseResult
+from relapse._usage import total_usage
 from relapse.exceptions import NotGroundedError
 
 #: The start of the note relapse adds to an exception it lets through.
@@ -97,52 +100,25 @@ def _best(record: IterationRecord) -> tuple[bool, int, int]:
     return (is_non_answer(record), failing_span_count(record.findings), record.iteration)
 
 
-@dataclass(frozen=True)
-class Reply:
-    """What one LLM call returned, read once: the answer text and the raw result."""
-
-    #: The text the check judges.
-    answer: str
-    #: The call's result exactly as returned (today the same ``str``).
-    raw: object
-
-
-def read_reply(raw: object) -> Reply:
-    """
-    Read one LLM call's raw result: the one place that interprets it.
-
-    Raises:
-        TypeError: ``raw`` is not a ``str``.
-    """
-    if isinstance(raw, str):
-        return Reply(raw, raw)
-    hint = ""
-    if inspect.iscoroutine(raw):
-        raw.close()  # never awaited: close it so Python does not warn
-        hint = (
-            " (a sync function returning a coroutine: define it with async def, or mark a"
-            " wrapper with inspect.markcoroutinefunction, so relapse awaits it)"
-        )
-    raise TypeError(
-        f"the LLM call returned {type(raw).__name__}; relapse expects the answer as str{hint}"
-    )
-
-
 def make_record(
     attempt: Attempt, reply: Reply, verdict: GroundingResult | None, duration_s: float
 ) -> IterationRecord:
-    """The transcript record of one iteration; ``verdict`` None when the check raised."""
-    if verdict is None:
-        return IterationRecord(
-            attempt.iteration, attempt.prompt, reply.answer, False, (), duration_s
-        )
+    """
+    The transcript record of one iteration.
+
+    ``verdict`` is None when the answer could not be read or checked (the
+    reading or the check raised); the paid response is recorded all the same.
+    """
+    grounded, findings = (False, ()) if verdict is None else (verdict.ok, tuple(verdict.findings))
     return IterationRecord(
         attempt.iteration,
         attempt.prompt,
         reply.answer,
-        verdict.ok,
-        tuple(verdict.findings),
+        grounded,
+        findings,
         duration_s,
+        reply.response,
+        reply.usage,
     )
 
 
@@ -189,7 +165,7 @@ def attach(
         if isinstance(notes, list):
             notes[:] = [n for n in notes if not (isinstance(n, str) and n.startswith(NOTE_PREFIX))]
         # A __notes__ that is not a list makes add_note raise: the note is lost, nothing else.
-        error.add_note(f"{NOTE_PREFIX} {len(transcript) + 1}; see .relapse_transcript")
+        error.add_note(f"{NOTE_PREFIX} {attempt.iteration}; see .relapse_transcript")
 
 
 def _repeat_key(record: IterationRecord) -> tuple[Any, ...]:
@@ -214,6 +190,10 @@ def _stop(policy: Policy, transcript: list[IterationRecord], started: float) -> 
         return attr.OUTCOME_STALLED
     if last.iteration >= policy.max_iterations:
         return attr.OUTCOME_EXHAUSTED
+    if policy.max_total_tokens is not None:
+        spent = total_usage(record.usage for record in transcript)
+        if spent is not None and spent.total_tokens >= policy.max_total_tokens:
+            return attr.OUTCOME_BUDGET
     if policy.timeout_s is not None and policy.clock() - started >= policy.timeout_s:
         return attr.OUTCOME_TIMEOUT
     return None
@@ -237,8 +217,9 @@ def _final(
 ) -> RelapseResult:
     record = transcript[-1]
     if record.grounded:
-        return RelapseResult(record.answer, True, len(transcript), transcript, outcome)
-    answer = record.answer
+        return RelapseResult(
+            record.answer, True, len(transcript), transcript, outcome, record.response
+        )
     if callable(policy.on_exhausted):
         after = Attempt(
             len(transcript) + 1,
@@ -252,9 +233,13 @@ def _final(
         answer = policy.on_exhausted(after)
         if not isinstance(answer, str):
             raise TypeError(f"on_exhausted returned {type(answer).__name__}; expected str")
-    elif policy.on_exhausted == "best":
-        answer = min(transcript, key=_best).answer
-    return RelapseResult(answer, False, len(transcript), transcript, outcome)
+        # The handler's text is what the caller gets: there is no response behind it.
+        return RelapseResult(answer, False, len(transcript), transcript, outcome, answer)
+    if policy.on_exhausted == "best":
+        record = min(transcript, key=_best)
+    return RelapseResult(
+        record.answer, False, len(transcript), transcript, outcome, record.response
+    )
 
 
 def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
@@ -271,7 +256,8 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
     """
     telemetry = policy.telemetry
     within = _CURRENT.get()
-    call_span = telemetry.start_call(policy.max_iterations, len(chunks))
+    own_chunks = policy.readers.chunks_of is not None
+    call_span = telemetry.start_call(policy.max_iterations, None if own_chunks else len(chunks))
     transcript: list[IterationRecord] = []
     started = policy.clock()
     texts = tuple(chunks)
@@ -289,15 +275,23 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
             if policy.on_iteration is not None:
                 with attempt_scope(attempt):
                     policy.on_iteration(attempt)
-            reply = read_reply(_unwrapped((yield Ask(attempt, span, replaced))))
-            checked = time.perf_counter()
+            raw = _unwrapped((yield Ask(attempt, span, replaced)))
+            reply = Reply(raw, "", None)
             try:
+                reply = policy.readers.read(raw)
+                if policy.readers.chunks_of is not None:
+                    # Each attempt is judged against the chunks it retrieved itself.
+                    texts = tuple(policy.readers.chunks(raw))
+                    checker = prepare(policy.check, query, texts)
+                    attempt = replace(attempt, chunks=texts)
+                checked = time.perf_counter()
                 pending: object = checker(reply.answer)
                 if inspect.isawaitable(pending):
                     pending = _unwrapped((yield Await(pending)))
                 verdict = _verified(pending)
             except BaseException:
-                # The paid answer stays in the transcript even when the check fails.
+                # The paid response stays in the transcript even when reading
+                # it or checking its answer fails.
                 transcript.append(make_record(attempt, reply, None, time.perf_counter() - began))
                 raise
             check_s = time.perf_counter() - checked
@@ -330,7 +324,7 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
     except BaseException as error:
         if span_open:
             telemetry.fail(span, error)
-        telemetry.fail_call(call_span, error)
+        telemetry.fail_call(call_span, error, total_usage(r.usage for r in transcript))
         attach(error, transcript, within, attempt)
         return Raised(error)
     telemetry.end_call(call_span, result)
@@ -368,7 +362,7 @@ def drive(loop: Steps, call: Callable[[str, Any], object]) -> RelapseResult:
             else:
                 with active(request.span), attempt_scope(request.attempt):
                     try:
-                        reply = call(request.attempt.prompt, request.chunks)
+                        reply = settle(call(request.attempt.prompt, request.chunks))
                     except BaseException as error:  # the loop records it; _finish raises it
                         reply = Raised(error)
             request = loop.send(reply)
@@ -389,7 +383,7 @@ async def adrive(loop: Steps, call: Callable[[str, Any], Awaitable[object]]) -> 
                     reply = await request.pending
                 else:
                     with active(request.span), attempt_scope(request.attempt):
-                        reply = await call(request.attempt.prompt, request.chunks)
+                        reply = await asettle(await call(request.attempt.prompt, request.chunks))
             except BaseException as error:  # the loop records it; _finish raises it
                 reply = Raised(error)
             request = loop.send(reply)

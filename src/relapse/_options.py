@@ -11,12 +11,13 @@ import inspect
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from relapse._checking import Check, check_name
 from relapse._chunks import materialize
-from relapse._prompts import default_rewrite
+from relapse._prompts import default_rewrite, retry_note
+from relapse._replies import AnswerOf, ChunksOf, Readers, UsageOf
 from relapse._state import Attempt
 from relapse._telemetry import Telemetry
 from relapse._types import GroundingFinding
@@ -73,6 +74,10 @@ class Policy:
     on_iteration: OnIteration | None = None
     #: The kill switch, read by :func:`is_enabled` on every call.
     enabled: Enabled = True
+    #: How each attempt's return value is read: answer, usage, own chunks.
+    readers: Readers = field(default_factory=Readers)
+    #: Stop retrying once the attempts' tokens reach this many (outcome ``budget``).
+    max_total_tokens: int | None = None
 
     def named(self, name: str) -> Policy:
         """This policy with its call span named ``relapse <name>``."""
@@ -174,6 +179,9 @@ class LoopOptions(TypedDict, total=False):
     logger_provider: LoggerProvider | None
     capture_content: bool | None
     redact: Callable[[str], str] | None
+    answer_of: AnswerOf | None
+    usage_of: UsageOf | None
+    max_total_tokens: int | None
 
 
 #: The default of every :class:`LoopOptions` key.
@@ -193,6 +201,9 @@ DEFAULTS: dict[str, object] = {
     "logger_provider": None,
     "capture_content": None,
     "redact": None,
+    "answer_of": None,
+    "usage_of": None,
+    "max_total_tokens": None,
 }
 
 
@@ -209,6 +220,8 @@ def _validate(options: dict[str, Any]) -> None:
         ("grounding_check", "callable(query, chunks, answer)"),
         ("on_iteration", "callable(attempt)"),
         ("redact", "callable(text) -> str"),
+        ("answer_of", "callable(response) -> str"),
+        ("usage_of", "callable(response) -> relapse.Usage | None"),
     ):
         if options[name] is not None and not callable(options[name]):
             raise TypeError(f"{name} must be {shape}, got {type(options[name]).__name__}")
@@ -230,10 +243,22 @@ def _validate(options: dict[str, Any]) -> None:
     limit = options["max_prompt_chars"]
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
         raise ValueError(f"max_prompt_chars must be a positive int, got {limit!r}")
+    if options["max_total_tokens"] is not None:
+        _positive_int("max_total_tokens", options["max_total_tokens"], 1, "a number of tokens")
+
+
+def _feedback_note(attempt: Attempt) -> str:
+    """The default retry text of a ``feedback_arg`` parameter: the note, not the question."""
+    return retry_note(attempt.previous_answer or "", attempt.errors)
 
 
 def make_policy(
-    name: str, given: Mapping[str, object], *, read_chunks: ChunksReader = materialize
+    name: str,
+    given: Mapping[str, object],
+    *,
+    read_chunks: ChunksReader = materialize,
+    chunks_of: ChunksOf | None = None,
+    feedback: bool = False,
 ) -> Policy:
     """
     Validate every option of a loop and build its :class:`Policy`.
@@ -245,6 +270,12 @@ def make_policy(
             errors; it also names the call span until :meth:`Policy.named`.
         given: The options the caller passed (:class:`LoopOptions` keys).
         read_chunks: Turns a ``retrieve`` result into ``(value, texts)``.
+        chunks_of: ``chunks_of(response) -> chunks`` of a decorated function
+            that retrieves itself (there is then nothing for ``retrieve`` to
+            replace).
+        feedback: Whether the retry text goes to a ``feedback_arg`` parameter;
+            without a ``rewrite`` it is then :func:`relapse._prompts.retry_note`
+            (the note without the question).
 
     Returns:
         The policy.
@@ -262,6 +293,18 @@ def make_policy(
         )
     options: dict[str, Any] = {**DEFAULTS, **given}
     _validate(options)
+    if chunks_of is not None and not callable(chunks_of):
+        raise TypeError(
+            f"chunks_of must be callable(response) -> chunks, got {type(chunks_of).__name__}"
+        )
+    if chunks_of is not None and options["retrieve"] is not None:
+        raise ValueError(
+            "retrieve= replaces the chunks argument; with chunks_of= the function retrieves"
+            " its chunks itself: re-retrieve inside it (relapse.current_attempt() tells a retry)"
+        )
+    rewrite = options["rewrite"]
+    if feedback and rewrite is None:
+        rewrite = _feedback_note
     check = options["grounding_check"]
     if check is None:
         from relapse.grounding import default_grounding_check
@@ -273,13 +316,15 @@ def make_policy(
         check=check,
         check_name=check_name(check),
         on_exhausted=options["on_exhausted"],
-        rewrite=_rewrite_policy(options["rewrite"]),
+        rewrite=_rewrite_policy(rewrite),
         timeout_s=None if timeout is None else float(timeout),
         max_prompt_chars=options["max_prompt_chars"],
         retrieve=_retrieve_policy(options["retrieve"], read_chunks),
         stop_on_repeat=options["stop_on_repeat"],
         on_iteration=options["on_iteration"],
         enabled=options["enabled"],
+        readers=Readers(options["answer_of"], options["usage_of"], chunks_of),
+        max_total_tokens=options["max_total_tokens"],
         telemetry=Telemetry(
             name,
             tracer_provider=options["tracer_provider"],

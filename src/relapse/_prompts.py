@@ -212,12 +212,28 @@ def compact_retry(query: str, previous_answer: str, findings: Sequence[Grounding
     Returns:
         The retry query, one paragraph with no line breaks.
     """
-    problems = _problems(findings)
+    return f"{inline(query)} ({retry_note(previous_answer, findings)})"
+
+
+def retry_note(previous_answer: str, findings: Sequence[GroundingFinding]) -> str:
+    """
+    The note of :func:`compact_retry` without the question: what was rejected and why.
+
+    What a ``feedback_arg`` parameter receives on a retry, while the query
+    argument keeps the caller's question.
+
+    Args:
+        previous_answer: The rejected answer.
+        findings: The check's findings on it.
+
+    Returns:
+        One paragraph with no line breaks, quoting the answer and every
+        finding (code, message, failing spans).
+    """
     return (
-        f"{inline(query)} (Your previous answer was rejected:"
-        f' "{inline(previous_answer, MAX_QUOTED_ANSWER_CHARS)}" states things the context'
-        f" does not support: {problems}. Answer using only the context;"
-        f" if the context does not contain the answer, say: {NO_ANSWER})"
+        f'Your previous answer was rejected: "{inline(previous_answer, MAX_QUOTED_ANSWER_CHARS)}"'
+        f" states things the context does not support: {_problems(findings)}. Answer using"
+        f" only the context; if the context does not contain the answer, say: {NO_ANSWER}"
     )
 
 

@@ -14,6 +14,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 
 from relapse._types import GroundingFinding, IterationRecord
+from relapse._usage import Usage, total_usage
 
 __all__ = ["Attempt", "current_attempt"]
 
@@ -53,6 +54,16 @@ class Attempt:
     def previous_answer(self) -> str | None:
         """The previous iteration's answer, or None on iteration 1."""
         return self.transcript[-1].answer if self.transcript else None
+
+    @property
+    def usage(self) -> Usage | None:
+        """
+        The tokens the iterations before this one spent, summed; None when none reported any.
+
+        A function can read it through :func:`current_attempt` to switch to a
+        cheaper model, or stop, when the retries grow expensive.
+        """
+        return total_usage(record.usage for record in self.transcript)
 
     @property
     def errors(self) -> tuple[GroundingFinding, ...]:

@@ -4,7 +4,7 @@ Everything relapse reports through OpenTelemetry: spans, evaluation events, metr
 One call span named ``relapse <qualname>``, one ``relapse.iteration`` child
 span per LLM call, one ``gen_ai.evaluation.result`` event per check verdict
 (a log record through the Logs API when a logger provider is given, else a
-span event on the iteration span), and four metric instruments.
+span event on the iteration span), and five metric instruments.
 ``docs/telemetry.md`` lists every name with its type and when it is set.
 
 Two rules shape this module:
@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from opentelemetry.util.types import AttributeValue
 
     from relapse._types import GroundingFinding, IterationRecord, RelapseResult
+    from relapse._usage import Usage
 
 _log = logging.getLogger("relapse.telemetry")
 
@@ -79,6 +80,9 @@ CHECK_DURATION_BUCKETS: tuple[float, ...] = (
     5.0,
     10.0,
 )
+#: Bucket boundaries (tokens) advised for the tokens histogram: those the
+#: GenAI semantic conventions advise for ``gen_ai.client.token.usage``.
+TOKEN_BUCKETS: tuple[float, ...] = tuple(float(4**power) for power in range(14))
 #: What replaces a failing span quoted in a finding message in the
 #: ``gen_ai.evaluation.explanation``, which must not carry answer text.
 SCRUBBED_SPAN = "[span]"
@@ -128,7 +132,7 @@ class _AttributeCache:
 
 class Instruments:
     """
-    The four relapse instruments of one meter, created once.
+    The five relapse instruments of one meter, created once.
 
     Attributes:
         iterations: Histogram of LLM calls per completed grounded call
@@ -139,6 +143,9 @@ class Instruments:
             ``relapse.finding.code``.
         check_duration: Histogram of check durations in seconds (unit ``s``),
             by ``gen_ai.evaluation.name``.
+        tokens: Histogram of the tokens one grounded call spent over all
+            its LLM calls (unit ``{token}``), by ``relapse.outcome`` and
+            ``gen_ai.token.type``; recorded only when a call reported usage.
     """
 
     __slots__ = (
@@ -149,6 +156,8 @@ class Instruments:
         "findings",
         "iterations",
         "outcome_attributes",
+        "token_attributes",
+        "tokens",
     )
 
     def __init__(self, meter: metrics.Meter) -> None:
@@ -174,9 +183,43 @@ class Instruments:
             description="Duration of one grounding check.",
             explicit_bucket_boundaries_advisory=CHECK_DURATION_BUCKETS,
         )
+        self.tokens = meter.create_histogram(
+            attr.METRIC_CALL_TOKENS,
+            unit="{token}",
+            description="Tokens one grounded call spent over all its LLM calls, by outcome.",
+            explicit_bucket_boundaries_advisory=TOKEN_BUCKETS,
+        )
         self.outcome_attributes = _AttributeCache(attr.RELAPSE_OUTCOME)
+        self.token_attributes: dict[tuple[str, str], dict[str, AttributeValue]] = {}
         self.code_attributes = _AttributeCache(attr.RELAPSE_FINDING_CODE)
         self.check_attributes = _AttributeCache(attr.GEN_AI_EVALUATION_NAME)
+
+
+def _record_tokens(instruments: Instruments, outcome: str, usage: Usage | None) -> None:
+    """Record a call's input and output tokens on the tokens histogram, when it reported any."""
+    if usage is None:
+        return
+    for kind, tokens in (
+        (attr.TOKEN_TYPE_INPUT, usage.input_tokens),
+        (attr.TOKEN_TYPE_OUTPUT, usage.output_tokens),
+    ):
+        key = (outcome, kind)
+        attributes = instruments.token_attributes.get(key)
+        if attributes is None:
+            attributes = {attr.RELAPSE_OUTCOME: outcome, attr.GEN_AI_TOKEN_TYPE: kind}
+            if len(instruments.token_attributes) < _ATTRIBUTE_CACHE_LIMIT:
+                instruments.token_attributes[key] = attributes
+        instruments.tokens.record(tokens, attributes)
+
+
+def _usage_attributes(usage: Usage | None) -> dict[str, AttributeValue]:
+    """The ``relapse.usage.*`` span attributes of ``usage``; none when it is None."""
+    if usage is None:
+        return {}
+    return {
+        attr.RELAPSE_USAGE_INPUT_TOKENS: usage.input_tokens,
+        attr.RELAPSE_USAGE_OUTPUT_TOKENS: usage.output_tokens,
+    }
 
 
 _instruments_lock = threading.Lock()
@@ -275,7 +318,7 @@ class Telemetry:
             span and is its ``code.function.name``.
         tracer_provider: The provider to get the tracer from; ``None`` uses the
             global provider at the time of each call (relapse never sets it).
-        meter_provider: The provider of the four metric instruments; ``None``
+        meter_provider: The provider of the five metric instruments; ``None``
             uses the global one (through the API's proxy meter).
         logger_provider: When given, each ``gen_ai.evaluation.result`` event
             is emitted as a log record through it (parented to the iteration
@@ -338,13 +381,14 @@ class Telemetry:
 
     # Spans ------------------------------------------------------------------
 
-    def start_call(self, max_iterations: int, chunk_count: int) -> Span:
+    def start_call(self, max_iterations: int, chunk_count: int | None) -> Span:
         """
         Start the call span as a child of the caller's current span.
 
         Args:
             max_iterations: The budget of LLM calls (``relapse.max_iterations``).
-            chunk_count: How many chunks the call received (``relapse.chunks.count``).
+            chunk_count: How many chunks the call received (``relapse.chunks.count``);
+                None when the function retrieves its own (``chunks_of``): not set then.
 
         Returns:
             The span, or ``INVALID_SPAN`` when the SDK failed to start one.
@@ -356,14 +400,14 @@ class Telemetry:
             return INVALID_SPAN
         try:
             if span.is_recording():
-                span.set_attributes(
-                    {
-                        attr.RELAPSE_MAX_ITERATIONS: max_iterations,
-                        attr.CODE_FUNCTION_NAME: self.qualname,
-                        attr.RELAPSE_CHUNKS_COUNT: chunk_count,
-                        **_CHAIN_KIND,
-                    }
-                )
+                attributes: dict[str, AttributeValue] = {
+                    attr.RELAPSE_MAX_ITERATIONS: max_iterations,
+                    attr.CODE_FUNCTION_NAME: self.qualname,
+                    **_CHAIN_KIND,
+                }
+                if chunk_count is not None:
+                    attributes[attr.RELAPSE_CHUNKS_COUNT] = chunk_count
+                span.set_attributes(attributes)
         except Exception:
             _log.debug("relapse: could not set call span attributes", exc_info=True)
         return span
@@ -424,6 +468,7 @@ class Telemetry:
                         attr.RELAPSE_FINDINGS_CODES: tuple(sorted({f.code for f in findings})),
                         attr.RELAPSE_FINDINGS_COUNT: len(findings),
                         attr.RELAPSE_CHECK_DURATION: float(check_s),
+                        **_usage_attributes(record.usage),
                     }
                 )
                 if self.capture_content:
@@ -459,6 +504,7 @@ class Telemetry:
                         attr.RELAPSE_ITERATIONS: result.iterations,
                         attr.RELAPSE_GROUNDED: result.grounded,
                         attr.RELAPSE_OUTCOME: result.outcome,
+                        **_usage_attributes(result.usage),
                     }
                 )
                 if self.capture_content and result.transcript:
@@ -476,6 +522,7 @@ class Telemetry:
                 outcome = instruments.outcome_attributes(result.outcome)
                 instruments.calls.add(1, outcome)
                 instruments.iterations.record(result.iterations, outcome)
+                _record_tokens(instruments, result.outcome, result.usage)
             except Exception:
                 _log.debug("relapse: could not record call metrics", exc_info=True)
         try:
@@ -483,13 +530,20 @@ class Telemetry:
         except Exception:
             _log.debug("relapse: could not end the call span", exc_info=True)
 
-    def fail_call(self, span: Span, error: BaseException) -> None:
+    def fail_call(self, span: Span, error: BaseException, usage: Usage | None = None) -> None:
         """
         Mark the call span as failed by ``error``, end it, count the call as ``"error"``.
 
         The calls counter gets ``relapse.outcome="error"`` and ``error.type``;
-        the iterations histogram records completed calls only.
+        the iterations histogram records completed calls only. ``usage``, the
+        tokens the call's iterations reported before it failed, goes on the
+        span and on the tokens histogram (outcome ``"error"``): they were paid.
         """
+        try:
+            if usage is not None and span.is_recording():
+                span.set_attributes(_usage_attributes(usage))
+        except Exception:
+            _log.debug("relapse: could not set call span usage", exc_info=True)
         self.fail(span, error)
         instruments = self.instruments
         if instruments is not None:
@@ -501,6 +555,7 @@ class Telemetry:
                         attr.ERROR_TYPE: type(error).__qualname__,
                     },
                 )
+                _record_tokens(instruments, attr.OUTCOME_ERROR, usage)
             except Exception:
                 _log.debug("relapse: could not count a failed call", exc_info=True)
 

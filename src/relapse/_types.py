@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
+
+from relapse._usage import Usage, total_usage
 
 #: How much a finding matters: an ``"error"`` rejects the answer and is named
 #: in the retry query; a ``"warning"`` is only reported (transcript, spans).
@@ -89,10 +91,18 @@ class IterationRecord:
         iteration: 1 for the first call, then 2, 3, ...
         prompt: The query text passed on this iteration: the caller's query on
             iteration 1, the retry prompt afterwards.
-        answer: What the LLM call returned.
+        answer: The answer text the check judged (what ``answer_of`` read
+            from ``response``; empty when it could not be read).
         grounded: Whether the check accepted ``answer``.
         findings: The check's findings on ``answer``.
         duration_s: Wall time of the LLM call plus the check, in seconds.
+        response: What the function (or ``call_llm``) returned, unchanged: a
+            ``str``, an SDK response object, a dict; for a stream, a
+            :class:`relapse.Streamed` of its pieces.
+        usage: The tokens this call reported (:class:`relapse.Usage`), or
+            None when it reported none.
+
+    .. versionchanged:: 0.2.0 ``response`` and ``usage``.
     """
 
     iteration: int
@@ -101,6 +111,9 @@ class IterationRecord:
     grounded: bool
     findings: tuple[GroundingFinding, ...] = field(default_factory=tuple)
     duration_s: float = 0.0
+    # A response may be unhashable (a dict); records still hash by the rest.
+    response: Any = field(default=None, hash=False)
+    usage: Usage | None = None
 
 
 @dataclass
@@ -116,8 +129,14 @@ class RelapseResult:
         transcript: One record per LLM call, in order.
         outcome: ``"grounded_first_try"``, ``"recovered"``, ``"exhausted"``,
             ``"timeout"``, ``"stalled"`` (``stop_on_repeat`` saw the same
-            failing spans twice in a row) or ``"disabled"`` (the kill switch
+            failing spans twice in a row), ``"budget"`` (the tokens spent
+            reached ``max_total_tokens``) or ``"disabled"`` (the kill switch
             was off: one call, no check).
+        response: The function's own return value for ``answer`` (what
+            calling the decorated function returns; for a stream, the
+            :class:`relapse.Streamed` it replays).
+
+    .. versionchanged:: 0.2.0 ``response`` and :attr:`usage`.
     """
 
     answer: str
@@ -125,6 +144,12 @@ class RelapseResult:
     iterations: int
     transcript: list[IterationRecord] = field(default_factory=list)
     outcome: str = "grounded_first_try"
+    response: Any = None
+
+    @property
+    def usage(self) -> Usage | None:
+        """The tokens of every LLM call of the transcript, summed; None when none reported any."""
+        return total_usage(record.usage for record in self.transcript)
 
     def __str__(self) -> str:
         status = "grounded" if self.grounded else f"not grounded ({self.outcome})"

@@ -82,3 +82,21 @@ async def main() -> None:
     assert_type(await relapse.arun("q", DOCS, call_llm=call_model), relapse.RelapseResult)
     assert_type(await aanswer("q", DOCS), str)
     assert_type(await aanswer.run("q", DOCS), relapse.RelapseResult)
+
+
+@relapse.grounded(chunks_arg="docs")
+def answer_dict(query: str, docs: list[str]) -> dict[str, object]:
+    """A function returning its own response shape: calling returns it unchanged."""
+    return {"answer": "It opened in 1932.", "sources": [0]}
+
+
+@relapse.grounded(chunks_of=relapse.chunks_from.sources, feedback_arg="hint")
+async def ask(query: str, hint: str | None = None) -> dict[str, object]:
+    """A function that retrieves itself, with a feedback parameter."""
+    return {"answer": "It opened in 1932.", "sources": DOCS}
+
+
+assert_type(answer_dict("q", DOCS), dict[str, object])
+assert_type(answer_dict.run("q", DOCS).usage, relapse.Usage | None)
+assert_type(ask("q"), Coroutine[Any, Any, dict[str, object]]).close()
+assert_type(ask.run("q", hint=None), Coroutine[Any, Any, relapse.RelapseResult]).close()
