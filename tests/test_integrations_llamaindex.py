@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from llama_index.core import Document, Settings, VectorStoreIndex
 from llama_index.core.base.llms.types import CompletionResponse
+from llama_index.core.base.response.schema import Response
 from llama_index.core.embeddings import MockEmbedding
 from llama_index.core.evaluation import BatchEvalRunner, EvaluationResult
 from llama_index.core.llms import MockLLM
@@ -16,7 +17,13 @@ from llama_index.core.llms.callbacks import llm_completion_callback
 from llama_index.core.query_engine import RetryQueryEngine
 
 import relapse
-from relapse.integrations.llamaindex import GROUNDED_FEEDBACK, GroundingEvaluator
+from relapse.integrations.llamaindex import (
+    GROUNDED_FEEDBACK,
+    RESULT_KEY,
+    GroundedQueryEngine,
+    GroundingEvaluator,
+)
+from relapse.testing import CapturedSpans
 
 PASSAGES = [
     "The Golden Gate Bridge opened to traffic on May 27, 1937.",
@@ -182,3 +189,89 @@ class TestInLlamaIndex:
             contexts_list=[PASSAGES, PASSAGES],
         )
         assert [True, False] == [r.passing for r in results["grounding"]]
+
+
+class RecordingEmbedding(MockEmbedding):
+    """MockEmbedding that records the query texts it embeds (what retrieval searched for)."""
+
+    queries: list[str] = []
+
+    def _get_query_embedding(self, query: str) -> list[float]:
+        self.queries.append(query)
+        return super()._get_query_embedding(query)
+
+    async def _aget_query_embedding(self, query: str) -> list[float]:
+        self.queries.append(query)
+        return await super()._aget_query_embedding(query)
+
+
+class TestGroundedQueryEngine:
+    @pytest.fixture
+    def embedding(self) -> RecordingEmbedding:
+        return RecordingEmbedding(embed_dim=8)
+
+    @pytest.fixture
+    def recording_index(self, embedding: RecordingEmbedding) -> VectorStoreIndex:
+        return VectorStoreIndex.from_documents(
+            [Document(text=p) for p in PASSAGES], embed_model=embedding
+        )
+
+    def test_recovers_and_returns_a_response(
+        self, recording_index: VectorStoreIndex, embedding: RecordingEmbedding, spans: CapturedSpans
+    ) -> None:
+        """A rejected response is re-queried; the grounded Response carries the result."""
+        llm = ScriptedLLM(["It opened in 1950.", "It opened on May 27, 1937."])
+        engine = GroundedQueryEngine(
+            recording_index.as_query_engine(llm=llm, similarity_top_k=2),
+            tracer_provider=spans.provider,
+        )
+        response = engine.query("When did it open?")
+        assert isinstance(response, Response)
+        assert "It opened on May 27, 1937." == response.response
+        assert sorted(PASSAGES) == sorted(n.get_content() for n in response.source_nodes)
+        result = response.metadata[RESULT_KEY]  # type: ignore[index]
+        assert (True, "recovered", 2) == (result.grounded, result.outcome, result.iterations)
+        assert ["It opened in 1950.", "It opened on May 27, 1937."] == [
+            r.answer for r in result.transcript
+        ]
+        assert result.response is response
+        # The retry query reached the synthesiser, quoting the rejected answer...
+        assert "1950" in llm.prompts[1]
+        assert "When did it open?" in llm.prompts[1]
+        # ...while retrieval searched for the question: the retriever stores the
+        # question's embedding on the bundle and the retry reuses it, so the
+        # retry note is never embedded.
+        assert ["When did it open?"] == embedding.queries
+        assert ["relapse GroundedQueryEngine"] == [
+            s.name for s in spans.spans if s.name.startswith("relapse ")
+        ]
+
+    async def test_aquery(self, recording_index: VectorStoreIndex) -> None:
+        """aquery runs the same loop on the engine's async path."""
+        llm = ScriptedLLM(["It opened in 1950.", "It opened on May 27, 1937."])
+        engine = GroundedQueryEngine(recording_index.as_query_engine(llm=llm, similarity_top_k=2))
+        response = await engine.aquery("When did it open?")
+        assert "It opened on May 27, 1937." == str(response)
+        assert "recovered" == response.metadata[RESULT_KEY].outcome  # type: ignore[union-attr]
+
+    def test_exhausted_keeps_the_engines_metadata(self, recording_index: VectorStoreIndex) -> None:
+        """With no grounded answer the last Response is returned, its node metadata kept."""
+        llm = ScriptedLLM(["It opened in 1950."])
+        engine = GroundedQueryEngine(
+            recording_index.as_query_engine(llm=llm, similarity_top_k=2), max_iterations=2
+        )
+        result = engine.run("When did it open?")
+        assert (False, "exhausted", 2) == (result.grounded, result.outcome, result.iterations)
+        metadata = result.response.metadata
+        assert result is metadata[RESULT_KEY]
+        assert 3 == len(metadata)  # the two source nodes' entries and relapse's
+
+    def test_not_a_query_engine(self) -> None:
+        """Anything but a BaseQueryEngine is refused when wrapping."""
+        with pytest.raises(TypeError, match="query_engine must be a LlamaIndex BaseQueryEngine"):
+            GroundedQueryEngine(lambda q: q)  # type: ignore[arg-type]
+
+    def test_bad_option_refused_when_wrapping(self, index: VectorStoreIndex) -> None:
+        """Loop options are validated when wrapping, before any query."""
+        with pytest.raises(ValueError, match="max_iterations"):
+            GroundedQueryEngine(index.as_query_engine(llm=MockLLM()), max_iterations=0)

@@ -1,6 +1,16 @@
 """
 relapse in LlamaIndex (optional extra ``llamaindex``, needs ``llama-index-core`` only).
 
+:class:`GroundedQueryEngine` wraps any query engine in relapse's loop: it
+checks each response against that response's own ``source_nodes``, re-queries
+with the retry query when the check rejects it, and returns a LlamaIndex
+``Response`` whose ``metadata["relapse"]`` is the :class:`relapse.RelapseResult`
+(transcript, outcome, usage)::
+
+    engine = GroundedQueryEngine(index.as_query_engine(), max_iterations=3)
+    response = engine.query("When did the bridge open?")
+    response.metadata["relapse"].transcript
+
 :class:`GroundingEvaluator` is relapse's grounding check as a LlamaIndex
 ``BaseEvaluator``: ``evaluate(query, response, contexts)`` returns an
 ``EvaluationResult`` whose ``passing`` is the check's verdict and whose
@@ -18,23 +28,149 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from relapse import chunks_from
 from relapse._checking import Check, check_name
 from relapse._chunks import chunk_texts
+from relapse._decorator import grounded
 from relapse._prompts import NO_ANSWER, _problems
-from relapse._types import GroundingResult
+from relapse._types import GroundingResult, RelapseResult
 
 try:
+    from llama_index.core.base.base_query_engine import BaseQueryEngine
+    from llama_index.core.base.response.schema import RESPONSE_TYPE, PydanticResponse, Response
     from llama_index.core.evaluation import BaseEvaluator, EvaluationResult
-    from llama_index.core.prompts.mixin import PromptDictType
+    from llama_index.core.prompts.mixin import PromptDictType, PromptMixinType
+    from llama_index.core.schema import QueryBundle
 except ImportError as error:  # pragma: no cover - exercised by the missing-extra test
     raise ImportError(
         "relapse.integrations.llamaindex needs llama-index-core;"
         " run: pip install 'relapse[llamaindex]'"
     ) from error
 
-__all__ = ["GroundingEvaluator"]
+if TYPE_CHECKING:
+    from typing import Unpack
+
+    from relapse._options import LoopOptions
+
+__all__ = ["RESULT_KEY", "GroundedQueryEngine", "GroundingEvaluator"]
+
+#: The key of :class:`relapse.RelapseResult` in the returned ``Response.metadata``.
+RESULT_KEY = "relapse"
+
+
+def _retry_bundle(query: str, bundle: QueryBundle) -> QueryBundle:
+    """
+    The bundle an iteration sends: the caller's, or the retry query over the caller's embedding.
+
+    A retry query quotes the rejected answer and the findings; embedding that
+    text would retrieve for the wrong question. The retry keeps the caller's
+    embedding strings (or embedding), as LlamaIndex's own
+    ``FeedbackQueryTransformation`` does, so retrieval still looks for the
+    question while the synthesiser reads the retry note.
+    """
+    if query == bundle.query_str:
+        return bundle
+    return QueryBundle(
+        query_str=query,
+        image_path=bundle.image_path,
+        custom_embedding_strs=list(bundle.embedding_strs),
+        embedding=bundle.embedding,
+    )
+
+
+def _with_result(response: Any, result: RelapseResult) -> Any:
+    """``response`` with the result under :data:`RESULT_KEY` in a copy of its metadata."""
+    if isinstance(response, (Response, PydanticResponse)):
+        metadata = dict(response.metadata or {})
+        metadata[RESULT_KEY] = result
+        response.metadata = metadata
+    return response
+
+
+class GroundedQueryEngine(BaseQueryEngine):
+    """
+    A query engine that re-queries another until its response is grounded.
+
+    Each iteration queries the wrapped engine, reads the response text
+    (``Response.response``) and checks it against that response's
+    ``source_nodes``; a rejected response is re-queried with relapse's retry
+    query, whose embedding strings stay the caller's question (see
+    :func:`_retry_bundle`). The chosen attempt's ``Response`` is returned,
+    with the :class:`relapse.RelapseResult` in ``metadata["relapse"]``; its
+    own metadata is kept. One call span, one iteration span per query, as for
+    :func:`relapse.grounded`.
+
+    Unlike LlamaIndex's ``RetryQueryEngine`` the retry is decided by a
+    deterministic check (no evaluator LLM call) and every attempt is
+    recorded; the two compose too (:class:`GroundingEvaluator`).
+
+    Args:
+        query_engine: Any LlamaIndex query engine returning a ``Response``
+            (not a streaming one: set ``streaming=False``).
+        options: The loop options of :func:`relapse.grounded`
+            (``max_iterations``, ``grounding_check``, ``on_exhausted``,
+            ``tracer_provider``, ``capture_content``...).
+
+    Raises:
+        TypeError: ``query_engine`` is not a ``BaseQueryEngine``, or an option
+            is bad (named in the message). At query time: the engine returned
+            something without ``source_nodes`` (a streaming response).
+        NotGroundedError: at query time, with ``on_exhausted="raise"``.
+    """
+
+    def __init__(self, query_engine: BaseQueryEngine, **options: Unpack[LoopOptions]) -> None:
+        if not isinstance(query_engine, BaseQueryEngine):
+            raise TypeError(
+                "query_engine must be a LlamaIndex BaseQueryEngine,"
+                f" got {type(query_engine).__name__}"
+            )
+        self._query_engine = query_engine
+        engine = query_engine
+
+        def ask(query: str, bundle: QueryBundle) -> RESPONSE_TYPE:
+            return engine.query(_retry_bundle(query, bundle))
+
+        async def aask(query: str, bundle: QueryBundle) -> RESPONSE_TYPE:
+            return await engine.aquery(_retry_bundle(query, bundle))
+
+        # The call span is named after these: "relapse GroundedQueryEngine".
+        ask.__qualname__ = aask.__qualname__ = "GroundedQueryEngine"
+        self._ask = grounded(chunks_of=chunks_from.llamaindex, query_arg="query", **options)(ask)
+        self._aask = grounded(chunks_of=chunks_from.llamaindex, query_arg="query", **options)(aask)
+        super().__init__(callback_manager=query_engine.callback_manager)
+
+    def _get_prompt_modules(self) -> PromptMixinType:
+        """The wrapped engine's prompts are this engine's."""
+        return {"query_engine": self._query_engine}
+
+    def run(self, query: str | QueryBundle) -> RelapseResult:
+        """
+        Query like :meth:`query`, but return the :class:`relapse.RelapseResult`.
+
+        Its ``response`` is the chosen attempt's ``Response``.
+        """
+        bundle = QueryBundle(query) if isinstance(query, str) else query
+        result: RelapseResult = self._ask.run(bundle.query_str, bundle)
+        _with_result(result.response, result)
+        return result
+
+    async def arun(self, query: str | QueryBundle) -> RelapseResult:
+        """:meth:`run`, querying the wrapped engine with ``aquery``."""
+        bundle = QueryBundle(query) if isinstance(query, str) else query
+        result: RelapseResult = await self._aask.run(bundle.query_str, bundle)
+        _with_result(result.response, result)
+        return result
+
+    def _query(self, query_bundle: QueryBundle) -> RESPONSE_TYPE:
+        """The chosen attempt's response, with the result in its metadata."""
+        return self.run(query_bundle).response  # type: ignore[no-any-return]
+
+    async def _aquery(self, query_bundle: QueryBundle) -> RESPONSE_TYPE:
+        """The async :meth:`_query`."""
+        return (await self.arun(query_bundle)).response  # type: ignore[no-any-return]
+
 
 #: ``EvaluationResult.feedback`` of a grounded response.
 GROUNDED_FEEDBACK = "grounded: the contexts support every checked claim"
