@@ -248,6 +248,26 @@ class TestLocalServer:
             usage.total_tokens,
         )
 
+    def test_decorated_function_returns_the_sdk_response(self, llama_server: LlamaServer) -> None:
+        """@grounded around llm.create: the caller gets the Completion; tokens add up."""
+        llm = completions(llama_server)
+
+        @relapse.grounded(chunks_arg="docs", grounding_check=forbid("1937"), max_iterations=2)
+        def answer(question: str, docs: list[str]) -> Completion:
+            return llm.create(LocalModel.build_prompt(question, docs))  # type: ignore[no-any-return]
+
+        result = answer.run("When did the Golden Gate Bridge open?", BRIDGE)
+        assert isinstance(result.response, Completion)
+        assert 2 == len(result.transcript)
+        usages = [r.response.usage for r in result.transcript]
+        assert [(u.prompt_tokens, u.completion_tokens) for u in usages] == [
+            (r.usage.input_tokens, r.usage.output_tokens) for r in result.transcript
+        ]
+        assert result.usage is not None
+        assert sum(u.total_tokens for u in usages) == result.usage.total_tokens
+        # The retry prompt quotes the rejected answer, so it is longer.
+        assert usages[1].prompt_tokens > usages[0].prompt_tokens
+
     async def test_arun_concurrent_calls(self, llama_server: LlamaServer) -> None:
         """Three arun calls gathered at once each get the answer to their own question."""
         llm = AsyncOpenAICompatible(
