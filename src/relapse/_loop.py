@@ -372,8 +372,13 @@ def drive(loop: Steps, call: Callable[[str, Any], object]) -> RelapseResult:
     return _finish(outcome)
 
 
-async def adrive(loop: Steps, call: Callable[[str, Any], Awaitable[object]]) -> RelapseResult:
-    """Run the loop with an asynchronous LLM call ``await call(query, chunks) -> answer``."""
+async def adrive(loop: Steps, call: Callable[[str, Any], object]) -> RelapseResult:
+    """
+    Run the loop with an asynchronous LLM call ``call(query, chunks)``.
+
+    The call returns an awaitable of the answer, or an async iterator (an
+    async generator function's stream), which is read to its end.
+    """
     try:
         request = next(loop)
         while True:
@@ -383,7 +388,7 @@ async def adrive(loop: Steps, call: Callable[[str, Any], Awaitable[object]]) -> 
                     reply = await request.pending
                 else:
                     with active(request.span), attempt_scope(request.attempt):
-                        reply = await asettle(await call(request.attempt.prompt, request.chunks))
+                        reply = await asettle(call(request.attempt.prompt, request.chunks))
             except BaseException as error:  # the loop records it; _finish raises it
                 reply = Raised(error)
             request = loop.send(reply)
