@@ -11,13 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 import wrapt
 
-from relapse import _attributes as attr
 from relapse._binding import CallShape, Slot, call_shape
 from relapse._chunks import materialize
 from relapse._loop import Steps, adrive, drive, steps
 from relapse._options import LoopOptions, Policy, is_enabled, make_policy
-from relapse._replies import ChunksOf, returned
-from relapse._types import IterationRecord, RelapseResult
+from relapse._replies import ChunksOf, returned, unchecked_result
+from relapse._types import RelapseResult
 from relapse._typing import GroundedDecorator
 
 if TYPE_CHECKING:
@@ -80,22 +79,13 @@ class _Engine:
         return steps(self.policy, query, texts), call
 
     def _unchecked(self, raw: Any, instance: Any, args: Args, kwargs: Kwargs) -> RelapseResult:
-        """
-        The result of a call made straight through, with the kill switch off.
-
-        Nothing is read from ``raw`` (a stream stays unread): the answer is
-        ``raw`` when it is a ``str``, else empty; the response is ``raw``.
-        """
+        """The result of a call made straight through, with the kill switch off."""
         query_slot = self.shape.slots(bound=instance is not None).query
         try:
             query = query_slot.get(args, kwargs)
         except TypeError:
             query = ""
-        answer = raw if isinstance(raw, str) else ""
-        record = IterationRecord(
-            1, query if isinstance(query, str) else "", answer, False, response=raw
-        )
-        return RelapseResult(answer, False, 1, [record], attr.OUTCOME_DISABLED, raw)
+        return unchecked_result(query if isinstance(query, str) else "", raw)
 
     def execute(
         self, wrapped: Callable[..., Any], instance: Any, args: Args, kwargs: Kwargs
