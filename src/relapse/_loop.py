@@ -279,9 +279,10 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
             reply = Reply(raw, "", None)
             try:
                 reply = policy.readers.read(raw)
-                if policy.readers.chunks_of is not None:
+                own = policy.readers.chunks(raw)
+                if own is not None:
                     # Each attempt is judged against the chunks it retrieved itself.
-                    texts = tuple(policy.readers.chunks(raw))
+                    texts = own
                     checker = prepare(policy.check, query, texts)
                     attempt = replace(attempt, chunks=texts)
                 checked = time.perf_counter()

@@ -111,13 +111,14 @@ class Readers:
             raise TypeError(f"usage_of returned {describe(usage)}; expected relapse.Usage or None")
         return Reply(response, answer, usage)
 
-    def chunks(self, response: Any) -> list[str]:
+    def chunks(self, response: Any) -> tuple[str, ...] | None:
         """
-        The texts of the chunks ``chunks_of`` reads from ``response``.
+        The texts of the chunks ``chunks_of`` reads from ``response``; None without ``chunks_of``.
 
         Raises:
             TypeError: the chunks cannot be read; the message names
                 ``chunks_of(response)``, the index and the type.
         """
-        assert self.chunks_of is not None  # only called when chunks_of is set
-        return chunk_texts(self.chunks_of(response), "chunks_of(response)")
+        if self.chunks_of is None:
+            return None
+        return tuple(chunk_texts(self.chunks_of(response), "chunks_of(response)"))
