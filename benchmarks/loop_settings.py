@@ -24,7 +24,10 @@ answers are computed once and shared by all four settings.
 
 Usage::
 
-    .venv/bin/python benchmarks/loop_settings.py [--limit N] [--temperature T]
+    .venv/bin/python benchmarks/loop_settings.py [--limit N] [--only TEXT] [--temperature T]
+
+``--only "symptoms and causes of ibs"`` runs one question whose first answer
+fails and whose greedy retries repeat it byte for byte.
 """
 
 from __future__ import annotations
@@ -108,13 +111,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--limit", type=int, default=None, help="first N dev questions only")
     parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="TEXT",
+        help="only the questions containing TEXT (repeatable), before --limit",
+    )
+    parser.add_argument(
         "--temperature", type=float, default=0.8, help="retry temperature of settings (c), (d)"
     )
     args = parser.parse_args(argv)
     if args.limit is not None and args.limit < 1:
         parser.error("--limit must be >= 1")
 
-    items = load_items("dev")[: args.limit]
+    items = [
+        item
+        for item in load_items("dev")
+        if not args.only or any(text in item.question for text in args.only)
+    ][: args.limit]
+    if not items:
+        parser.error("no dev question matches --only")
     model = LocalModel()
     memo: dict[tuple[str, float, int], str] = {}
 

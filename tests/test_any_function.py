@@ -169,13 +169,45 @@ class TestStreams:
         result = await answer.run("When?", DOCS)
         assert ("It opened in 1889.", relapse.Usage(25, 7)) == (result.answer, result.usage)
 
-    def test_async_generator_function_is_refused_when_decorating(self) -> None:
-        """An ``async def`` with ``yield`` is refused before any call, saying what to write."""
-        with pytest.raises(TypeError, match=r"async generator function .*returns the stream"):
+    async def test_async_generator_function(self) -> None:
+        """An ``async def`` that yields: calling it gives an async iterator of the chosen pieces."""
+        streams = iter(
+            [
+                chat_chunks("It opened ", "in 1999.", prompt=40, completion=6),
+                chat_chunks("It opened ", "in 1889.", prompt=90, completion=6),
+            ]
+        )
+        chosen: list[Any] = []
 
-            @relapse.grounded(chunks_arg="docs")
-            async def answer(query: str, docs: list[str]) -> AsyncIterator[str]:
-                yield "x"
+        @relapse.grounded(chunks_arg="docs", grounding_check=forbid("1999"))
+        async def answer(query: str, docs: list[str]) -> AsyncIterator[Any]:
+            pieces = next(streams)
+            chosen[:] = pieces
+            for piece in pieces:
+                await asyncio.sleep(0)
+                yield piece
+
+        replay = answer("When?", DOCS)
+        assert isinstance(replay, AsyncIterator)
+        assert chosen == [piece async for piece in replay]
+        assert "in 1889." == chosen[2].choices[0].delta.content
+        streams = iter([chat_chunks("It opened in 1889.", prompt=9, completion=3)])
+        result = await answer.run("When?", DOCS)
+        assert ("It opened in 1889.", relapse.Usage(9, 3)) == (result.answer, result.usage)
+
+    async def test_async_generator_method_and_kill_switch(self) -> None:
+        """Bound async generator methods work; with the kill switch off they stream through."""
+
+        class Service:
+            @relapse.grounded(chunks_arg="docs", enabled=lambda: switch[0])
+            async def answer(self, query: str, docs: list[str]) -> AsyncIterator[str]:
+                for piece in ("It opened ", "in 1889."):
+                    yield piece
+
+        switch = [True]
+        assert ["It opened ", "in 1889."] == [p async for p in Service().answer("q", DOCS)]
+        switch[0] = False
+        assert ["It opened ", "in 1889."] == [p async for p in Service().answer("q", DOCS)]
 
     def test_answer_of_on_a_stream_gets_the_streamed_pieces(self) -> None:
         """A custom ``answer_of`` reads a stream from its Streamed pieces."""

@@ -82,6 +82,12 @@ class TestPolicies:
         decorated(llm, rewrite=lambda q, a, f: f"{q}|{a}|{len(f)}")("q", DOCS)
         assert "q|WRONG|1" == llm.prompts[1]
 
+    @pytest.mark.parametrize("option", ["rewrite", "retrieve"])
+    def test_policy_of_neither_shape_fails_when_decorating(self, option: str) -> None:
+        """A policy taking two arguments fits neither form: TypeError naming the option."""
+        with pytest.raises(TypeError, match=rf"{option} must take one relapse.Attempt"):
+            relapse.grounded(chunks_arg="docs", **{option: lambda a, b: "x"})
+
     def test_retrieve_takes_the_attempt_before_rewrite(self) -> None:
         """retrieve(attempt) runs first; rewrite then sees the new chunks."""
         llm = ScriptedLLM(["WRONG", "fine"])

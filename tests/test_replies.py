@@ -51,7 +51,8 @@ class TestReaders:
     def test_chunks_of_reads_framework_chunks(self) -> None:
         """``chunks_of`` results are read like a chunks argument, errors naming it."""
         readers = Readers(chunks_of=lambda r: r["context"])
-        assert ["a", "b"] == readers.chunks({"context": [Document("a"), {"text": "b"}]})
+        assert ("a", "b") == readers.chunks({"context": [Document("a"), {"text": "b"}]})
+        assert Readers().chunks({"context": ["a"]}) is None
         with pytest.raises(TypeError, match=r"^chunks_of\(response\)\[1\] is int"):
             readers.chunks({"context": ["a", 1]})
 

@@ -6,18 +6,17 @@ import functools
 import importlib
 import inspect
 import pickle
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 import wrapt
 
-from relapse import _attributes as attr
 from relapse._binding import CallShape, Slot, call_shape
 from relapse._chunks import materialize
 from relapse._loop import Steps, adrive, drive, steps
 from relapse._options import LoopOptions, Policy, is_enabled, make_policy
-from relapse._replies import ChunksOf, returned
-from relapse._types import IterationRecord, RelapseResult
+from relapse._replies import ChunksOf, returned, unchecked_result
+from relapse._types import RelapseResult
 from relapse._typing import GroundedDecorator
 
 if TYPE_CHECKING:
@@ -80,22 +79,13 @@ class _Engine:
         return steps(self.policy, query, texts), call
 
     def _unchecked(self, raw: Any, instance: Any, args: Args, kwargs: Kwargs) -> RelapseResult:
-        """
-        The result of a call made straight through, with the kill switch off.
-
-        Nothing is read from ``raw`` (a stream stays unread): the answer is
-        ``raw`` when it is a ``str``, else empty; the response is ``raw``.
-        """
+        """The result of a call made straight through, with the kill switch off."""
         query_slot = self.shape.slots(bound=instance is not None).query
         try:
             query = query_slot.get(args, kwargs)
         except TypeError:
             query = ""
-        answer = raw if isinstance(raw, str) else ""
-        record = IterationRecord(
-            1, query if isinstance(query, str) else "", answer, False, response=raw
-        )
-        return RelapseResult(answer, False, 1, [record], attr.OUTCOME_DISABLED, raw)
+        return unchecked_result(query if isinstance(query, str) else "", raw)
 
     def execute(
         self, wrapped: Callable[..., Any], instance: Any, args: Args, kwargs: Kwargs
@@ -108,9 +98,16 @@ class _Engine:
     async def aexecute(
         self, wrapped: Callable[..., Any], instance: Any, args: Args, kwargs: Kwargs
     ) -> RelapseResult:
-        """The wrapt wrapper of an ``async def`` function; every error surfaces on await."""
+        """
+        The wrapt wrapper of an ``async def`` (or async generator) function.
+
+        Every error surfaces on await.
+        """
         if not is_enabled(self.policy.enabled):
-            return self._unchecked(await wrapped(*args, **kwargs), instance, args, kwargs)
+            raw = wrapped(*args, **kwargs)
+            if inspect.isawaitable(raw):
+                raw = await raw
+            return self._unchecked(raw, instance, args, kwargs)
         return await adrive(*self._start(wrapped, instance, args, kwargs))
 
 
@@ -135,6 +132,20 @@ class _BoundGrounded(wrapt.BoundFunctionWrapper):  # type: ignore[type-arg]
     def run(self, /, *args: Any, **kwargs: Any) -> Any:
         """Call like the function, but return the :class:`relapse.RelapseResult`."""
         return super().__call__(*args, **kwargs)
+
+
+async def _replayed(pending: Coroutine[Any, Any, RelapseResult]) -> AsyncIterator[Any]:
+    """Run the loop on the first step, then yield the chosen attempt's pieces."""
+    result = await pending
+    async for piece in returned(result.response):
+        yield piece
+
+
+class _BoundStreamingGrounded(_BoundGrounded):
+    """A grounded async generator method, bound."""
+
+    def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
+        return _replayed(wrapt.BoundFunctionWrapper.__call__(self, *args, **kwargs))
 
 
 def _resolve(module: str, qualname: str) -> Any:
@@ -189,6 +200,21 @@ class GroundedFunction(wrapt.FunctionWrapper):  # type: ignore[type-arg]
         return self
 
 
+class StreamingGroundedFunction(GroundedFunction):
+    """
+    An async generator function wrapped by :func:`grounded`.
+
+    Calling it returns an async iterator at once, as the function did; the
+    loop runs when it is first iterated, and it yields the chosen attempt's
+    pieces. :meth:`run` returns a coroutine of the :class:`relapse.RelapseResult`.
+    """
+
+    __bound_function_wrapper__ = _BoundStreamingGrounded
+
+    def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
+        return _replayed(wrapt.FunctionWrapper.__call__(self, *args, **kwargs))
+
+
 def is_async(function: Callable[..., Any]) -> bool:
     """
     Whether calling ``function`` returns a coroutine (decided when decorating).
@@ -225,7 +251,8 @@ def grounded(
 
     The function may return a ``str``, an SDK response (OpenAI, Anthropic,
     LangChain, LlamaIndex...), a dict, or a stream (a sync or async iterator,
-    read to its end before the check); ``answer_of`` reads the text to check.
+    read to its end before the check; generator and async generator
+    functions too); ``answer_of`` reads the text to check.
     Calling the decorated function returns the function's own return value
     of the chosen attempt (a stream is replayed as an iterator of the same
     kind, so its first piece arrives only once the whole answer is checked);
@@ -376,15 +403,12 @@ def grounded(
             target = function
         if not callable(target):
             raise TypeError(f"@grounded decorates a function, got {type(function).__name__}")
-        if inspect.isasyncgenfunction(target):
-            # Its calls return the stream at once, before any loop could run.
-            raise TypeError(
-                f"@grounded cannot decorate the async generator function"
-                f" {getattr(target, '__qualname__', target)!r}: make it an async def that"
-                " returns the stream (return gen(...)), and the caller gets it replayed"
-            )
         shape = call_shape(target, chunks_arg, query_arg, feedback_arg)
         engine = _Engine(shape, policy.named(getattr(target, "__qualname__", repr(target))))
+        if inspect.isasyncgenfunction(target):
+            # Calling it must give an async iterator at once: the loop runs on
+            # its first step, and the chosen attempt's pieces are replayed.
+            return StreamingGroundedFunction(function, engine.aexecute)
         wrapper = engine.aexecute if is_async(target) else engine.execute
         return GroundedFunction(function, wrapper)
 

@@ -279,9 +279,10 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
             reply = Reply(raw, "", None)
             try:
                 reply = policy.readers.read(raw)
-                if policy.readers.chunks_of is not None:
+                own = policy.readers.chunks(raw)
+                if own is not None:
                     # Each attempt is judged against the chunks it retrieved itself.
-                    texts = tuple(policy.readers.chunks(raw))
+                    texts = own
                     checker = prepare(policy.check, query, texts)
                     attempt = replace(attempt, chunks=texts)
                 checked = time.perf_counter()
@@ -372,8 +373,13 @@ def drive(loop: Steps, call: Callable[[str, Any], object]) -> RelapseResult:
     return _finish(outcome)
 
 
-async def adrive(loop: Steps, call: Callable[[str, Any], Awaitable[object]]) -> RelapseResult:
-    """Run the loop with an asynchronous LLM call ``await call(query, chunks) -> answer``."""
+async def adrive(loop: Steps, call: Callable[[str, Any], object]) -> RelapseResult:
+    """
+    Run the loop with an asynchronous LLM call ``call(query, chunks)``.
+
+    The call returns an awaitable of the answer, or an async iterator (an
+    async generator function's stream), which is read to its end.
+    """
     try:
         request = next(loop)
         while True:
@@ -383,7 +389,7 @@ async def adrive(loop: Steps, call: Callable[[str, Any], Awaitable[object]]) -> 
                     reply = await request.pending
                 else:
                     with active(request.span), attempt_scope(request.attempt):
-                        reply = await asettle(await call(request.attempt.prompt, request.chunks))
+                        reply = await asettle(call(request.attempt.prompt, request.chunks))
             except BaseException as error:  # the loop records it; _finish raises it
                 reply = Raised(error)
             request = loop.send(reply)

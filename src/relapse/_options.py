@@ -84,21 +84,27 @@ class Policy:
         return replace(self, telemetry=self.telemetry.renamed(name))
 
 
-def _takes_attempt(function: Callable[..., Any], legacy_arity: int) -> bool:
-    """Whether ``function`` takes one :class:`Attempt` rather than the legacy arguments."""
+def _takes_attempt(name: str, function: Callable[..., Any]) -> bool:
+    """
+    Whether ``function`` takes one :class:`Attempt` rather than the legacy three arguments.
+
+    Raises:
+        TypeError: it can be called with neither (before any paid call).
+    """
     try:
         signature = inspect.signature(function)
     except (TypeError, ValueError):
-        return True
-    try:
-        signature.bind(None)
-    except TypeError:
+        return True  # no signature to read (some builtins): assume the Attempt form
+    for arguments, new_style in (((None,), True), ((None, None, None), False)):
         try:
-            signature.bind(*([None] * legacy_arity))
+            signature.bind(*arguments)
         except TypeError:
-            return True  # neither fits; calling it will say so
-        return False
-    return True
+            continue
+        return new_style
+    raise TypeError(
+        f"{name} must take one relapse.Attempt (or query, previous_answer, findings);"
+        f" its signature is {signature}"
+    )
 
 
 def _rewrite_policy(rewrite: Any) -> Callable[[Attempt], str]:
@@ -106,7 +112,7 @@ def _rewrite_policy(rewrite: Any) -> Callable[[Attempt], str]:
         rewrite = default_rewrite
     elif not callable(rewrite):
         raise TypeError(f"rewrite must be callable(attempt) -> str, got {type(rewrite).__name__}")
-    if _takes_attempt(rewrite, 3):
+    if _takes_attempt("rewrite", rewrite):
         return rewrite  # type: ignore[no-any-return]
 
     def legacy(attempt: Attempt) -> str:
@@ -124,7 +130,7 @@ def _retrieve_policy(
         raise TypeError(
             f"retrieve must be callable(attempt) -> chunks | None, got {type(retrieve).__name__}"
         )
-    new_style = _takes_attempt(retrieve, 3)
+    new_style = _takes_attempt("retrieve", retrieve)
 
     def fetch(attempt: Attempt) -> tuple[Any, list[str]] | None:
         if new_style:

@@ -13,9 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from relapse import _attributes as attr
 from relapse._answers import default_answer_of
 from relapse._chunks import chunk_texts, describe
 from relapse._streams import Streamed, read_stream
+from relapse._types import IterationRecord, RelapseResult
 from relapse._usage import Usage, default_usage_of
 
 #: ``answer_of(response) -> str``: the text the check judges.
@@ -53,6 +55,18 @@ def _default_usage(response: Any) -> Usage | None:
     if isinstance(response, Streamed):
         return read_stream(response.pieces)[1]
     return default_usage_of(response)
+
+
+def unchecked_result(query: str, raw: Any) -> RelapseResult:
+    """
+    The result of one call made straight through, with the kill switch off.
+
+    Nothing is read from ``raw`` (a stream stays unread): the answer is
+    ``raw`` when it is a ``str``, else empty; the response is ``raw``.
+    """
+    answer = raw if isinstance(raw, str) else ""
+    record = IterationRecord(1, query, answer, False, response=raw)
+    return RelapseResult(answer, False, 1, [record], attr.OUTCOME_DISABLED, raw)
 
 
 def returned(response: Any) -> Any:
@@ -97,13 +111,14 @@ class Readers:
             raise TypeError(f"usage_of returned {describe(usage)}; expected relapse.Usage or None")
         return Reply(response, answer, usage)
 
-    def chunks(self, response: Any) -> list[str]:
+    def chunks(self, response: Any) -> tuple[str, ...] | None:
         """
-        The texts of the chunks ``chunks_of`` reads from ``response``.
+        The texts of the chunks ``chunks_of`` reads from ``response``; None without ``chunks_of``.
 
         Raises:
             TypeError: the chunks cannot be read; the message names
                 ``chunks_of(response)``, the index and the type.
         """
-        assert self.chunks_of is not None  # only called when chunks_of is set
-        return chunk_texts(self.chunks_of(response), "chunks_of(response)")
+        if self.chunks_of is None:
+            return None
+        return tuple(chunk_texts(self.chunks_of(response), "chunks_of(response)"))

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from relapse import _attributes as attr
 from relapse._chunks import chunk_texts
 from relapse._compress import default_compress
 from relapse._loop import adrive, drive, steps
 from relapse._options import LoopOptions, Policy, is_enabled, make_policy
 from relapse._prompts import context_prompt
-from relapse._types import IterationRecord, RelapseResult
+from relapse._replies import unchecked_result
+from relapse._types import RelapseResult
 
 if TYPE_CHECKING:
     from typing import Unpack
@@ -65,15 +65,14 @@ class _Call:
 
     def unchecked(self, raw: Any) -> RelapseResult:
         """The result of the one call made with the kill switch off."""
-        record = IterationRecord(1, self.query, raw, False)
-        return RelapseResult(raw, False, 1, [record], attr.OUTCOME_DISABLED)
+        return unchecked_result(self.query, raw)
 
 
 def run(
     query: str,
     retrieved_chunks: Iterable[Any],
     *,
-    call_llm: Callable[[str], str],
+    call_llm: Callable[[str], object],
     compress: bool = False,
     build_prompt: BuildPrompt | None = None,
     **options: Unpack[LoopOptions],
@@ -89,8 +88,10 @@ def run(
     Args:
         query: The user's question.
         retrieved_chunks: ``str`` items or mappings with a ``"text"`` key.
-        call_llm: ``call_llm(prompt) -> answer``, any provider; inside it,
-            :func:`relapse.current_attempt` gives the iteration's state.
+        call_llm: ``call_llm(prompt) -> response``, any provider: a ``str``
+            or anything ``answer_of`` reads (an SDK response, a dict, a
+            stream); inside it, :func:`relapse.current_attempt` gives the
+            iteration's state.
         compress: Deduplicate and cap the chunks with
             :func:`relapse.default_compress` before the first call; the check
             then uses the compressed chunks, which are what the LLM saw.
@@ -105,7 +106,8 @@ def run(
             ``max_prompt_chars``, ``retrieve`` (new chunks go through
             ``compress`` too), ``stop_on_repeat``, ``on_iteration``,
             ``enabled``, ``tracer_provider``, ``meter_provider``,
-            ``logger_provider``, ``capture_content``, ``redact``.
+            ``logger_provider``, ``capture_content``, ``redact``,
+            ``answer_of``, ``usage_of``, ``max_total_tokens``.
 
     Returns:
         The :class:`relapse.RelapseResult`.
@@ -113,8 +115,8 @@ def run(
     Raises:
         TypeError: an unknown option or one of the wrong type; a chunk is
             neither ``str`` nor a mapping with a ``"text"`` key (the message
-            names its index and type); ``call_llm`` is not callable, or it
-            returns a non-``str``.
+            names its index and type); ``call_llm`` is not callable, or no
+            answer can be read from what it returns (see ``answer_of``).
         ValueError: ``max_iterations`` < 1 or an unknown ``on_exhausted``.
         NotGroundedError: no grounded answer and ``on_exhausted="raise"``.
         Exception: whatever ``call_llm`` raises, unchanged, with the
@@ -130,7 +132,7 @@ async def arun(
     query: str,
     retrieved_chunks: Iterable[Any],
     *,
-    call_llm: Callable[[str], Awaitable[str]],
+    call_llm: Callable[[str], Awaitable[object]],
     compress: bool = False,
     build_prompt: BuildPrompt | None = None,
     **options: Unpack[LoopOptions],

@@ -274,7 +274,15 @@ def settle(value: Any) -> Any:
 
 
 async def asettle(value: Any) -> Any:
-    """``value``, or a :class:`Streamed` of it when it is a sync or async stream."""
+    """
+    What an asynchronous call returned, made readable.
+
+    An awaitable (the coroutine of an ``async def``) is awaited first; a sync
+    or async stream (what an async generator function returns) is then read
+    into a :class:`Streamed`; anything else is returned as it is.
+    """
+    if inspect.isawaitable(value):
+        value = await value
     kind = stream_kind(value)
     if kind == "async":
         return Streamed(kind, await acollect(value))

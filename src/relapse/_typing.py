@@ -10,7 +10,7 @@ attempt), and gains ``.run`` returning :class:`relapse.RelapseResult`; for
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar, overload
 
 if TYPE_CHECKING:
@@ -61,6 +61,12 @@ class GroundedDecorator(Protocol):
     def __call__(  # type: ignore[overload-overlap]
         self, function: Callable[P, Coroutine[Any, Any, T]], /
     ) -> Grounded[P, Coroutine[Any, Any, T], Coroutine[Any, Any, RelapseResult]]: ...
+    # An async generator function: calling gives its async iterator at once,
+    # ``.run`` a coroutine (the same plain-``def`` caveat as above).
+    @overload
+    def __call__(  # type: ignore[overload-overlap]
+        self, function: Callable[P, AsyncIterator[T]], /
+    ) -> Grounded[P, AsyncIterator[T], Coroutine[Any, Any, RelapseResult]]: ...
     @overload
     def __call__(self, function: Callable[P, T], /) -> Grounded[P, T, RelapseResult]: ...
     def __call__(self, function: Callable[..., Any], /) -> Any:

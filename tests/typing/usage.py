@@ -9,7 +9,7 @@ when a type drifts.
 
 from __future__ import annotations
 
-from collections.abc import Coroutine
+from collections.abc import AsyncIterator, Coroutine
 from typing import Any, assert_type
 
 import relapse
@@ -100,3 +100,13 @@ assert_type(answer_dict("q", DOCS), dict[str, object])
 assert_type(answer_dict.run("q", DOCS).usage, relapse.Usage | None)
 assert_type(ask("q"), Coroutine[Any, Any, dict[str, object]]).close()
 assert_type(ask.run("q", hint=None), Coroutine[Any, Any, relapse.RelapseResult]).close()
+
+
+@relapse.grounded(chunks_arg="docs")
+async def stream(query: str, docs: list[str]) -> AsyncIterator[str]:
+    """An async generator function: calling it gives its async iterator."""
+    yield "It opened in 1932."
+
+
+assert_type(stream("q", DOCS), AsyncIterator[str])
+assert_type(stream.run("q", DOCS), Coroutine[Any, Any, relapse.RelapseResult]).close()
