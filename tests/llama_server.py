@@ -90,15 +90,15 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 
 
 @contextmanager
-def llama_server(n_ctx: int = 4096) -> Iterator[LlamaServer]:
+def llama_server(n_ctx: int = 4096, model: Path | None = None) -> Iterator[LlamaServer]:
     """
-    Start ``python -m llama_cpp.server`` with the bundled model; stop it on exit.
+    Start ``python -m llama_cpp.server`` with ``model`` (the bundled one); stop it on exit.
 
     Fails the calling test (``pytest.fail``) with the server's output when the
     process exits before it is ready or is not ready within
     ``STARTUP_TIMEOUT_S`` seconds.
     """
-    path = model_path()
+    path = model_path() if model is None else model
     port = free_port()
     workdir = Path(tempfile.mkdtemp(prefix="relapse-llama-server-"))
     log = workdir / "server.log"
