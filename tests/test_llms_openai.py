@@ -154,7 +154,59 @@ class RecordingClient:
         self.completions = RecordingCompletions(answers)
 
 
+class AsyncRecordingClient:
+    """Stands in for ``openai.AsyncOpenAI``: answers by the prompt's question, records requests."""
+
+    def __init__(self, wrong_first: dict[str, str], right: dict[str, str]) -> None:
+        self.completions = self
+        self.wrong_first, self.right = wrong_first, right
+        self.requests: list[dict[str, object]] = []
+
+    async def create(self, **arguments: object) -> Completion:
+        self.requests.append(arguments)
+        await asyncio.sleep(0)  # let the other task run in between
+        prompt = str(arguments["prompt"])
+        key = next(k for k in self.right if k in prompt)
+        retry = "rejected" in prompt
+        text = self.right[key] if retry else self.wrong_first[key]
+        return Completion.model_validate(
+            {"id": "c", "object": "text_completion", "created": 0, "model": "m",
+             "choices": [{"index": 0, "finish_reason": "stop", "text": text}]}
+        )  # fmt: skip
+
+
 class TestOnRetry:
+    async def test_concurrent_tasks_each_see_their_own_attempt(self) -> None:
+        """Two arun calls in concurrent tasks: each retry gets its own iteration's sampling."""
+        client = AsyncRecordingClient(
+            wrong_first={"Oslo": "It has 5 people.", "Rome": "It has 7 people."},
+            right={"Oslo": "It has 709,000 people.", "Rome": "It has 2.8 million people."},
+        )
+        llm = AsyncOpenAICompatible(
+            model="m", api="completions", sampling=Sampling(seed=100), on_retry=resample(0.8),
+            client=client,  # type: ignore[arg-type]
+        )  # fmt: skip
+        oslo, rome = await asyncio.gather(
+            relapse.arun("Oslo?", ["Oslo has 709,000 people."], call_llm=llm),
+            relapse.arun("Rome?", ["Rome has 2.8 million people."], call_llm=llm),
+        )
+        assert [(True, 2)] * 2 == [(r.grounded, r.iterations) for r in (oslo, rome)]
+        # (question, temperature sent, seed sent) of every request, in a stable order.
+        sent = sorted(
+            (
+                next(k for k in ("Oslo", "Rome") if k in str(r["prompt"])),
+                str(r.get("temperature", "unset")),
+                r["seed"],
+            )
+            for r in client.requests
+        )
+        assert [
+            ("Oslo", "0.8", 101),
+            ("Oslo", "unset", 100),
+            ("Rome", "0.8", 101),
+            ("Rome", "unset", 100),
+        ] == sent
+
     def test_resample_on_retries_only(self) -> None:
         """Iteration 1 sends the configured sampling; retries resample(0.9) with moving seeds."""
         client = RecordingClient(["It is 7.", "It is 8.", "It is 5."])
