@@ -71,7 +71,8 @@ class Policy:
     retrieve: Callable[[Attempt], tuple[Any, list[str]] | None] | None = None
     stop_on_repeat: bool = False
     on_iteration: OnIteration | None = None
-    #: The kill switch, read by :func:`is_enabled` on every call.
+    #: The kill switch, read by :func:`is_enabled` on every call; False when
+    #: ``RELAPSE_ENABLED`` turned it off as the policy was made.
     enabled: Enabled = True
 
     def named(self, name: str) -> Policy:
@@ -144,16 +145,20 @@ def _positive_int(name: str, value: object, minimum: int, meaning: str) -> None:
         raise ValueError(f"{name} must be >= {minimum} ({meaning}), got {value}")
 
 
-def is_enabled(enabled: Enabled) -> bool:
+def enabled_from_env() -> bool:
     """
-    Whether the loop runs on this call.
+    Whether ``RELAPSE_ENABLED`` leaves the loops on.
 
-    False when ``RELAPSE_ENABLED`` is ``0``/``false``/``no``/``off`` (read on
-    every call), else ``enabled`` itself or what ``enabled()`` returns.
+    Returns:
+        False when it is ``0``, ``false``, ``no`` or ``off`` (any case,
+        surrounding spaces ignored); True when unset or anything else.
     """
-    if os.environ.get(ENABLED_ENV, "").strip().lower() in DISABLED_VALUES:
-        return False
-    if isinstance(enabled, bool):
+    return os.environ.get(ENABLED_ENV, "").strip().lower() not in DISABLED_VALUES
+
+
+def is_enabled(enabled: Enabled) -> bool:
+    """Whether the loop runs on this call: ``enabled`` itself, or what ``enabled()`` returns."""
+    if enabled is True or enabled is False:
         return enabled
     return bool(enabled())
 
@@ -285,7 +290,8 @@ def make_policy(
         retrieve=_retrieve_policy(options["retrieve"], read_chunks),
         stop_on_repeat=options["stop_on_repeat"],
         on_iteration=options["on_iteration"],
-        enabled=options["enabled"],
+        # Read like the content-capture variable: when decorating (run/arun: per call).
+        enabled=options["enabled"] if enabled_from_env() else False,
         telemetry=Telemetry(
             name,
             tracer_provider=options["tracer_provider"],
