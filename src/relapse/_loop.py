@@ -34,7 +34,7 @@ from relapse import _attributes as attr
 from relapse._checking import Verdict, prepare
 from relapse._options import Policy
 from relapse._prompts import fit_retry
-from relapse._state import _CURRENT, Attempt, AttemptScope
+from relapse._state import _CURRENT, Attempt, attempt_scope
 from relapse._telemetry import active
 from relapse._types import GroundingFinding, GroundingResult, IterationRecord, RelapseResult
 from relapse.exceptions import NotGroundedError
@@ -97,16 +97,14 @@ def _best(record: IterationRecord) -> tuple[bool, int, int]:
     return (is_non_answer(record), failing_span_count(record.findings), record.iteration)
 
 
+@dataclass(frozen=True)
 class Reply:
     """What one LLM call returned, read once: the answer text and the raw result."""
 
-    __slots__ = ("answer", "raw")
-
-    def __init__(self, answer: str, raw: object) -> None:
-        #: The text the check judges.
-        self.answer = answer
-        #: The call's result exactly as returned (today the same ``str``).
-        self.raw = raw
+    #: The text the check judges.
+    answer: str
+    #: The call's result exactly as returned (today the same ``str``).
+    raw: object
 
 
 def read_reply(raw: object) -> Reply:
@@ -289,13 +287,13 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
             span_open = True
             began = time.perf_counter()
             if policy.on_iteration is not None:
-                with AttemptScope(attempt):
+                with attempt_scope(attempt):
                     policy.on_iteration(attempt)
             reply = read_reply(_unwrapped((yield Ask(attempt, span, replaced))))
             checked = time.perf_counter()
             try:
                 pending: object = checker(reply.answer)
-                if not isinstance(pending, GroundingResult) and inspect.isawaitable(pending):
+                if inspect.isawaitable(pending):
                     pending = _unwrapped((yield Await(pending)))
                 verdict = _verified(pending)
             except BaseException:
@@ -368,15 +366,11 @@ def drive(loop: Steps, call: Callable[[str, Any], object]) -> RelapseResult:
             if isinstance(request, Await):
                 reply = _async_check_refused(request.pending)
             else:
-                # current_attempt() for the call; set inline, as this is the hot path.
-                token = _CURRENT.set(request.attempt)
-                try:
-                    with active(request.span):
+                with active(request.span), attempt_scope(request.attempt):
+                    try:
                         reply = call(request.attempt.prompt, request.chunks)
-                except BaseException as error:  # the loop records it; _finish raises it
-                    reply = Raised(error)
-                finally:
-                    _CURRENT.reset(token)
+                    except BaseException as error:  # the loop records it; _finish raises it
+                        reply = Raised(error)
             request = loop.send(reply)
     except StopIteration as done:
         outcome: RelapseResult | Raised = done.value
@@ -394,7 +388,7 @@ async def adrive(loop: Steps, call: Callable[[str, Any], Awaitable[object]]) -> 
                 if isinstance(request, Await):
                     reply = await request.pending
                 else:
-                    with active(request.span), AttemptScope(request.attempt):
+                    with active(request.span), attempt_scope(request.attempt):
                         reply = await call(request.attempt.prompt, request.chunks)
             except BaseException as error:  # the loop records it; _finish raises it
                 reply = Raised(error)
