@@ -71,8 +71,7 @@ class Policy:
     retrieve: Callable[[Attempt], tuple[Any, list[str]] | None] | None = None
     stop_on_repeat: bool = False
     on_iteration: OnIteration | None = None
-    #: The kill switch, read by :func:`is_enabled` on every call; False when
-    #: ``RELAPSE_ENABLED`` turned it off as the policy was made.
+    #: The kill switch, read by :func:`is_enabled` on every call.
     enabled: Enabled = True
 
     def named(self, name: str) -> Policy:
