@@ -272,6 +272,9 @@ def make_policy(
         )
     options: dict[str, Any] = {**DEFAULTS, **given}
     _validate(options)
+    if not enabled_from_env():
+        # Read like the content-capture variable: when decorating (run/arun: per call).
+        options["enabled"] = False
     check = options["grounding_check"]
     if check is None:
         from relapse.grounding import default_grounding_check
@@ -289,8 +292,7 @@ def make_policy(
         retrieve=_retrieve_policy(options["retrieve"], read_chunks),
         stop_on_repeat=options["stop_on_repeat"],
         on_iteration=options["on_iteration"],
-        # Read like the content-capture variable: when decorating (run/arun: per call).
-        enabled=options["enabled"] if enabled_from_env() else False,
+        enabled=options["enabled"],
         telemetry=Telemetry(
             name,
             tracer_provider=options["tracer_provider"],
