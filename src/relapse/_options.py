@@ -207,7 +207,11 @@ DEFAULTS: dict[str, object] = {
 
 
 def _validate(options: dict[str, Any]) -> None:
-    """Raise on the first option of the wrong type or out of range."""
+    """
+    Raise on the first option of the wrong type or out of range.
+
+    Also folds ``RELAPSE_ENABLED`` into ``options["enabled"]``: off wins.
+    """
     _positive_int("max_iterations", options["max_iterations"], 1, "it counts LLM calls")
     on_exhausted = options["on_exhausted"]
     if not callable(on_exhausted) and on_exhausted not in ON_EXHAUSTED_POLICIES:
@@ -231,6 +235,9 @@ def _validate(options: dict[str, Any]) -> None:
         raise TypeError(
             f"enabled must be a bool or callable() -> bool, got {type(enabled).__name__}"
         )
+    if not enabled_from_env():
+        # Read like the content-capture variable: when decorating (run/arun: per call).
+        options["enabled"] = False
     timeout = options["timeout"]
     if timeout is not None:
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
@@ -272,9 +279,6 @@ def make_policy(
         )
     options: dict[str, Any] = {**DEFAULTS, **given}
     _validate(options)
-    if not enabled_from_env():
-        # Read like the content-capture variable: when decorating (run/arun: per call).
-        options["enabled"] = False
     check = options["grounding_check"]
     if check is None:
         from relapse.grounding import default_grounding_check
