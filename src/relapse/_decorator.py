@@ -343,9 +343,10 @@ def grounded(
             (inside its span); what it raises propagates like an LLM error.
         enabled: The kill switch: a bool, or ``enabled() -> bool`` read on
             every call. When off, or when the environment variable
-            ``RELAPSE_ENABLED`` is ``0``/``false``/``no``/``off``, the function
-            is called once, straight through: no check, no spans; ``.run``
-            returns a result with outcome ``"disabled"``.
+            ``RELAPSE_ENABLED`` is ``0``/``false``/``no``/``off`` (read when
+            decorating, like the content-capture variable; by ``run``/``arun``
+            at each call), the function is called once, straight through: no
+            check, no spans; ``.run`` returns a result with outcome ``"disabled"``.
         tracer_provider: OpenTelemetry tracer provider; the global one when None.
         meter_provider: OpenTelemetry meter provider; the global one when None.
         logger_provider: OpenTelemetry logger provider for evaluation events;

@@ -149,16 +149,20 @@ def _positive_int(name: str, value: object, minimum: int, meaning: str) -> None:
         raise ValueError(f"{name} must be >= {minimum} ({meaning}), got {value}")
 
 
-def is_enabled(enabled: Enabled) -> bool:
+def enabled_from_env() -> bool:
     """
-    Whether the loop runs on this call.
+    Whether ``RELAPSE_ENABLED`` leaves the loops on.
 
-    False when ``RELAPSE_ENABLED`` is ``0``/``false``/``no``/``off`` (read on
-    every call), else ``enabled`` itself or what ``enabled()`` returns.
+    Returns:
+        False when it is ``0``, ``false``, ``no`` or ``off`` (any case,
+        surrounding spaces ignored); True when unset or anything else.
     """
-    if os.environ.get(ENABLED_ENV, "").strip().lower() in DISABLED_VALUES:
-        return False
-    if isinstance(enabled, bool):
+    return os.environ.get(ENABLED_ENV, "").strip().lower() not in DISABLED_VALUES
+
+
+def is_enabled(enabled: Enabled) -> bool:
+    """Whether the loop runs on this call: ``enabled`` itself, or what ``enabled()`` returns."""
+    if enabled is True or enabled is False:
         return enabled
     return bool(enabled())
 
@@ -214,7 +218,11 @@ DEFAULTS: dict[str, object] = {
 
 
 def _validate(options: dict[str, Any]) -> None:
-    """Raise on the first option of the wrong type or out of range."""
+    """
+    Raise on the first option of the wrong type or out of range.
+
+    Also folds ``RELAPSE_ENABLED`` into ``options["enabled"]``: off wins.
+    """
     _positive_int("max_iterations", options["max_iterations"], 1, "it counts LLM calls")
     on_exhausted = options["on_exhausted"]
     if not callable(on_exhausted) and on_exhausted not in ON_EXHAUSTED_POLICIES:
@@ -240,6 +248,9 @@ def _validate(options: dict[str, Any]) -> None:
         raise TypeError(
             f"enabled must be a bool or callable() -> bool, got {type(enabled).__name__}"
         )
+    if not enabled_from_env():
+        # Read like the content-capture variable: when decorating (run/arun: per call).
+        options["enabled"] = False
     timeout = options["timeout"]
     if timeout is not None:
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):

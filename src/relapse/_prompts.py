@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 from relapse._types import GroundingFinding
 
-#: A retry wording: ``wording(query, previous_answer, findings) -> retry query``.
-Wording = Callable[[str, str, Sequence[GroundingFinding]], str]
+#: ``rewrite(query, previous_answer, findings) -> retry query``.
+Rewrite = Callable[[str, str, Sequence[GroundingFinding]], str]
 
 # Every character str.splitlines() breaks on (\x1c-\x1e included): a
 # consumer that splits the prompt into lines must see quoted text as one line.
@@ -288,10 +288,6 @@ def spans_only_retry(query: str, previous_answer: str, findings: Sequence[Ground
     )
 
 
-#: The wording the decorator uses when no ``rewrite=`` is given.
-default_rewrite: Wording = compact_retry
-
-
 def fit_retry(query: str, findings: Sequence[GroundingFinding], limit: int) -> str:
     """
     A retry query of at most ``limit`` characters, whatever the query and findings.
@@ -321,3 +317,7 @@ def fit_retry(query: str, findings: Sequence[GroundingFinding], limit: int) -> s
     if room >= 4:
         return inline(query, room) + note
     return note.strip()[:limit]
+
+
+#: The wording the decorator uses when no ``rewrite=`` is given.
+default_rewrite: Rewrite = compact_retry

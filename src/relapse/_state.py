@@ -8,9 +8,8 @@ is tenacity's ``RetryCallState``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
-from contextvars import ContextVar
+from contextlib import suppress
+from contextvars import ContextVar, Token
 from dataclasses import dataclass
 
 from relapse._types import GroundingFinding, IterationRecord
@@ -91,14 +90,23 @@ def current_attempt() -> Attempt | None:
     return _CURRENT.get()
 
 
-@contextmanager
-def attempt_scope(attempt: Attempt) -> Iterator[None]:
+class attempt_scope:  # a context manager used like a function, as contextlib.suppress
     """Make ``attempt`` what :func:`current_attempt` returns inside the ``with`` block."""
-    token = _CURRENT.set(attempt)
-    try:
-        yield
-    finally:
-        # A coroutine closed from another context cannot reset its token;
-        # that context never saw the attempt, so there is nothing to undo.
-        with suppress(ValueError):
-            _CURRENT.reset(token)
+
+    __slots__ = ("_attempt", "_token")
+
+    def __init__(self, attempt: Attempt) -> None:
+        self._attempt = attempt
+        self._token: Token[Attempt | None] | None = None
+
+    def __enter__(self) -> None:
+        self._token = _CURRENT.set(self._attempt)
+
+    def __exit__(self, *exc_info: object) -> None:
+        token = self._token
+        if token is not None:
+            self._token = None
+            # A coroutine closed from another context cannot reset its token;
+            # that context never saw the attempt, so there is nothing to undo.
+            with suppress(ValueError):
+                _CURRENT.reset(token)
