@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 # The local extra's llama-cpp-python is compiled the first time (about 6
 # minutes on 2 cores) for a CPU baseline every machine of ours has; see setup.sh.
-RELAPSE_EXTRAS="otel,local,cli" bash scripts/setup.sh --group dev
+RELAPSE_EXTRAS="otel,local,cli,server,openai,langchain,llamaindex" bash scripts/setup.sh --group dev
 
 # Arize Phoenix is the real tracing backend of the end-to-end test. It pins
 # its own OpenTelemetry and web stack, so it lives in a venv of its own and the
@@ -22,4 +22,6 @@ export RELAPSE_PHOENIX_BIN="$PWD/.venv-phoenix/bin/phoenix"
 .venv/bin/ruff check src tests benchmarks examples fuzz
 .venv/bin/ruff format --check src tests benchmarks examples fuzz
 .venv/bin/mypy
+# The decorator's public types, pinned by a sample file (not part of the package).
+.venv/bin/mypy --strict tests/typing
 .venv/bin/pytest

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import relapse
 from relapse import GroundingFinding, GroundingResult
 
 
@@ -44,3 +45,33 @@ def assert_rejected_then_grounded(one: Mapping[str, Any], two: Mapping[str, Any]
     assert set(one["relapse.findings.codes"]) <= {"FG001", "FG002"}
     assert one["relapse.findings.count"] >= 1
     assert ((), 0) == (tuple(two["relapse.findings.codes"]), two["relapse.findings.count"])
+
+
+def decorated(llm: Any, **options: Any) -> Any:
+    """``answer(query, docs)`` returning ``llm(query)``, decorated with ``options``.
+
+    The check defaults to ``forbid("WRONG")``.
+    """
+    options.setdefault("grounding_check", forbid("WRONG"))
+
+    @relapse.grounded(chunks_arg="docs", **options)
+    def answer(query: str, docs: Any) -> str:
+        return llm(query)  # type: ignore[no-any-return]
+
+    return answer
+
+
+# Module-level decorated functions, so that they pickle by reference and can
+# be sent to a process pool (tests/test_hostile_contract.py).
+
+
+@relapse.grounded(chunks_arg="docs", grounding_check=forbid("WRONG"))
+def echo_answer(query: str, docs: list[str]) -> str:
+    """Answer with the query itself: grounded unless the query holds WRONG."""
+    return f"echo {query}"
+
+
+@relapse.grounded(chunks_arg="docs", grounding_check=forbid("WRONG"), on_exhausted="raise")
+def never_grounded(query: str, docs: list[str]) -> str:
+    """Always hallucinate: raises relapse.NotGroundedError after three calls."""
+    return "WRONG"

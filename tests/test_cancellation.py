@@ -10,6 +10,7 @@ outcome depends on it, so no test waits on the wall clock for its verdict.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 from collections.abc import Callable, Coroutine
 from typing import Any
@@ -19,9 +20,8 @@ from opentelemetry.trace import StatusCode
 
 import relapse
 from helpers import forbid
-from relapse._loop import Policy, drive, steps
-from relapse._prompts import default_rewrite
-from relapse._telemetry import Telemetry
+from relapse._loop import drive, steps
+from relapse._options import Policy, make_policy
 from relapse.testing import CapturedSpans, ScriptedLLM
 
 DOCS = ["The depot stores 40 buses."]
@@ -102,7 +102,10 @@ class TestInterruptsAreNotRetried:
         with pytest.raises(interrupt) as caught:
             answer("q", DOCS)
         assert 2 == llm.calls
-        assert [1] == [r.iteration for r in caught.value.relapse_transcript]  # type: ignore[attr-defined]
+        # The second answer was paid for, so it is in the transcript, unchecked.
+        transcript = caught.value.relapse_transcript  # type: ignore[attr-defined]
+        assert [(1, False), (2, False)] == [(r.iteration, r.grounded) for r in transcript]
+        assert ((), "WRONG") == (transcript[1].findings, transcript[1].answer)
         assert_spans_failed_with(spans, interrupt.__qualname__, 2)
 
     @pytest.mark.parametrize("interrupt", INTERRUPTS)
@@ -229,19 +232,9 @@ class FakeClock:
 
 def policy(clock: FakeClock, **options: Any) -> Policy:
     """A loop policy over the ``forbid("WRONG")`` check with a fake clock."""
-    values: dict[str, Any] = {
-        "max_iterations": 5,
-        "check": forbid("WRONG"),
-        "check_name": "forbid",
-        "on_exhausted": "return",
-        "rewrite": default_rewrite,
-        "timeout_s": None,
-        "max_prompt_chars": None,
-        "telemetry": Telemetry("test"),
-        "clock": clock,
-    }
+    values: dict[str, Any] = {"max_iterations": 5, "grounding_check": forbid("WRONG")}
     values.update(options)
-    return Policy(**values)
+    return dataclasses.replace(make_policy("test", values), clock=clock)
 
 
 class TestOverallTimeout:
@@ -249,7 +242,7 @@ class TestOverallTimeout:
         """Each call takes 4 s of fake time; a 10 s budget allows 3 calls, then 'timeout'."""
         clock = FakeClock(tick=4.0)
         calls = clock.llm(["WRONG 1", "WRONG 2", "WRONG 3", "fine"])
-        result = drive(steps(policy(clock, timeout_s=10.0), "q", DOCS), calls)
+        result = drive(steps(policy(clock, timeout=10.0), "q", DOCS), calls)
         assert ("timeout", 3, False, "WRONG 3") == (
             result.outcome,
             result.iterations,
@@ -262,7 +255,9 @@ class TestOverallTimeout:
         clock = FakeClock(tick=4.0)
         calls = clock.llm(["WRONG WRONG", "WRONG", "WRONG WRONG WRONG"])
         loop = steps(
-            policy(clock, timeout_s=10.0, on_exhausted="best", check=forbid("WRONG")), "q", DOCS
+            policy(clock, timeout=10.0, on_exhausted="best", grounding_check=forbid("WRONG")),
+            "q",
+            DOCS,
         )
         result = drive(loop, calls)
         assert ("timeout", 3) == (result.outcome, result.iterations)
@@ -271,7 +266,7 @@ class TestOverallTimeout:
     def test_raise_policy_on_timeout_raises_with_the_result(self) -> None:
         """on_exhausted='raise' raises NotGroundedError whose result says 'timeout'."""
         clock = FakeClock(tick=6.0)
-        loop = steps(policy(clock, timeout_s=10.0, on_exhausted="raise"), "q", DOCS)
+        loop = steps(policy(clock, timeout=10.0, on_exhausted="raise"), "q", DOCS)
         with pytest.raises(relapse.NotGroundedError) as caught:
             drive(loop, clock.llm(["WRONG"]))
         assert ("timeout", 2) == (caught.value.result.outcome, caught.value.result.iterations)
@@ -279,13 +274,13 @@ class TestOverallTimeout:
     def test_grounded_answer_wins_over_an_expired_budget(self) -> None:
         """An answer that passes is returned as grounded even when the budget is spent."""
         clock = FakeClock(tick=100.0)
-        result = drive(steps(policy(clock, timeout_s=1.0), "q", DOCS), clock.llm(["fine"]))
+        result = drive(steps(policy(clock, timeout=1.0), "q", DOCS), clock.llm(["fine"]))
         assert ("grounded_first_try", True) == (result.outcome, result.grounded)
 
     def test_last_iteration_is_exhausted_not_timeout(self) -> None:
         """Running out of iterations and time at once reports 'exhausted'."""
         clock = FakeClock(tick=5.0)
-        loop = steps(policy(clock, timeout_s=10.0, max_iterations=2), "q", DOCS)
+        loop = steps(policy(clock, timeout=10.0, max_iterations=2), "q", DOCS)
         result = drive(loop, clock.llm(["WRONG"]))
         assert ("exhausted", 2) == (result.outcome, result.iterations)
 

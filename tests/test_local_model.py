@@ -138,3 +138,51 @@ def test_eight_threads_get_the_sequential_answers() -> None:
     for thread in threads:
         thread.join(timeout=300)
     assert sequential == concurrent
+
+
+class _FakeLlama:
+    """Stands in for ``llama_cpp.Llama``: records each completion's sampling."""
+
+    def __init__(self, **kwargs: object) -> None:
+        self.calls: list[tuple[float, int]] = []
+
+    def reset(self) -> None:
+        pass
+
+    def create_completion(self, prompt: str, **kwargs: object) -> dict[str, object]:
+        self.calls.append((kwargs["temperature"], kwargs["seed"]))  # type: ignore[arg-type]
+        return {"choices": [{"text": " It opened in 1931." if len(self.calls) < 3 else "1932"}]}
+
+
+class TestRetrySampling:
+    @pytest.fixture
+    def fake_llama(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        fake = type(sys)("llama_cpp")
+        fake.Llama = _FakeLlama  # type: ignore[attr-defined]
+        monkeypatch.setitem(sys.modules, "llama_cpp", fake)
+
+    @pytest.mark.usefixtures("fake_llama")
+    def test_retries_sample_with_a_new_seed_through_current_attempt(self) -> None:
+        """Iteration 1 is greedy; iteration n samples at retry_temperature with seed + n - 1."""
+        model = LocalModel("unused.gguf", seed=7, retry_temperature=0.8)
+        result = relapse.run(
+            "When did it open?", ["It opened in 1932."], call_llm=model, max_iterations=3
+        )
+        assert [(0.0, 7), (0.8, 8), (0.8, 9)] == model._llm.calls
+        assert (True, 3) == (result.grounded, result.iterations)
+
+    @pytest.mark.usefixtures("fake_llama")
+    def test_greedy_by_default_and_outside_a_loop(self) -> None:
+        """Without retry_temperature every call is greedy; outside a loop too."""
+        model = LocalModel("unused.gguf", seed=7)
+        relapse.run("When did it open?", ["It opened in 1932."], call_llm=model)
+        sampler = LocalModel("unused.gguf", seed=7, retry_temperature=0.8)
+        sampler("a prompt")
+        assert [(0.0, 7)] * 3 == model._llm.calls
+        assert [(0.0, 7)] == sampler._llm.calls
+
+    @pytest.mark.usefixtures("fake_llama")
+    def test_negative_retry_temperature_is_rejected(self) -> None:
+        """A temperature below zero is a ValueError naming the argument."""
+        with pytest.raises(ValueError, match="retry_temperature"):
+            LocalModel("unused.gguf", retry_temperature=-0.1)

@@ -173,7 +173,14 @@ def test_app_trace_in_phoenix(phoenix: str) -> None:
         "relapse.outcome": "recovered",
         "relapse.chunks.count": 2,
         "code.function.name": "answer",
+        "langfuse.observation.type": "chain",
     } == call["attributes"]
+    # Phoenix reads openinference.span.kind into the span's kind (the attribute
+    # itself is not repeated among the attributes): the relapse spans render as
+    # chains; Phoenix reads the provider's chat spans (gen_ai.* names) as LLM
+    # spans, and the application's own span stays unknown.
+    assert ["CHAIN"] * 3 == [s["span_kind"] for s in (call, first, second)]
+    assert ["UNKNOWN", "LLM", "LLM"] == [s["span_kind"] for s in (root, *chats)]
     assert_rejected_then_grounded(first["attributes"], second["attributes"])
     assert [["fail"], ["pass"]] == [
         [e["attributes"]["gen_ai.evaluation.score.label"] for e in s["events"]]

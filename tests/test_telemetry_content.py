@@ -99,7 +99,7 @@ def ask(sinks: Sinks, *, events_as_logs: bool = False, **options: Any) -> relaps
     def answer(query: str, docs: list[str]) -> str:
         return llm(query)
 
-    result: relapse.RelapseResult = answer.run(QUERY, DOCS)  # type: ignore[attr-defined]
+    result: relapse.RelapseResult = answer.run(QUERY, DOCS)
     assert (True, 2) == (result.grounded, result.iterations)
     return result
 
@@ -222,7 +222,8 @@ class TestOn:
             "A-*** it opened in 1931."
             == messages(second, attr.GEN_AI_OUTPUT_MESSAGES)[0]["parts"][0]["content"]
         )
-        assert 5 == len(seen)  # 2 prompts, 2 answers, 1 failing span
+        # 2 prompts, 2 answers, 1 failing span, 1 explanation, the call's query and answer
+        assert 8 == len(seen)
         assert [] == leaks(sinks.strings(), "SECRET", "CHUNKTEXT")
 
     @pytest.mark.parametrize(

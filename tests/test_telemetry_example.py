@@ -200,6 +200,8 @@ class TestApp:
             "relapse.iterations": 2,
             "relapse.grounded": True,
             "relapse.outcome": "recovered",
+            "openinference.span.kind": "CHAIN",
+            "langfuse.observation.type": "chain",
         } == attributes(call)
         assert_rejected_then_grounded(attributes(first), attributes(second))
         labels = [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from openinference.semconv.trace import OpenInferenceSpanKindValues, SpanAttributes
 from opentelemetry.semconv._incubating.attributes import gen_ai_attributes
 from opentelemetry.semconv.attributes import code_attributes, error_attributes
 
@@ -21,11 +22,40 @@ class TestSemconvNames:
             (attr.GEN_AI_EVALUATION_SCORE_LABEL, gen_ai_attributes.GEN_AI_EVALUATION_SCORE_LABEL),
             (attr.GEN_AI_EVALUATION_SCORE_VALUE, gen_ai_attributes.GEN_AI_EVALUATION_SCORE_VALUE),
             (attr.GEN_AI_EVALUATION_EXPLANATION, gen_ai_attributes.GEN_AI_EVALUATION_EXPLANATION),
+            (attr.GEN_AI_TOKEN_TYPE, gen_ai_attributes.GEN_AI_TOKEN_TYPE),
+            (attr.TOKEN_TYPE_INPUT, gen_ai_attributes.GenAiTokenTypeValues.INPUT.value),
+            (attr.TOKEN_TYPE_OUTPUT, gen_ai_attributes.GenAiTokenTypeValues.COMPLETION.value),
         ],
     )
     def test_constant_matches_semconv(self, ours: str, theirs: str) -> None:
         """Each literal in _attributes equals the semconv constant of the same meaning."""
         assert theirs == ours
+
+    @pytest.mark.parametrize(
+        ("ours", "theirs"),
+        [
+            (attr.OPENINFERENCE_SPAN_KIND, SpanAttributes.OPENINFERENCE_SPAN_KIND),
+            (attr.INPUT_VALUE, SpanAttributes.INPUT_VALUE),
+            (attr.OUTPUT_VALUE, SpanAttributes.OUTPUT_VALUE),
+            (attr.SPAN_KIND_CHAIN, OpenInferenceSpanKindValues.CHAIN.value),
+        ],
+    )
+    def test_constant_matches_openinference(self, ours: str, theirs: str) -> None:
+        """The names Phoenix reads equal the OpenInference conventions' constants."""
+        assert theirs == ours
+
+    def test_langfuse_names(self) -> None:
+        """
+        Langfuse's own names, as its OpenTelemetry property mapping documents them.
+
+        Langfuse ships them only inside its SDK (``LangfuseOtelSpanAttributes``),
+        too heavy a test dependency; the mapping page names
+        ``langfuse.observation.type`` and the lowercase type ``chain``.
+        """
+        assert ("langfuse.observation.type", "chain") == (
+            attr.LANGFUSE_OBSERVATION_TYPE,
+            attr.OBSERVATION_TYPE_CHAIN,
+        )
 
     def test_evaluation_event_name_is_the_attribute_namespace_plus_result(self) -> None:
         """The event name follows the gen_ai.evaluation.* attributes (semconv has no constant)."""
@@ -44,6 +74,11 @@ class TestSemconvNames:
             "GEN_AI_EVALUATION_SCORE_VALUE",
             "GEN_AI_EVALUATION_EXPLANATION",
             "GEN_AI_EVALUATION_RESULT_EVENT",
+            "OPENINFERENCE_SPAN_KIND",
+            "INPUT_VALUE",
+            "OUTPUT_VALUE",
+            "LANGFUSE_OBSERVATION_TYPE",
+            "GEN_AI_TOKEN_TYPE",
         }
         foreign = {
             name

@@ -25,6 +25,8 @@ from relapse import _attributes as attr
 from relapse._version import VERSION
 from relapse.testing import CapturedSpans, ScriptedLLM
 
+#: What Phoenix and Langfuse read as the kind of the call and iteration spans.
+KINDS = {attr.OPENINFERENCE_SPAN_KIND: "CHAIN", attr.LANGFUSE_OBSERVATION_TYPE: "chain"}
 DOCS = ["The museum opened in 1931."]
 CHECK = forbid("WRONG")
 SCALARS = (bool, int, float, str)
@@ -83,6 +85,7 @@ class TestSpanTree:
             attr.RELAPSE_ITERATIONS: 2,
             attr.RELAPSE_GROUNDED: True,
             attr.RELAPSE_OUTCOME: "recovered",
+            **KINDS,
         } == dict(call.attributes or {})
         durations = [s.attributes[attr.RELAPSE_CHECK_DURATION] for s in (first, second)]
         assert all(isinstance(d, float) and d >= 0.0 for d in durations)
@@ -92,6 +95,7 @@ class TestSpanTree:
             attr.RELAPSE_FINDINGS_CODES: ("FG001",),
             attr.RELAPSE_FINDINGS_COUNT: 1,
             attr.RELAPSE_CHECK_DURATION: durations[0],
+            **KINDS,
         } == dict(first.attributes or {})
         assert {
             attr.RELAPSE_ITERATION: 2,
@@ -99,6 +103,7 @@ class TestSpanTree:
             attr.RELAPSE_FINDINGS_CODES: (),
             attr.RELAPSE_FINDINGS_COUNT: 0,
             attr.RELAPSE_CHECK_DURATION: durations[1],
+            **KINDS,
         } == dict(second.attributes or {})
         for span in (call, first, second):
             assert_valid_attributes(span)
@@ -192,7 +197,7 @@ class TestSampling:
         def answer(query: str, docs: list[str]) -> str:
             return chat(provider, llm, query)
 
-        result = answer.run("q", DOCS)  # type: ignore[attr-defined]
+        result = answer.run("q", DOCS)
         provider.shutdown()
         assert ("fine", True, 2) == (result.answer, result.grounded, result.iterations)
         assert () == exporter.get_finished_spans()

@@ -87,7 +87,7 @@ def main() -> int:
     """Answer one question inside an application span, print the outcome, flush, shut down."""
     try:
         with tracer.start_as_current_span("answer question") as root:
-            result = answer.run(QUESTION, DOCS)  # type: ignore[attr-defined]
+            result = answer.run(QUESTION, DOCS)
             trace_id = root.get_span_context().trace_id
         for record in result.transcript:
             codes = ",".join(sorted({f.code for f in record.findings})) or "-"

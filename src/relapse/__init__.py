@@ -16,30 +16,43 @@ was wrong. Every attempt is an OpenTelemetry span.
 
 from __future__ import annotations
 
-from relapse import checks
+from relapse import checks, chunks_from
+from relapse._answers import default_answer_of
 from relapse._compress import default_compress
 from relapse._decorator import GroundedFunction, grounded
+from relapse._options import LoopOptions
 from relapse._prompts import compact_retry, instruction_retry, spans_only_retry
 from relapse._run import arun, run
+from relapse._state import Attempt, current_attempt
+from relapse._streams import Streamed
 from relapse._types import GroundingFinding, GroundingResult, IterationRecord, RelapseResult
+from relapse._usage import Usage, default_usage_of
 from relapse._version import VERSION as __version__
 from relapse.exceptions import NotGroundedError, RelapseError
 from relapse.grounding import default_grounding_check
 
 __all__ = [
+    "Attempt",
     "GroundedFunction",
     "GroundingFinding",
     "GroundingResult",
     "IterationRecord",
+    "LoopOptions",
     "NotGroundedError",
     "RelapseError",
     "RelapseResult",
+    "Streamed",
+    "Usage",
     "__version__",
     "arun",
     "checks",
+    "chunks_from",
     "compact_retry",
+    "current_attempt",
+    "default_answer_of",
     "default_compress",
     "default_grounding_check",
+    "default_usage_of",
     "grounded",
     "instruction_retry",
     "run",

@@ -36,6 +36,15 @@ RELAPSE_FINDINGS_SPANS: Final = "relapse.findings.spans"
 #: double: seconds the grounding check took on this iteration's answer.
 RELAPSE_CHECK_DURATION: Final = "relapse.check.duration"
 
+# Iteration and call spans: tokens, under relapse's own names. Not
+# gen_ai.usage.*: the provider's own LLM span (a child of the iteration span)
+# carries those, and a backend summing gen_ai.usage.* over a trace would
+# count every retry twice (semantic-conventions-genai issue 476).
+#: int: input tokens of this iteration's LLM call; on the call span, of all of them.
+RELAPSE_USAGE_INPUT_TOKENS: Final = "relapse.usage.input_tokens"
+#: int: output tokens of this iteration's LLM call; on the call span, of all of them.
+RELAPSE_USAGE_OUTPUT_TOKENS: Final = "relapse.usage.output_tokens"
+
 # Call span.
 #: int: LLM calls made.
 RELAPSE_ITERATIONS: Final = "relapse.iterations"
@@ -59,6 +68,9 @@ METRIC_CALLS: Final = "relapse.calls"
 METRIC_FINDINGS: Final = "relapse.findings"
 #: Histogram, unit ``s``: grounding-check duration per iteration.
 METRIC_CHECK_DURATION: Final = "relapse.check.duration"
+#: Histogram, unit ``{token}``: tokens one grounded call spent over all its
+#: LLM calls, by ``relapse.outcome`` and ``gen_ai.token.type``.
+METRIC_CALL_TOKENS: Final = "relapse.call.tokens"
 
 # Semantic-convention names (opentelemetry.semconv.attributes.error_attributes,
 # ....attributes.code_attributes and ..._incubating.attributes.gen_ai_attributes).
@@ -67,6 +79,10 @@ CODE_FUNCTION_NAME: Final = "code.function.name"
 GEN_AI_INPUT_MESSAGES: Final = "gen_ai.input.messages"
 GEN_AI_OUTPUT_MESSAGES: Final = "gen_ai.output.messages"
 GEN_AI_EVALUATION_NAME: Final = "gen_ai.evaluation.name"
+#: On the tokens histogram: ``"input"`` or ``"output"`` (GenAI token type values).
+GEN_AI_TOKEN_TYPE: Final = "gen_ai.token.type"
+TOKEN_TYPE_INPUT: Final = "input"
+TOKEN_TYPE_OUTPUT: Final = "output"
 GEN_AI_EVALUATION_SCORE_LABEL: Final = "gen_ai.evaluation.score.label"
 GEN_AI_EVALUATION_SCORE_VALUE: Final = "gen_ai.evaluation.score.value"
 GEN_AI_EVALUATION_EXPLANATION: Final = "gen_ai.evaluation.explanation"
@@ -75,11 +91,34 @@ GEN_AI_EVALUATION_RESULT_EVENT: Final = "gen_ai.evaluation.result"
 #: The GenAI content-capture switch (instrumentation-genai convention).
 CAPTURE_CONTENT_ENV: Final = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
 
+# What tracing backends read to render a span as what it is. Phoenix reads the
+# OpenInference names; Langfuse resolves langfuse.*, then gen_ai.*, then
+# OpenInference. Neither is an OpenTelemetry semantic convention.
+#: str: the OpenInference span kind (``CHAIN`` on the call and iteration spans).
+OPENINFERENCE_SPAN_KIND: Final = "openinference.span.kind"
+#: str: OpenInference's input of a span (content capture only).
+INPUT_VALUE: Final = "input.value"
+#: str: OpenInference's output of a span (content capture only).
+OUTPUT_VALUE: Final = "output.value"
+#: str: Langfuse's observation type (``chain`` on the call and iteration spans).
+LANGFUSE_OBSERVATION_TYPE: Final = "langfuse.observation.type"
+#: Value of OPENINFERENCE_SPAN_KIND: a step that links other steps.
+SPAN_KIND_CHAIN: Final = "CHAIN"
+#: Value of LANGFUSE_OBSERVATION_TYPE, Langfuse's name for the same.
+OBSERVATION_TYPE_CHAIN: Final = "chain"
+
 # Outcomes (values of RELAPSE_OUTCOME).
 OUTCOME_FIRST_TRY: Final = "grounded_first_try"
 OUTCOME_RECOVERED: Final = "recovered"
 OUTCOME_EXHAUSTED: Final = "exhausted"
 OUTCOME_TIMEOUT: Final = "timeout"
+#: ``max_total_tokens``: the tokens spent reached the budget before an answer passed.
+OUTCOME_BUDGET: Final = "budget"
+#: ``stop_on_repeat``: an answer failed with the same failing spans as the previous one.
+OUTCOME_STALLED: Final = "stalled"
+#: The kill switch was off: one call straight through, no check (no spans are made;
+#: the value appears only on ``RelapseResult.outcome``).
+OUTCOME_DISABLED: Final = "disabled"
 #: Only on the calls counter: the call raised (the LLM call, the check, ...).
 OUTCOME_ERROR: Final = "error"
 

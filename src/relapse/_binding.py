@@ -7,7 +7,6 @@ and dict lookups instead of ``inspect.Signature.bind``.
 
 from __future__ import annotations
 
-import functools
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -67,18 +66,27 @@ class Slot:
 
 
 @dataclass(frozen=True)
-class CallShape:
-    """Where the query and the chunks are, for unbound and bound calls."""
+class Slots:
+    """Where the query, the chunks and the feedback parameter are in one kind of call."""
 
     query: Slot
-    chunks: Slot
-    #: The same slots once ``self``/``cls`` is bound (methods called on an object or class).
-    bound_query: Slot
-    bound_chunks: Slot
+    #: None when the function retrieves its chunks itself (``chunks_of``).
+    chunks: Slot | None = None
+    #: The parameter receiving the retry note (``feedback_arg``), if any.
+    feedback: Slot | None = None
 
-    def slots(self, bound: bool) -> tuple[Slot, Slot]:
-        """``(query, chunks)`` for a call whose first parameter is already bound or not."""
-        return (self.bound_query, self.bound_chunks) if bound else (self.query, self.chunks)
+
+@dataclass(frozen=True)
+class CallShape:
+    """Where the query, chunks and feedback are, for unbound and bound calls."""
+
+    unbound: Slots
+    #: The same slots once ``self``/``cls`` is bound (methods called on an object or class).
+    bound: Slots
+
+    def slots(self, bound: bool) -> Slots:
+        """The slots of a call whose first parameter is already bound or not."""
+        return self.bound if bound else self.unbound
 
 
 def _slot(params: list[inspect.Parameter], name: str) -> Slot:
@@ -103,27 +111,48 @@ def _slot(params: list[inspect.Parameter], name: str) -> Slot:
     )
 
 
-@functools.lru_cache(maxsize=1024)
-def call_shape(function: Callable[..., Any], chunks_arg: str, query_arg: str | None) -> CallShape:
-    """
-    Work out where ``chunks_arg`` and ``query_arg`` sit in ``function``'s calls.
+def _named(params: list[inspect.Parameter], role: str, name: str, owner: str, listing: str) -> None:
+    """Raise unless ``name`` is a single (not variadic) parameter."""
+    found = next((p for p in params if p.name == name), None)
+    if found is None:
+        raise ValueError(
+            f"{role}={name!r} is not a parameter of {owner} (its parameters: {listing})"
+        )
+    if found.kind is inspect.Parameter.VAR_POSITIONAL:
+        # *args cannot be found by name in a call, nor replaced as one value.
+        raise ValueError(
+            f"{role}={name!r} is the variadic *{name} of {owner};"
+            f" name a single parameter (its parameters: {listing})"
+        )
 
-    Cached per function, so ``relapse.run`` (which decorates per call) reads
-    its internal function's signature once.
+
+def call_shape(
+    function: Callable[..., Any],
+    chunks_arg: str | None,
+    query_arg: str | None,
+    feedback_arg: str | None = None,
+) -> CallShape:
+    """
+    Work out where ``chunks_arg``, ``query_arg`` and ``feedback_arg`` sit in ``function``'s calls.
+
+    Computed once per decoration and never cached elsewhere, so nothing here
+    keeps a decorated function (or what its closure holds) alive.
 
     Args:
         function: The function being decorated.
-        chunks_arg: The name of its chunks parameter.
+        chunks_arg: The name of its chunks parameter; None when it retrieves
+            its chunks itself.
         query_arg: The name of its query parameter, or None for the first
-            parameter that is neither ``chunks_arg`` nor ``self``/``cls``.
+            parameter that is none of the others nor ``self``/``cls``.
+        feedback_arg: The name of the parameter receiving the retry note, or None.
 
     Returns:
-        The layout of both parameters.
+        The layout of the parameters.
 
     Raises:
         ValueError: a name is not a parameter of ``function`` (the message
-            lists its parameters), names its ``*args``, or no query
-            parameter can be chosen.
+            lists its parameters), names its ``*args``, two roles name the
+            same parameter, or no query parameter can be chosen.
     """
     params = [
         p
@@ -132,47 +161,43 @@ def call_shape(function: Callable[..., Any], chunks_arg: str, query_arg: str | N
     ]
     names = [p.name for p in params]
     listing = ", ".join(names) or "none"
-    if chunks_arg not in names:
-        raise ValueError(
-            f"chunks_arg={chunks_arg!r} is not a parameter of {function.__qualname__}"
-            f" (its parameters: {listing})"
-        )
+    owner = function.__qualname__
+    others = {chunks_arg, feedback_arg} - {None}
     if query_arg is None:
         candidates = [
             p.name
             for i, p in enumerate(params)
-            if p.name != chunks_arg
+            if p.name not in others
             and p.kind is not inspect.Parameter.VAR_POSITIONAL
             and not (i == 0 and p.name in ("self", "cls"))
         ]
         if not candidates:
             raise ValueError(
-                f"{function.__qualname__} has no parameter to use as the query"
+                f"{owner} has no parameter to use as the query"
                 f" (its parameters: {listing}); pass query_arg="
             )
         query_arg = candidates[0]
-    elif query_arg not in names:
-        raise ValueError(
-            f"query_arg={query_arg!r} is not a parameter of {function.__qualname__}"
-            f" (its parameters: {listing})"
-        )
+    roles = {"chunks_arg": chunks_arg, "query_arg": query_arg, "feedback_arg": feedback_arg}
+    for role, name in roles.items():
+        if name is not None:
+            _named(params, role, name, owner, listing)
     if query_arg == chunks_arg:
         raise ValueError(f"query_arg and chunks_arg must differ, both are {chunks_arg!r}")
-    for role, name in (("chunks_arg", chunks_arg), ("query_arg", query_arg)):
-        if next(p for p in params if p.name == name).kind is inspect.Parameter.VAR_POSITIONAL:
-            # *args cannot be found by name in a call, nor replaced as one value.
-            raise ValueError(
-                f"{role}={name!r} is the variadic *{name} of {function.__qualname__};"
-                f" name a single parameter (its parameters: {listing})"
-            )
+    if feedback_arg is not None and feedback_arg in (query_arg, chunks_arg):
+        raise ValueError(
+            f"feedback_arg={feedback_arg!r} must name its own parameter, not the query or chunks"
+        )
     bound = params[1:] if params and params[0].kind in _POSITIONAL else params
     first = params[0].name if params else None
-    if first in (query_arg, chunks_arg):
+    if first in roles.values():
         # A plain function is never called bound; keep the unbound layout.
         bound = params
-    return CallShape(
-        query=_slot(params, query_arg),
-        chunks=_slot(params, chunks_arg),
-        bound_query=_slot(bound, query_arg),
-        bound_chunks=_slot(bound, chunks_arg),
-    )
+
+    def slots(layout: list[inspect.Parameter]) -> Slots:
+        return Slots(
+            query=_slot(layout, query_arg),
+            chunks=None if chunks_arg is None else _slot(layout, chunks_arg),
+            feedback=None if feedback_arg is None else _slot(layout, feedback_arg),
+        )
+
+    return CallShape(unbound=slots(params), bound=slots(bound))

@@ -2,8 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
+
+#: The keys read, in this order, for the text of a chunk given as a mapping.
+TEXT_KEYS: tuple[str, ...] = ("text", "page_content", "content")
+
+#: What a chunk may be, for error messages.
+EXPECTED_CHUNK = (
+    "str or a mapping with a 'text', 'page_content' or 'content' key, or a document:"
+    " page_content (LangChain Document), get_content() or text (LlamaIndex"
+    " NodeWithScore, TextNode) or content (Haystack Document)"
+)
+
+#: What the chunks argument must be, for error messages.
+_EXPECTED_CHUNKS = (
+    "an iterable of str or of mappings with a 'text', 'page_content' or 'content' key,"
+    " or of documents"
+)
 
 
 def describe(value: object) -> str:
@@ -11,13 +27,76 @@ def describe(value: object) -> str:
     return type(value).__name__
 
 
+def _text_field(value: object, owner: str) -> str:
+    if isinstance(value, str):
+        return value
+    raise TypeError(f"{owner} is {describe(value)}; expected str")
+
+
+def _document_text(chunk: object, where: str) -> str | None:
+    """The text of a framework document, by duck typing; None when ``chunk`` is none."""
+    kind = describe(chunk)
+    if hasattr(chunk, "page_content"):
+        return _text_field(chunk.page_content, f"{where} is a {kind} whose page_content")
+    get_content = getattr(chunk, "get_content", None)
+    if callable(get_content):
+        # LlamaIndex: the text without metadata (the default MetadataMode.NONE).
+        return _text_field(get_content(), f"{where} is a {kind} whose get_content()")
+    for name in ("text", "content"):
+        if hasattr(chunk, name):
+            return _text_field(getattr(chunk, name), f"{where} is a {kind} whose {name}")
+    return None
+
+
+def chunk_text(chunk: object, where: str = "chunk") -> str:
+    """
+    The text of one chunk as retrievers and frameworks give it.
+
+    Read by duck typing, with no framework imported: a ``str``; a mapping's
+    first key of ``text``, ``page_content``, ``content``; a LangChain
+    ``Document``'s ``page_content``; a LlamaIndex ``NodeWithScore`` or
+    ``TextNode``'s ``get_content()`` (its text, without metadata); an
+    object's ``text``; a Haystack ``Document``'s ``content``.
+
+    Args:
+        chunk: One retrieved chunk.
+        where: How error messages name it, for example ``"docs[3]"``.
+
+    Returns:
+        The chunk's text.
+
+    Raises:
+        TypeError: ``chunk`` is none of these, or the field read is not a
+            ``str`` (a Haystack ``Document`` holding no text); the message
+            names ``where``, the type and what was expected.
+    """
+    if isinstance(chunk, str):
+        return chunk
+    if isinstance(chunk, Mapping):
+        for key in TEXT_KEYS:
+            if key in chunk:
+                return _text_field(chunk[key], f"{where} is a mapping whose {key!r}")
+        raise TypeError(
+            f"{where} is a mapping without a 'text', 'page_content' or 'content' key"
+            f" (its keys: {', '.join(map(repr, list(chunk)[:8]))}); expected {EXPECTED_CHUNK}"
+        )
+    text = _document_text(chunk, where)
+    if text is None:
+        raise TypeError(f"{where} is {describe(chunk)}; expected {EXPECTED_CHUNK}")
+    return text
+
+
+def _is_document(value: object) -> bool:
+    """A LangChain or LlamaIndex document (iterable, as pydantic models are), not a container."""
+    return hasattr(value, "page_content") or callable(getattr(value, "get_content", None))
+
+
 def chunk_texts(chunks: Iterable[Any], argument: str = "chunks") -> list[str]:
     """
     Return the text of every chunk, in order.
 
     Args:
-        chunks: An iterable of ``str`` or mappings with a ``"text"`` key whose
-            value is a ``str``.
+        chunks: An iterable of chunks, each read by :func:`chunk_text`.
         argument: The argument's name, used in error messages.
 
     Returns:
@@ -25,54 +104,35 @@ def chunk_texts(chunks: Iterable[Any], argument: str = "chunks") -> list[str]:
 
     Raises:
         TypeError: ``chunks`` is a single ``str``/``bytes``, ``None``, a
-            mapping, not iterable, or holds an item that is neither a ``str``
-            nor a mapping with a string ``"text"``; the message names the
-            argument and the offending index and type.
+            mapping, a single document, not iterable, or holds an item
+            :func:`chunk_text` cannot read; the message names the argument
+            and the offending index and type.
     """
-    if chunks is None or isinstance(chunks, (str, bytes, bytearray, Mapping)):
-        # Iterating these "works" (characters, byte values, keys), which is
-        # exactly why they must be refused: the check would see garbage.
+    single = isinstance(chunks, (str, bytes, bytearray, Mapping)) or _is_document(chunks)
+    if chunks is None or single:
+        # Iterating these "works" (characters, byte values, keys, a pydantic
+        # model's fields), which is exactly why they must be refused: the
+        # check would see garbage.
         got = "None" if chunks is None else f"a single {describe(chunks)}"
-        raise TypeError(
-            f"{argument} must be an iterable of str or of mappings with a 'text' key,"
-            f" got {got}" + (" (wrap it in a list: [text])" if isinstance(chunks, str) else "")
-        )
+        hint = " (wrap it in a list: [text])" if isinstance(chunks, str) else ""
+        if _is_document(chunks):
+            hint = " (wrap it in a list: [document])"
+        raise TypeError(f"{argument} must be {_EXPECTED_CHUNKS}, got {got}{hint}")
     try:
         iterator = iter(chunks)
     except TypeError:
-        raise TypeError(
-            f"{argument} must be an iterable of str or of mappings with a 'text' key,"
-            f" got {describe(chunks)}"
-        ) from None
-    texts: list[str] = []
-    for index, chunk in enumerate(iterator):
-        if isinstance(chunk, str):
-            texts.append(chunk)
-        elif isinstance(chunk, Mapping):
-            if "text" not in chunk:
-                raise TypeError(
-                    f"{argument}[{index}] is a mapping without a 'text' key"
-                    f" (its keys: {', '.join(map(repr, list(chunk)[:8]))});"
-                    " expected str or a mapping with a str 'text' key"
-                )
-            text = chunk["text"]
-            if not isinstance(text, str):
-                raise TypeError(
-                    f"{argument}[{index}] is a mapping whose 'text' is {describe(text)};"
-                    " expected a mapping with a str 'text' key"
-                )
-            texts.append(text)
-        else:
-            raise TypeError(
-                f"{argument}[{index}] is {describe(chunk)}; expected str or a mapping"
-                " with a 'text' key"
-            )
-    return texts
+        raise TypeError(f"{argument} must be {_EXPECTED_CHUNKS}, got {describe(chunks)}") from None
+    return [chunk_text(chunk, f"{argument}[{index}]") for index, chunk in enumerate(iterator)]
 
 
 def materialize(chunks: Any, argument: str = "chunks") -> tuple[Any, list[str]]:
     """
     Read the chunks argument once, so that every iteration sees the same chunks.
+
+    Only a one-shot iterator (a generator, ``iter(...)``: an object that is its
+    own iterator) is replaced, by a list of what it yielded; any re-iterable
+    container (a list, a set, a dict view, a pandas Series, a custom result
+    set) is passed on untouched, as iteration 1 promises.
 
     Args:
         chunks: The value the caller passed.
@@ -80,19 +140,16 @@ def materialize(chunks: Any, argument: str = "chunks") -> tuple[Any, list[str]]:
 
     Returns:
         ``(value_to_pass, texts)``: the value to hand to the decorated function
-        on every iteration (the caller's own sequence, or a list holding what a
-        one-shot iterable yielded) and the chunk texts for the check.
+        on every iteration and the chunk texts for the check.
 
     Raises:
         TypeError: see :func:`chunk_texts`.
     """
-    if isinstance(chunks, Sequence) and not isinstance(chunks, (str, bytes, bytearray)):
+    try:
+        one_shot = iter(chunks) is chunks
+    except TypeError:
+        one_shot = False  # not iterable: chunk_texts says so
+    if not one_shot:
         return chunks, chunk_texts(chunks, argument)
-    if (
-        chunks is None
-        or isinstance(chunks, (str, bytes, bytearray, Mapping))
-        or not hasattr(chunks, "__iter__")
-    ):
-        chunk_texts(chunks, argument)  # raises TypeError with the right message
     items = list(chunks)
     return items, chunk_texts(items, argument)

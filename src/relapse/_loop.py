@@ -1,109 +1,135 @@
 """
 The loop: ask, check, rewrite, ask again.
 
-The loop's logic is written once, as a generator that yields "call the model
-with this query" requests and receives the answers. :func:`drive` runs it
-with a synchronous LLM call and :func:`adrive` with an asynchronous one, so
-sync and async callers share every decision the loop makes.
+The loop's logic is written once, as a generator (:func:`steps`) that yields
+requests (call the model with this :class:`Ask`, or await this async verdict)
+and receives replies. :func:`drive` answers them with a synchronous LLM call
+and :func:`adrive` with an asynchronous one, so sync and async callers share
+every decision the loop makes.
+
+Nothing the user's code raises ever escapes the generator: it records the
+error on the spans, attaches the transcript and *returns* it wrapped in
+:class:`Raised`, and the driver raises it, outside any handler, unchanged.
+(A generator cannot let ``StopIteration`` through: PEP 479 would turn it
+into ``RuntimeError``.)
+
+What a call returned is read in one place, :meth:`Readers.read
+<relapse._replies.Readers.read>`, into a :class:`~relapse._replies.Reply`
+(answer text, raw response, usage), and :func:`make_record` turns it and the
+verdict into the transcript record.
 """
 
 from __future__ import annotations
 
 import contextlib
+import inspect
 import time
 from collections.abc import Awaitable, Callable, Generator, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from dataclasses import dataclass, replace
+from typing import Any
 
-from opentelemetry.trace import Span
+from opentelemetry.trace import INVALID_SPAN, Span
 
 from relapse import _attributes as attr
-from relapse._chunks import materialize
-from relapse._prompts import Rewrite, spans_only_retry
-from relapse._telemetry import Telemetry, active
+from relapse._checking import Verdict, prepare
+from relapse._options import Policy
+from relapse._prompts import fit_retry
+from relapse._replies import Reply
+from relapse._state import _CURRENT, Attempt, attempt_scope
+from relapse._streams import asettle, settle
+from relapse._telemetry import active
 from relapse._types import GroundingFinding, GroundingResult, IterationRecord, RelapseResult
+from relapse._usage import total_usage
 from relapse.exceptions import NotGroundedError
 
-OnExhausted = Literal["return", "best", "raise"]
-ON_EXHAUSTED_POLICIES: tuple[str, ...] = ("return", "best", "raise")
-
-#: ``check(query, chunks, answer) -> GroundingResult``.
-GroundingCheck = Callable[[str, Sequence[str], str], GroundingResult]
-#: A check bound to one call's query and chunks: ``answer -> GroundingResult``.
-PreparedCheck = Callable[[str], GroundingResult]
-#: ``retrieve(query, previous_answer, findings) -> new chunks or None``.
-Retrieve = Callable[[str, str, Sequence[GroundingFinding]], Any]
-
-
-@dataclass(frozen=True)
-class Policy:
-    """Everything about a loop that is fixed when decorating."""
-
-    max_iterations: int
-    check: GroundingCheck
-    check_name: str
-    on_exhausted: OnExhausted
-    rewrite: Rewrite
-    timeout_s: float | None
-    max_prompt_chars: int | None
-    telemetry: Telemetry
-    #: Seconds from an arbitrary origin, read to enforce ``timeout_s``;
-    #: injectable so tests can move time without sleeping.
-    clock: Callable[[], float] = time.monotonic
-    #: The re-retrieval back-edge: fetches new chunks before a retry.
-    retrieve: Retrieve | None = None
+#: The start of the note relapse adds to an exception it lets through.
+NOTE_PREFIX = "relapse: raised during iteration"
 
 
 @dataclass(frozen=True)
 class Ask:
-    """One request from the loop to its driver: call the model with ``query``."""
+    """One request from the loop to its driver: call the model for ``attempt``."""
 
-    iteration: int
-    query: str
+    attempt: Attempt
     span: Span
     #: The chunks to pass instead of the caller's, once ``retrieve`` replaced
     #: them; None while the caller's chunks are in use.
     chunks: Any = None
 
 
-Steps = Generator[Ask, str, RelapseResult]
+@dataclass(frozen=True)
+class Await:
+    """A request to await an async check's verdict (refused by the sync driver)."""
+
+    pending: Awaitable[GroundingResult]
 
 
-def check_name(check: Callable[..., Any]) -> str:
-    """The name a check reports in telemetry: its ``name`` attribute or qualname."""
-    name = getattr(check, "name", None)
-    if isinstance(name, str) and name:
-        return name
-    return getattr(check, "__qualname__", type(check).__qualname__)
+@dataclass(frozen=True)
+class Raised:
+    """An exception travelling between the loop and its driver, to be raised unchanged."""
+
+    error: BaseException
 
 
-def prepare(check: GroundingCheck, query: str, chunks: Sequence[str]) -> PreparedCheck:
-    """
-    Bind ``check`` to one call, indexing the chunks once when it can.
-
-    A check with a ``prepare(query, chunks)`` method (the default check has
-    one) indexes the chunks once per call instead of once per iteration.
-    """
-    preparer = getattr(check, "prepare", None)
-    if callable(preparer):
-        prepared = preparer(query, chunks)
-        bound = getattr(prepared, "check", prepared)
-        if callable(bound):
-            return bound  # type: ignore[no-any-return]
-    return lambda answer: check(query, chunks, answer)
+Steps = Generator[Ask | Await, object, RelapseResult | Raised]
 
 
 def failing_span_count(findings: Sequence[GroundingFinding]) -> int:
-    """How many failing spans ``findings`` cite; a finding with no span counts as one."""
-    return sum(max(1, len(f.spans)) for f in findings)
+    """How many failing spans the error ``findings`` cite; a finding with no span counts as one."""
+    return sum(max(1, len(f.spans)) for f in findings if f.severity == "error")
 
 
-def _verdict(prepared: PreparedCheck, answer: object) -> GroundingResult:
-    if not isinstance(answer, str):
-        raise TypeError(
-            f"the LLM call returned {type(answer).__name__}; relapse expects the answer as str"
-        )
-    verdict = prepared(answer)
+def is_non_answer(record: IterationRecord) -> bool:
+    """
+    Whether ``record``'s answer is no answer at all.
+
+    True for an empty (or blank) answer, an answer the check reported as
+    echoing the retry instructions (FG004), and an answer the check rejected
+    without a single error finding (it could not read it).
+    """
+    if not record.answer.strip():
+        return True
+    errors = [f for f in record.findings if f.severity == "error"]
+    if not record.grounded and not errors:
+        return True
+    return any(f.code == "FG004" for f in errors)
+
+
+def _best(record: IterationRecord) -> tuple[bool, int, int]:
+    # Real answers first, then the fewest failing spans, then the earliest.
+    return (is_non_answer(record), failing_span_count(record.findings), record.iteration)
+
+
+def make_record(
+    attempt: Attempt, reply: Reply, verdict: GroundingResult | None, duration_s: float
+) -> IterationRecord:
+    """
+    The transcript record of one iteration.
+
+    ``verdict`` is None when the answer could not be read or checked (the
+    reading or the check raised); the paid response is recorded all the same.
+    """
+    grounded, findings = (False, ()) if verdict is None else (verdict.ok, tuple(verdict.findings))
+    return IterationRecord(
+        attempt.iteration,
+        attempt.prompt,
+        reply.answer,
+        grounded,
+        findings,
+        duration_s,
+        reply.response,
+        reply.usage,
+    )
+
+
+def _unwrapped(reply: object) -> object:
+    """A driver's reply; raises the error it carries when it is a :class:`Raised`."""
+    if isinstance(reply, Raised):
+        raise reply.error
+    return reply
+
+
+def _verified(verdict: object) -> GroundingResult:
     if not isinstance(verdict, GroundingResult):
         raise TypeError(
             f"grounding_check returned {type(verdict).__name__}; expected relapse.GroundingResult"
@@ -111,143 +137,262 @@ def _verdict(prepared: PreparedCheck, answer: object) -> GroundingResult:
     return verdict
 
 
-def _attach(error: BaseException, transcript: list[IterationRecord]) -> None:
-    """Attach the transcript so far to an exception the loop lets through."""
-    # Exceptions with __slots__ cannot carry it; the note below still tells.
+def attach(
+    error: BaseException,
+    transcript: Sequence[IterationRecord],
+    within: Attempt | None,
+    attempt: Attempt,
+) -> None:
+    """
+    Attach the transcript so far to an exception the loop lets through.
+
+    ``within`` is the :class:`Attempt` the loop itself runs inside (None at
+    top level) and ``attempt`` the loop's own attempt the error arrived in.
+    An exception already carrying the transcript of a loop nested in
+    ``attempt`` keeps it (the innermost call tells the most); one carrying a
+    transcript from an earlier, separate call (the same instance raised
+    again) gets this call's instead, and its relapse note is replaced, not
+    piled up. Never raises.
+    """
+    if getattr(error, "_relapse_within", None) is attempt:
+        return  # this error left a loop nested in our attempt, which told already
     with contextlib.suppress(Exception):
+        # Exceptions with __slots__ cannot carry it; the note below still tells.
         error.relapse_transcript = tuple(transcript)  # type: ignore[attr-defined]
-    add_note = getattr(error, "add_note", None)
-    if callable(add_note):
-        add_note(f"relapse: raised during iteration {len(transcript) + 1}; see .relapse_transcript")
+        error._relapse_within = within  # type: ignore[attr-defined]
+    with contextlib.suppress(Exception):
+        notes = getattr(error, "__notes__", None)
+        if isinstance(notes, list):
+            notes[:] = [n for n in notes if not (isinstance(n, str) and n.startswith(NOTE_PREFIX))]
+        # A __notes__ that is not a list makes add_note raise: the note is lost, nothing else.
+        error.add_note(f"{NOTE_PREFIX} {attempt.iteration}; see .relapse_transcript")
 
 
-def _retry_query(policy: Policy, query: str, answer: str, verdict: GroundingResult) -> str:
-    retry = policy.rewrite(query, answer, verdict.findings)
+def _repeat_key(record: IterationRecord) -> tuple[Any, ...]:
+    errors = [f for f in record.findings if f.severity == "error"]
+    spans = tuple((f.code, f.spans) for f in errors)
+    if any(f.spans for f in errors):
+        return spans
+    # Without spans to compare, only the same answer is the same failure.
+    return (spans, record.answer)
+
+
+def _stop(policy: Policy, transcript: list[IterationRecord], started: float) -> str | None:
+    """The outcome when the loop must end after the last record, else None."""
+    last = transcript[-1]
+    if last.grounded:
+        return attr.OUTCOME_FIRST_TRY if last.iteration == 1 else attr.OUTCOME_RECOVERED
+    if (
+        policy.stop_on_repeat
+        and len(transcript) > 1
+        and _repeat_key(last) == _repeat_key(transcript[-2])
+    ):
+        return attr.OUTCOME_STALLED
+    if last.iteration >= policy.max_iterations:
+        return attr.OUTCOME_EXHAUSTED
+    if policy.max_total_tokens is not None:
+        spent = total_usage(record.usage for record in transcript)
+        if spent is not None and spent.total_tokens >= policy.max_total_tokens:
+            return attr.OUTCOME_BUDGET
+    if policy.timeout_s is not None and policy.clock() - started >= policy.timeout_s:
+        return attr.OUTCOME_TIMEOUT
+    return None
+
+
+def _retry_query(policy: Policy, attempt: Attempt) -> str:
+    retry = policy.rewrite(attempt)
     if not isinstance(retry, str):
         raise TypeError(f"rewrite returned {type(retry).__name__}; expected str")
     if policy.max_prompt_chars is not None and len(retry) > policy.max_prompt_chars:
-        retry = spans_only_retry(query, answer, verdict.findings)
+        retry = fit_retry(attempt.query, attempt.errors, policy.max_prompt_chars)
     return retry
 
 
-def _retrieve(policy: Policy, query: str, answer: str, verdict: GroundingResult) -> Any:
-    """Ask the back-edge for new chunks; None keeps the current ones."""
-    if policy.retrieve is None:
-        return None
-    fresh = policy.retrieve(query, answer, verdict.findings)
-    if fresh is None:
-        return None
-    return materialize(fresh, "retrieve() result")
-
-
-def _final(policy: Policy, transcript: list[IterationRecord], timed_out: bool) -> RelapseResult:
-    last = transcript[-1]
-    if last.grounded:
-        outcome = attr.OUTCOME_FIRST_TRY if last.iteration == 1 else attr.OUTCOME_RECOVERED
-        return RelapseResult(last.answer, True, len(transcript), transcript, outcome)
-    chosen = last
+def _final(
+    policy: Policy,
+    transcript: list[IterationRecord],
+    outcome: str,
+    last: Attempt,
+    elapsed_s: float,
+) -> RelapseResult:
+    record = transcript[-1]
+    if record.grounded:
+        return RelapseResult(
+            record.answer, True, len(transcript), transcript, outcome, record.response
+        )
+    if callable(policy.on_exhausted):
+        after = Attempt(
+            len(transcript) + 1,
+            last.query,
+            record.prompt,
+            last.chunks,
+            tuple(transcript),
+            record.findings,
+            elapsed_s,
+        )
+        answer = policy.on_exhausted(after)
+        if not isinstance(answer, str):
+            raise TypeError(f"on_exhausted returned {type(answer).__name__}; expected str")
+        # The handler's text is what the caller gets: there is no response behind it.
+        return RelapseResult(answer, False, len(transcript), transcript, outcome, answer)
     if policy.on_exhausted == "best":
-        chosen = min(transcript, key=lambda r: failing_span_count(r.findings))
-    outcome = attr.OUTCOME_TIMEOUT if timed_out else attr.OUTCOME_EXHAUSTED
-    return RelapseResult(chosen.answer, False, len(transcript), transcript, outcome)
+        record = min(transcript, key=_best)
+    return RelapseResult(
+        record.answer, False, len(transcript), transcript, outcome, record.response
+    )
 
 
 def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
     """
-    The loop as a generator: yields :class:`Ask`, receives answers.
+    The loop as a generator: yields :class:`Ask` and :class:`Await`, receives replies.
 
-    Exceptions thrown in by the driver (the LLM call's) are recorded on the
-    spans, get the transcript attached, and propagate unchanged.
+    The driver sends the LLM call's raw result (or the awaited verdict), or a
+    :class:`Raised` wrapping what the call raised.
 
     Returns:
-        The :class:`RelapseResult` (as ``StopIteration.value``).
-
-    Raises:
-        NotGroundedError: when exhausted and ``on_exhausted="raise"``.
+        The :class:`RelapseResult`, or a :class:`Raised` the driver must raise:
+        the user's exception (recorded on the spans, with the transcript
+        attached) or :class:`NotGroundedError` with ``on_exhausted="raise"``.
     """
     telemetry = policy.telemetry
-    call_span = telemetry.start_call(policy.max_iterations, len(chunks))
+    within = _CURRENT.get()
+    own_chunks = policy.readers.chunks_of is not None
+    call_span = telemetry.start_call(policy.max_iterations, None if own_chunks else len(chunks))
     transcript: list[IterationRecord] = []
     started = policy.clock()
-    timed_out = False
-    prompt = query
+    texts = tuple(chunks)
     replaced: Any = None
+    attempt = Attempt(1, query, query, texts, (), (), 0.0)
+    span: Span = INVALID_SPAN
+    span_open = False
     try:
-        prepared = prepare(policy.check, query, chunks)
-        for iteration in range(1, policy.max_iterations + 1):
-            span = telemetry.start_iteration(call_span, iteration)
+        # The check gets the texts list as it is; the Attempt an immutable copy.
+        checker: Callable[[str], Verdict] = prepare(policy.check, query, chunks)
+        while True:
+            span = telemetry.start_iteration(call_span, attempt.iteration)
+            span_open = True
             began = time.perf_counter()
+            if policy.on_iteration is not None:
+                with attempt_scope(attempt):
+                    policy.on_iteration(attempt)
+            raw = _unwrapped((yield Ask(attempt, span, replaced)))
+            reply = Reply(raw, "", None)
             try:
-                answer = yield Ask(iteration, prompt, span, replaced)
+                reply = policy.readers.read(raw)
+                own = policy.readers.chunks(raw)
+                if own is not None:
+                    # Each attempt is judged against the chunks it retrieved itself.
+                    texts = own
+                    checker = prepare(policy.check, query, texts)
+                    attempt = replace(attempt, chunks=texts)
                 checked = time.perf_counter()
-                verdict = _verdict(prepared, answer)
-                check_s = time.perf_counter() - checked
-            except BaseException as error:
-                telemetry.fail(span, error)
+                pending: object = checker(reply.answer)
+                if inspect.isawaitable(pending):
+                    pending = _unwrapped((yield Await(pending)))
+                verdict = _verified(pending)
+            except BaseException:
+                # The paid response stays in the transcript even when reading
+                # it or checking its answer fails.
+                transcript.append(make_record(attempt, reply, None, time.perf_counter() - began))
                 raise
-            record = IterationRecord(
-                iteration,
-                prompt,
-                answer,
-                verdict.ok,
-                tuple(verdict.findings),
-                time.perf_counter() - began,
-            )
+            check_s = time.perf_counter() - checked
+            record = make_record(attempt, reply, verdict, time.perf_counter() - began)
             transcript.append(record)
+            span_open = False
             telemetry.end_iteration(span, record, policy.check_name, check_s)
-            if verdict.ok or iteration == policy.max_iterations:
+            outcome = _stop(policy, transcript, started)
+            if outcome is not None:
                 break
-            if policy.timeout_s is not None and policy.clock() - started >= policy.timeout_s:
-                timed_out = True
-                break
-            prompt = _retry_query(policy, query, answer, verdict)
-            fresh = _retrieve(policy, query, answer, verdict)
-            if fresh is not None:
-                # The check must judge the next answer against what the model saw.
-                replaced, texts = fresh
-                prepared = prepare(policy.check, query, texts)
-        result = _final(policy, transcript, timed_out)
+            attempt = Attempt(
+                attempt.iteration + 1,
+                query,
+                attempt.prompt,
+                texts,
+                tuple(transcript),
+                record.findings,
+                policy.clock() - started,
+            )
+            if policy.retrieve is not None:
+                fresh = policy.retrieve(attempt)
+                if fresh is not None:
+                    # The check must judge the next answer against what the model saw.
+                    replaced, new_texts = fresh
+                    texts = tuple(new_texts)
+                    checker = prepare(policy.check, query, new_texts)
+                    attempt = replace(attempt, chunks=texts)
+            attempt = replace(attempt, prompt=_retry_query(policy, attempt))
+        result = _final(policy, transcript, outcome, attempt, policy.clock() - started)
     except BaseException as error:
-        _attach(error, transcript)
-        telemetry.fail_call(call_span, error)
-        raise
+        if span_open:
+            telemetry.fail(span, error)
+        telemetry.fail_call(call_span, error, total_usage(r.usage for r in transcript))
+        attach(error, transcript, within, attempt)
+        return Raised(error)
     telemetry.end_call(call_span, result)
     if not result.grounded and policy.on_exhausted == "raise":
-        raise NotGroundedError(result)
+        return Raised(NotGroundedError(result))
     return result
 
 
-def drive(loop: Steps, call: Callable[[str, Any], str]) -> RelapseResult:
+def _async_check_refused(pending: Awaitable[GroundingResult]) -> Raised:
+    close = getattr(pending, "close", None)
+    if callable(close):
+        close()  # never awaited: close it so Python does not warn
+    return Raised(
+        TypeError(
+            "the grounding check is async (it returned an awaitable); use it with"
+            " relapse.arun or an async def decorated function"
+        )
+    )
+
+
+def _finish(outcome: RelapseResult | Raised) -> RelapseResult:
+    if isinstance(outcome, Raised):
+        raise outcome.error
+    return outcome
+
+
+def drive(loop: Steps, call: Callable[[str, Any], object]) -> RelapseResult:
     """Run the loop with a synchronous LLM call ``call(query, chunks_or_none) -> answer``."""
     try:
-        ask = next(loop)
+        request = next(loop)
         while True:
-            with active(ask.span):
-                try:
-                    answer = call(ask.query, ask.chunks)
-                except BaseException as error:
-                    # The loop records the error and re-raises it unchanged.
-                    loop.throw(error)
-                    raise
-            ask = loop.send(answer)
+            reply: object
+            if isinstance(request, Await):
+                reply = _async_check_refused(request.pending)
+            else:
+                with active(request.span), attempt_scope(request.attempt):
+                    try:
+                        reply = settle(call(request.attempt.prompt, request.chunks))
+                    except BaseException as error:  # the loop records it; _finish raises it
+                        reply = Raised(error)
+            request = loop.send(reply)
     except StopIteration as done:
-        result: RelapseResult = done.value
-        return result
+        outcome: RelapseResult | Raised = done.value
+    # Raised outside the handler above, so StopIteration is not its context.
+    return _finish(outcome)
 
 
-async def adrive(loop: Steps, call: Callable[[str, Any], Awaitable[str]]) -> RelapseResult:
-    """Run the loop with an asynchronous LLM call ``await call(query, chunks) -> answer``."""
+async def adrive(loop: Steps, call: Callable[[str, Any], object]) -> RelapseResult:
+    """
+    Run the loop with an asynchronous LLM call ``call(query, chunks)``.
+
+    The call returns an awaitable of the answer, or an async iterator (an
+    async generator function's stream), which is read to its end.
+    """
     try:
-        ask = next(loop)
+        request = next(loop)
         while True:
-            with active(ask.span):
-                try:
-                    answer = await call(ask.query, ask.chunks)
-                except BaseException as error:
-                    # The loop records the error and re-raises it unchanged.
-                    loop.throw(error)
-                    raise
-            ask = loop.send(answer)
+            reply: object
+            try:
+                if isinstance(request, Await):
+                    reply = await request.pending
+                else:
+                    with active(request.span), attempt_scope(request.attempt):
+                        reply = await asettle(call(request.attempt.prompt, request.chunks))
+            except BaseException as error:  # the loop records it; _finish raises it
+                reply = Raised(error)
+            request = loop.send(reply)
     except StopIteration as done:
-        result: RelapseResult = done.value
-        return result
+        outcome: RelapseResult | Raised = done.value
+    return _finish(outcome)

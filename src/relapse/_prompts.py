@@ -212,12 +212,28 @@ def compact_retry(query: str, previous_answer: str, findings: Sequence[Grounding
     Returns:
         The retry query, one paragraph with no line breaks.
     """
-    problems = _problems(findings)
+    return f"{inline(query)} ({retry_note(previous_answer, findings)})"
+
+
+def retry_note(previous_answer: str, findings: Sequence[GroundingFinding]) -> str:
+    """
+    The note of :func:`compact_retry` without the question: what was rejected and why.
+
+    What a ``feedback_arg`` parameter receives on a retry, while the query
+    argument keeps the caller's question.
+
+    Args:
+        previous_answer: The rejected answer.
+        findings: The check's findings on it.
+
+    Returns:
+        One paragraph with no line breaks, quoting the answer and every
+        finding (code, message, failing spans).
+    """
     return (
-        f"{inline(query)} (Your previous answer was rejected:"
-        f' "{inline(previous_answer, MAX_QUOTED_ANSWER_CHARS)}" states things the context'
-        f" does not support: {problems}. Answer using only the context;"
-        f" if the context does not contain the answer, say: {NO_ANSWER})"
+        f'Your previous answer was rejected: "{inline(previous_answer, MAX_QUOTED_ANSWER_CHARS)}"'
+        f" states things the context does not support: {_problems(findings)}. Answer using"
+        f" only the context; if the context does not contain the answer, say: {NO_ANSWER}"
     )
 
 
@@ -270,6 +286,37 @@ def spans_only_retry(query: str, previous_answer: str, findings: Sequence[Ground
         f" {problems}. Answer using only the context; if the context does not contain"
         f" the answer, say: {NO_ANSWER})"
     )
+
+
+def fit_retry(query: str, findings: Sequence[GroundingFinding], limit: int) -> str:
+    """
+    A retry query of at most ``limit`` characters, whatever the query and findings.
+
+    Tries :func:`spans_only_retry`; when that is still too long, names only
+    the finding codes; when even that is, shortens the quoted question, and
+    as a last resort cuts the note itself.
+
+    Args:
+        query: The caller's original query.
+        findings: The error findings on the rejected answer.
+        limit: The hard upper bound, in characters (``max_prompt_chars``).
+
+    Returns:
+        The retry query, ``len(result) <= limit``.
+    """
+    retry = spans_only_retry(query, "", findings)
+    if len(retry) <= limit:
+        return retry
+    codes = ", ".join(dict.fromkeys(inline(f.code, 40) for f in findings)) or "no details"
+    note = (
+        f" (Your previous answer was rejected; the context does not support what it said"
+        f" ({codes}). Answer using only the context; if the context does not contain"
+        f" the answer, say: {NO_ANSWER})"
+    )
+    room = limit - len(note)
+    if room >= 4:
+        return inline(query, room) + note
+    return note.strip()[:limit]
 
 
 #: The wording the decorator uses when no ``rewrite=`` is given.

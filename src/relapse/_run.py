@@ -1,212 +1,149 @@
-"""``relapse.run`` and ``relapse.arun``: the decorator applied to an internal ask function."""
+"""``relapse.run`` and ``relapse.arun``: the loop driven directly around ``call_llm``."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-
-from opentelemetry import trace
 
 from relapse._chunks import chunk_texts
 from relapse._compress import default_compress
-from relapse._decorator import grounded
-from relapse._loop import GroundingCheck, OnExhausted, Retrieve
-from relapse._prompts import Rewrite, context_prompt
-from relapse._types import GroundingFinding, RelapseResult
+from relapse._loop import adrive, drive, steps
+from relapse._options import LoopOptions, Policy, is_enabled, make_policy
+from relapse._prompts import context_prompt
+from relapse._replies import unchecked_result
+from relapse._types import RelapseResult
 
 if TYPE_CHECKING:
-    from opentelemetry._logs import LoggerProvider
-    from opentelemetry.metrics import MeterProvider
+    from typing import Unpack
 
 #: ``build_prompt(question, chunk_texts) -> prompt``.
 BuildPrompt = Callable[[str, Sequence[str]], str]
 
 
-@dataclass(frozen=True)
-class _Model:
-    call_llm: Callable[[str], Any]
-    build_prompt: BuildPrompt
+class _Call:
+    """One run()/arun() call: its chunk texts, prompt builder and policy."""
 
+    __slots__ = ("build_prompt", "call_llm", "policy", "query", "texts")
 
-def _ask(prompt: str, chunks: Sequence[str], model: _Model) -> str:
-    return model.call_llm(model.build_prompt(prompt, chunks))  # type: ignore[no-any-return]
+    def __init__(
+        self,
+        name: str,
+        query: object,
+        retrieved_chunks: Iterable[Any],
+        call_llm: Callable[[str], Any],
+        build_prompt: BuildPrompt | None,
+        compress: bool,
+        options: LoopOptions,
+    ) -> None:
+        if not isinstance(query, str):
+            raise TypeError(f"query must be str, got {type(query).__name__}")
+        if not callable(call_llm):
+            raise TypeError(
+                f"call_llm must be callable(prompt) -> str, got {type(call_llm).__name__}"
+            )
+        if build_prompt is not None and not callable(build_prompt):
+            raise TypeError("build_prompt must be callable(question, chunks) -> str")
+        texts = chunk_texts(retrieved_chunks, "retrieved_chunks")
 
+        def read(fresh: Any, argument: str) -> tuple[list[str], list[str]]:
+            new = chunk_texts(fresh, argument)
+            if compress:
+                new = default_compress(new)
+            return new, new
 
-async def _aask(prompt: str, chunks: Sequence[str], model: _Model) -> str:
-    return await model.call_llm(model.build_prompt(prompt, chunks))  # type: ignore[no-any-return]
+        self.query = query
+        self.texts = default_compress(texts) if compress else texts
+        self.call_llm = call_llm
+        self.build_prompt = build_prompt or context_prompt
+        self.policy: Policy = make_policy(name, options, read_chunks=read)
 
+    def ask(self, prompt: str, replaced: list[str] | None) -> Any:
+        """Build the prompt over the current chunks and call the model."""
+        return self.call_llm(
+            self.build_prompt(prompt, self.texts if replaced is None else replaced)
+        )
 
-# The call span is named after these: "relapse run" and "relapse arun".
-_ask.__qualname__ = "run"
-_aask.__qualname__ = "arun"
-
-
-#: The arguments of run()/arun() passed on to grounded() unchanged.
-_FORWARDED = (
-    "max_iterations",
-    "grounding_check",
-    "on_exhausted",
-    "rewrite",
-    "timeout",
-    "max_prompt_chars",
-    "retrieve",
-    "tracer_provider",
-    "meter_provider",
-    "logger_provider",
-    "capture_content",
-    "redact",
-)
-
-
-def _forwarded(arguments: dict[str, Any]) -> dict[str, Any]:
-    """Pick the options of :func:`grounded` out of run()'s or arun()'s arguments."""
-    return {name: arguments[name] for name in _FORWARDED}
-
-
-def _as_texts(retrieve: Retrieve, compress: bool) -> Retrieve:
-    """Adapt a user's ``retrieve`` so the internal function always gets chunk texts."""
-    if not callable(retrieve):
-        raise TypeError("retrieve must be callable(query, previous_answer, findings)")
-
-    def texts_of(query: str, answer: str, findings: Sequence[GroundingFinding]) -> Any:
-        fresh = retrieve(query, answer, findings)
-        if fresh is None:
-            return None
-        texts = chunk_texts(fresh, "retrieve() result")
-        return default_compress(texts) if compress else texts
-
-    return texts_of
-
-
-def _decorated(
-    function: Callable[..., Any],
-    retrieved_chunks: Iterable[Any],
-    call_llm: Callable[[str], Any],
-    build_prompt: BuildPrompt | None,
-    compress: bool,
-    options: dict[str, Any],
-) -> tuple[Any, list[str], _Model]:
-    if not callable(call_llm):
-        raise TypeError(f"call_llm must be callable(prompt) -> str, got {type(call_llm).__name__}")
-    if build_prompt is not None and not callable(build_prompt):
-        raise TypeError("build_prompt must be callable(question, chunks) -> str")
-    texts = chunk_texts(retrieved_chunks, "retrieved_chunks")
-    if compress:
-        texts = default_compress(texts)
-    retrieve = options.pop("retrieve")
-    if retrieve is not None:
-        options["retrieve"] = _as_texts(retrieve, compress)
-    decorated = grounded(chunks_arg="chunks", query_arg="prompt", **options)(function)
-    return decorated, texts, _Model(call_llm, build_prompt or context_prompt)
+    def unchecked(self, raw: Any) -> RelapseResult:
+        """The result of the one call made with the kill switch off."""
+        return unchecked_result(self.query, raw)
 
 
 def run(
     query: str,
     retrieved_chunks: Iterable[Any],
     *,
-    call_llm: Callable[[str], str],
-    grounding_check: GroundingCheck | None = None,
+    call_llm: Callable[[str], object],
     compress: bool = False,
-    max_iterations: int = 3,
-    on_exhausted: OnExhausted = "return",
     build_prompt: BuildPrompt | None = None,
-    rewrite: Rewrite | None = None,
-    timeout: float | None = None,
-    max_prompt_chars: int | None = None,
-    retrieve: Retrieve | None = None,
-    tracer_provider: trace.TracerProvider | None = None,
-    meter_provider: MeterProvider | None = None,
-    logger_provider: LoggerProvider | None = None,
-    capture_content: bool | None = None,
-    redact: Callable[[str], str] | None = None,
+    **options: Unpack[LoopOptions],
 ) -> RelapseResult:
     """
     Answer ``query`` from ``retrieved_chunks`` with ``call_llm``, retrying until grounded.
 
-    Compatible with relapse 0.1.0's ``run``. Internally this is
-    :func:`relapse.grounded` applied to a function that builds a prompt from
-    a query and the chunks and calls ``call_llm``: the first iteration asks
-    ``query``, later ones ask the retry query.
+    Compatible with relapse 0.1.0's ``run``. It drives the same loop as
+    :func:`relapse.grounded`: the first iteration asks ``query``, later ones
+    the retry query, each time inside a prompt built over the chunks. The
+    call span is named ``relapse run``.
 
     Args:
         query: The user's question.
         retrieved_chunks: ``str`` items or mappings with a ``"text"`` key.
-        call_llm: ``call_llm(prompt) -> answer``, any provider.
-        grounding_check: ``check(query, chunk_texts, answer) -> GroundingResult``;
-            :func:`relapse.default_grounding_check` when None.
+        call_llm: ``call_llm(prompt) -> response``, any provider: a ``str``
+            or anything ``answer_of`` reads (an SDK response, a dict, a
+            stream); inside it, :func:`relapse.current_attempt` gives the
+            iteration's state.
         compress: Deduplicate and cap the chunks with
             :func:`relapse.default_compress` before the first call; the check
             then uses the compressed chunks, which are what the LLM saw.
-        max_iterations: Total LLM calls allowed, at least 1.
-        on_exhausted: ``"return"``, ``"best"`` or ``"raise"``; see
-            :func:`relapse.grounded`.
         build_prompt: ``build_prompt(question, chunk_texts) -> prompt``; by
             default an instruction, the chunks fenced by content-hash tags,
             the question and ``Answer:``. Model adapters supply their own
             (for example :meth:`relapse.llms.local.LocalModel.build_prompt`).
-        rewrite: Builds the retry query; see :func:`relapse.grounded`.
-        timeout: Overall budget in seconds, checked between iterations.
-        max_prompt_chars: Retry-query length in characters above which only
-            the failing spans are quoted.
-        retrieve: ``retrieve(query, previous_answer, findings) -> chunks | None``,
-            called before each retry to fetch new chunks (re-retrieval); see
-            :func:`relapse.grounded`.
-        tracer_provider: OpenTelemetry tracer provider; the global one when None.
-        meter_provider: OpenTelemetry meter provider; the global one when None.
-        logger_provider: OpenTelemetry logger provider for evaluation events.
-        capture_content: Record prompts and answers on spans; see
-            :func:`relapse.grounded`.
-        redact: Applied to every captured text first.
+        options: The loop options of :func:`relapse.grounded`, with the same
+            defaults and meaning (:class:`relapse.LoopOptions`):
+            ``grounding_check`` (``check(query, chunk_texts, answer)``),
+            ``max_iterations=3``, ``on_exhausted``, ``rewrite``, ``timeout``,
+            ``max_prompt_chars``, ``retrieve`` (new chunks go through
+            ``compress`` too), ``stop_on_repeat``, ``on_iteration``,
+            ``enabled``, ``tracer_provider``, ``meter_provider``,
+            ``logger_provider``, ``capture_content``, ``redact``,
+            ``answer_of``, ``usage_of``, ``max_total_tokens``.
 
     Returns:
         The :class:`relapse.RelapseResult`.
 
     Raises:
-        TypeError: a chunk is neither ``str`` nor a mapping with a ``"text"``
-            key (the message names its index and type), ``call_llm`` is not
-            callable, or it returns a non-``str``.
+        TypeError: an unknown option or one of the wrong type; a chunk is
+            neither ``str`` nor a mapping with a ``"text"`` key (the message
+            names its index and type); ``call_llm`` is not callable, or no
+            answer can be read from what it returns (see ``answer_of``).
         ValueError: ``max_iterations`` < 1 or an unknown ``on_exhausted``.
         NotGroundedError: no grounded answer and ``on_exhausted="raise"``.
         Exception: whatever ``call_llm`` raises, unchanged, with the
             transcript so far in its ``relapse_transcript`` attribute.
     """
-    options = _forwarded(locals())
-    decorated, texts, model = _decorated(
-        _ask, retrieved_chunks, call_llm, build_prompt, compress, options
-    )
-    result: RelapseResult = decorated.run(query, texts, model)
-    return result
+    call = _Call("run", query, retrieved_chunks, call_llm, build_prompt, compress, options)
+    if not is_enabled(call.policy.enabled):
+        return call.unchecked(call.ask(query, None))
+    return drive(steps(call.policy, query, call.texts), call.ask)
 
 
 async def arun(
     query: str,
     retrieved_chunks: Iterable[Any],
     *,
-    call_llm: Callable[[str], Awaitable[str]],
-    grounding_check: GroundingCheck | None = None,
+    call_llm: Callable[[str], Awaitable[object]],
     compress: bool = False,
-    max_iterations: int = 3,
-    on_exhausted: OnExhausted = "return",
     build_prompt: BuildPrompt | None = None,
-    rewrite: Rewrite | None = None,
-    timeout: float | None = None,
-    max_prompt_chars: int | None = None,
-    retrieve: Retrieve | None = None,
-    tracer_provider: trace.TracerProvider | None = None,
-    meter_provider: MeterProvider | None = None,
-    logger_provider: LoggerProvider | None = None,
-    capture_content: bool | None = None,
-    redact: Callable[[str], str] | None = None,
+    **options: Unpack[LoopOptions],
 ) -> RelapseResult:
     """
     :func:`run` with an asynchronous ``call_llm``: ``await call_llm(prompt) -> answer``.
 
-    Arguments, return value and exceptions are those of :func:`run`.
+    Arguments, return value and exceptions are those of :func:`run`; the call
+    span is named ``relapse arun``, and async checks are awaited.
     """
-    options = _forwarded(locals())
-    decorated, texts, model = _decorated(
-        _aask, retrieved_chunks, call_llm, build_prompt, compress, options
-    )
-    result: RelapseResult = await decorated.run(query, texts, model)
-    return result
+    call = _Call("arun", query, retrieved_chunks, call_llm, build_prompt, compress, options)
+    if not is_enabled(call.policy.enabled):
+        return call.unchecked(await call.ask(query, None))
+    return await adrive(steps(call.policy, query, call.texts), call.ask)

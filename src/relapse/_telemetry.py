@@ -4,7 +4,7 @@ Everything relapse reports through OpenTelemetry: spans, evaluation events, metr
 One call span named ``relapse <qualname>``, one ``relapse.iteration`` child
 span per LLM call, one ``gen_ai.evaluation.result`` event per check verdict
 (a log record through the Logs API when a logger provider is given, else a
-span event on the iteration span), and four metric instruments.
+span event on the iteration span), and five metric instruments.
 ``docs/telemetry.md`` lists every name with its type and when it is set.
 
 Two rules shape this module:
@@ -21,6 +21,7 @@ Two rules shape this module:
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
 import logging
 import os
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
     from opentelemetry.util.types import AttributeValue
 
     from relapse._types import GroundingFinding, IterationRecord, RelapseResult
+    from relapse._usage import Usage
 
 _log = logging.getLogger("relapse.telemetry")
 
@@ -78,6 +80,9 @@ CHECK_DURATION_BUCKETS: tuple[float, ...] = (
     5.0,
     10.0,
 )
+#: Bucket boundaries (tokens) advised for the tokens histogram: those the
+#: GenAI semantic conventions advise for ``gen_ai.client.token.usage``.
+TOKEN_BUCKETS: tuple[float, ...] = tuple(float(4**power) for power in range(14))
 #: What replaces a failing span quoted in a finding message in the
 #: ``gen_ai.evaluation.explanation``, which must not carry answer text.
 SCRUBBED_SPAN = "[span]"
@@ -87,6 +92,13 @@ SCRUBBED_SPAN = "[span]"
 _ATTRIBUTE_CACHE_LIMIT = 256
 
 Attributes = Mapping[str, "AttributeValue"]
+
+#: The kind of the call and iteration spans, in the names Phoenix (OpenInference)
+#: and Langfuse read.
+_CHAIN_KIND: dict[str, AttributeValue] = {
+    attr.OPENINFERENCE_SPAN_KIND: attr.SPAN_KIND_CHAIN,
+    attr.LANGFUSE_OBSERVATION_TYPE: attr.OBSERVATION_TYPE_CHAIN,
+}
 
 
 def capture_content_from_env() -> bool:
@@ -120,7 +132,7 @@ class _AttributeCache:
 
 class Instruments:
     """
-    The four relapse instruments of one meter, created once.
+    The five relapse instruments of one meter, created once.
 
     Attributes:
         iterations: Histogram of LLM calls per completed grounded call
@@ -131,6 +143,9 @@ class Instruments:
             ``relapse.finding.code``.
         check_duration: Histogram of check durations in seconds (unit ``s``),
             by ``gen_ai.evaluation.name``.
+        tokens: Histogram of the tokens one grounded call spent over all
+            its LLM calls (unit ``{token}``), by ``relapse.outcome`` and
+            ``gen_ai.token.type``; recorded only when a call reported usage.
     """
 
     __slots__ = (
@@ -141,6 +156,8 @@ class Instruments:
         "findings",
         "iterations",
         "outcome_attributes",
+        "token_attributes",
+        "tokens",
     )
 
     def __init__(self, meter: metrics.Meter) -> None:
@@ -166,9 +183,43 @@ class Instruments:
             description="Duration of one grounding check.",
             explicit_bucket_boundaries_advisory=CHECK_DURATION_BUCKETS,
         )
+        self.tokens = meter.create_histogram(
+            attr.METRIC_CALL_TOKENS,
+            unit="{token}",
+            description="Tokens one grounded call spent over all its LLM calls, by outcome.",
+            explicit_bucket_boundaries_advisory=TOKEN_BUCKETS,
+        )
         self.outcome_attributes = _AttributeCache(attr.RELAPSE_OUTCOME)
+        self.token_attributes: dict[tuple[str, str], dict[str, AttributeValue]] = {}
         self.code_attributes = _AttributeCache(attr.RELAPSE_FINDING_CODE)
         self.check_attributes = _AttributeCache(attr.GEN_AI_EVALUATION_NAME)
+
+
+def _record_tokens(instruments: Instruments, outcome: str, usage: Usage | None) -> None:
+    """Record a call's input and output tokens on the tokens histogram, when it reported any."""
+    if usage is None:
+        return
+    for kind, tokens in (
+        (attr.TOKEN_TYPE_INPUT, usage.input_tokens),
+        (attr.TOKEN_TYPE_OUTPUT, usage.output_tokens),
+    ):
+        key = (outcome, kind)
+        attributes = instruments.token_attributes.get(key)
+        if attributes is None:
+            attributes = {attr.RELAPSE_OUTCOME: outcome, attr.GEN_AI_TOKEN_TYPE: kind}
+            if len(instruments.token_attributes) < _ATTRIBUTE_CACHE_LIMIT:
+                instruments.token_attributes[key] = attributes
+        instruments.tokens.record(tokens, attributes)
+
+
+def _usage_attributes(usage: Usage | None) -> dict[str, AttributeValue]:
+    """The ``relapse.usage.*`` span attributes of ``usage``; none when it is None."""
+    if usage is None:
+        return {}
+    return {
+        attr.RELAPSE_USAGE_INPUT_TOKENS: usage.input_tokens,
+        attr.RELAPSE_USAGE_OUTPUT_TOKENS: usage.output_tokens,
+    }
 
 
 _instruments_lock = threading.Lock()
@@ -181,8 +232,9 @@ def instruments_for(meter_provider: MeterProvider | None) -> Instruments | None:
     The relapse instruments of ``meter_provider`` (the global one when None).
 
     Created on first use and shared by every :class:`Telemetry` of that
-    provider, so decorating per call (as :func:`relapse.run` does) does not
-    create instruments per call. With the global provider the API's proxy
+    provider (weakly keyed: it never keeps a provider alive), so
+    :func:`relapse.run`, which builds its telemetry per call, does not create
+    instruments per call. With the global provider the API's proxy
     instruments are cached; they follow a provider set globally later.
 
     Returns:
@@ -224,15 +276,27 @@ def scrub(message: str, spans: Sequence[str]) -> str:
     return message
 
 
-def explanation(findings: Sequence[GroundingFinding]) -> str:
+def explanation(findings: Sequence[GroundingFinding], content: bool = False) -> str:
     """
-    The ``gen_ai.evaluation.explanation`` of ``findings``, free of answer text.
+    The ``gen_ai.evaluation.explanation`` of ``findings``.
+
+    Args:
+        findings: The check's findings.
+        content: Whether content capture is on. Off, the explanation holds
+            no byte of any message (a message may quote the answer, a
+            judge's claims, anything a custom check put there): only each
+            finding's code, severity and span count. On, ``"CODE: message"``
+            with each failing span scrubbed out of the message (see :func:`scrub`).
 
     Returns:
-        ``"CODE: message"`` per finding, joined by ``"; "``, with each
-        finding's failing spans scrubbed out of its message (see :func:`scrub`).
+        One part per finding, joined by ``"; "``.
     """
-    return "; ".join(f"{f.code}: {scrub(f.message, f.spans)}" for f in findings)
+    if content:
+        return "; ".join(f"{f.code}: {scrub(f.message, f.spans)}" for f in findings)
+    return "; ".join(
+        f"{f.code}{' (warning)' if f.severity == 'warning' else ''}: {len(f.spans)} failing span(s)"
+        for f in findings
+    )
 
 
 def _message(role: str, text: str, **extra: str) -> str:
@@ -254,7 +318,7 @@ class Telemetry:
             span and is its ``code.function.name``.
         tracer_provider: The provider to get the tracer from; ``None`` uses the
             global provider at the time of each call (relapse never sets it).
-        meter_provider: The provider of the four metric instruments; ``None``
+        meter_provider: The provider of the five metric instruments; ``None``
             uses the global one (through the API's proxy meter).
         logger_provider: When given, each ``gen_ai.evaluation.result`` event
             is emitted as a log record through it (parented to the iteration
@@ -308,15 +372,23 @@ class Telemetry:
             except Exception:
                 _log.debug("relapse: could not get a logger; events go on spans", exc_info=True)
 
+    def renamed(self, qualname: str) -> Telemetry:
+        """A copy reporting under ``qualname`` (same providers and settings)."""
+        twin = copy.copy(self)
+        twin.qualname = qualname
+        twin.call_span_name = attr.CALL_SPAN_PREFIX + qualname
+        return twin
+
     # Spans ------------------------------------------------------------------
 
-    def start_call(self, max_iterations: int, chunk_count: int) -> Span:
+    def start_call(self, max_iterations: int, chunk_count: int | None) -> Span:
         """
         Start the call span as a child of the caller's current span.
 
         Args:
             max_iterations: The budget of LLM calls (``relapse.max_iterations``).
-            chunk_count: How many chunks the call received (``relapse.chunks.count``).
+            chunk_count: How many chunks the call received (``relapse.chunks.count``);
+                None when the function retrieves its own (``chunks_of``): not set then.
 
         Returns:
             The span, or ``INVALID_SPAN`` when the SDK failed to start one.
@@ -328,13 +400,14 @@ class Telemetry:
             return INVALID_SPAN
         try:
             if span.is_recording():
-                span.set_attributes(
-                    {
-                        attr.RELAPSE_MAX_ITERATIONS: max_iterations,
-                        attr.CODE_FUNCTION_NAME: self.qualname,
-                        attr.RELAPSE_CHUNKS_COUNT: chunk_count,
-                    }
-                )
+                attributes: dict[str, AttributeValue] = {
+                    attr.RELAPSE_MAX_ITERATIONS: max_iterations,
+                    attr.CODE_FUNCTION_NAME: self.qualname,
+                    **_CHAIN_KIND,
+                }
+                if chunk_count is not None:
+                    attributes[attr.RELAPSE_CHUNKS_COUNT] = chunk_count
+                span.set_attributes(attributes)
         except Exception:
             _log.debug("relapse: could not set call span attributes", exc_info=True)
         return span
@@ -362,7 +435,7 @@ class Telemetry:
             return INVALID_SPAN
         try:
             if span.is_recording():
-                span.set_attribute(attr.RELAPSE_ITERATION, iteration)
+                span.set_attributes({attr.RELAPSE_ITERATION: iteration, **_CHAIN_KIND})
         except Exception:
             _log.debug("relapse: could not set iteration span attributes", exc_info=True)
         return span
@@ -395,6 +468,7 @@ class Telemetry:
                         attr.RELAPSE_FINDINGS_CODES: tuple(sorted({f.code for f in findings})),
                         attr.RELAPSE_FINDINGS_COUNT: len(findings),
                         attr.RELAPSE_CHECK_DURATION: float(check_s),
+                        **_usage_attributes(record.usage),
                     }
                 )
                 if self.capture_content:
@@ -430,8 +504,16 @@ class Telemetry:
                         attr.RELAPSE_ITERATIONS: result.iterations,
                         attr.RELAPSE_GROUNDED: result.grounded,
                         attr.RELAPSE_OUTCOME: result.outcome,
+                        **_usage_attributes(result.usage),
                     }
                 )
+                if self.capture_content and result.transcript:
+                    # Iteration 1's prompt is the caller's query, unchanged.
+                    texts = self._redacted(result.transcript[0].prompt, str(result.answer))
+                    if texts is not None:
+                        span.set_attributes(
+                            {attr.INPUT_VALUE: texts[0], attr.OUTPUT_VALUE: texts[1]}
+                        )
         except Exception:
             _log.debug("relapse: could not set call span attributes", exc_info=True)
         instruments = self.instruments
@@ -440,6 +522,7 @@ class Telemetry:
                 outcome = instruments.outcome_attributes(result.outcome)
                 instruments.calls.add(1, outcome)
                 instruments.iterations.record(result.iterations, outcome)
+                _record_tokens(instruments, result.outcome, result.usage)
             except Exception:
                 _log.debug("relapse: could not record call metrics", exc_info=True)
         try:
@@ -447,13 +530,20 @@ class Telemetry:
         except Exception:
             _log.debug("relapse: could not end the call span", exc_info=True)
 
-    def fail_call(self, span: Span, error: BaseException) -> None:
+    def fail_call(self, span: Span, error: BaseException, usage: Usage | None = None) -> None:
         """
         Mark the call span as failed by ``error``, end it, count the call as ``"error"``.
 
         The calls counter gets ``relapse.outcome="error"`` and ``error.type``;
-        the iterations histogram records completed calls only.
+        the iterations histogram records completed calls only. ``usage``, the
+        tokens the call's iterations reported before it failed, goes on the
+        span and on the tokens histogram (outcome ``"error"``): they were paid.
         """
+        try:
+            if usage is not None and span.is_recording():
+                span.set_attributes(_usage_attributes(usage))
+        except Exception:
+            _log.debug("relapse: could not set call span usage", exc_info=True)
         self.fail(span, error)
         instruments = self.instruments
         if instruments is not None:
@@ -465,6 +555,7 @@ class Telemetry:
                         attr.ERROR_TYPE: type(error).__qualname__,
                     },
                 )
+                _record_tokens(instruments, attr.OUTCOME_ERROR, usage)
             except Exception:
                 _log.debug("relapse: could not count a failed call", exc_info=True)
 
@@ -494,28 +585,51 @@ class Telemetry:
 
     def _capture(self, span: Span, record: IterationRecord) -> None:
         """Put the (redacted) prompt, answer and failing spans on ``span``."""
-        prompt, answer = record.prompt, record.answer
         failing = tuple(s for f in record.findings for s in f.spans)
-        redact = self.redact
-        if redact is not None:
-            try:
-                prompt, answer = redact(prompt), redact(answer)
-                failing = tuple(redact(s) for s in failing)
-                if not all(isinstance(t, str) for t in (prompt, answer, *failing)):
-                    raise TypeError("redact must return str")  # noqa: TRY301
-            except Exception:
-                _log.warning(
-                    "relapse: redact failed; this iteration's content is not recorded",
-                    exc_info=True,
-                )
-                return
+        texts = self._redacted(record.prompt, record.answer, *failing)
+        if texts is None:
+            return
+        prompt, answer, *rest = texts
+        failing = tuple(rest)
         captured: dict[str, AttributeValue] = {
             attr.GEN_AI_INPUT_MESSAGES: _message("user", prompt),
             attr.GEN_AI_OUTPUT_MESSAGES: _message("assistant", answer, finish_reason="stop"),
+            attr.INPUT_VALUE: prompt,
+            attr.OUTPUT_VALUE: answer,
         }
         if failing:
             captured[attr.RELAPSE_FINDINGS_SPANS] = failing
         span.set_attributes(captured)
+
+    def _redacted(self, *texts: str) -> tuple[str, ...] | None:
+        """``texts`` through ``redact``; None (logged) when it fails or returns a non-str."""
+        redact = self.redact
+        if redact is None:
+            return texts
+        try:
+            redacted = tuple(redact(t) for t in texts)
+            if not all(isinstance(t, str) for t in redacted):
+                raise TypeError("redact must return str")  # noqa: TRY301
+        except Exception:
+            _log.warning(
+                "relapse: redact failed; this span's content is not recorded", exc_info=True
+            )
+            return None
+        return redacted
+
+    def _explanation(self, findings: Sequence[GroundingFinding]) -> str:
+        """The explanation: message text only with content capture on, and redacted."""
+        if not self.capture_content:
+            return explanation(findings)
+        text = explanation(findings, content=True)
+        if self.redact is None:
+            return text
+        try:
+            redacted = self.redact(text)
+        except Exception:
+            _log.warning("relapse: redact failed; the explanation names codes only", exc_info=True)
+            return explanation(findings)
+        return redacted if isinstance(redacted, str) else explanation(findings)
 
     def _evaluation_event(
         self, span: Span, recording: bool, record: IterationRecord, check_name: str
@@ -533,7 +647,7 @@ class Telemetry:
                 attr.GEN_AI_EVALUATION_SCORE_VALUE: 1.0 if record.grounded else 0.0,
             }
             if record.findings:
-                event[attr.GEN_AI_EVALUATION_EXPLANATION] = explanation(record.findings)
+                event[attr.GEN_AI_EVALUATION_EXPLANATION] = self._explanation(record.findings)
             if logger is not None:
                 parent: Context = trace.set_span_in_context(span)
                 logger.emit(

@@ -3,6 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from relapse._usage import Usage, total_usage
+
+#: How much a finding matters: an ``"error"`` rejects the answer and is named
+#: in the retry query; a ``"warning"`` is only reported (transcript, spans).
+Severity = Literal["error", "warning"]
+SEVERITIES: tuple[str, ...] = ("error", "warning")
 
 
 @dataclass(frozen=True)
@@ -21,12 +29,28 @@ class GroundingFinding:
         offsets: ``(start, end)`` character offsets of each span in the
             answer (end exclusive), parallel to ``spans``; empty when the
             check that produced the finding does not know them.
+        severity: ``"error"`` (the default) rejects the answer and triggers
+            a retry; ``"warning"`` is reported in the transcript and on the
+            spans but never rejects an answer.
+
+    Raises:
+        ValueError: ``severity`` is neither ``"error"`` nor ``"warning"``.
+
+    .. versionchanged:: 0.2.0 ``severity``.
     """
 
     code: str
     message: str
     spans: tuple[str, ...] = field(default_factory=tuple)
     offsets: tuple[tuple[int, int], ...] = field(default_factory=tuple)
+    severity: Severity = "error"
+
+    def __post_init__(self) -> None:
+        if self.severity not in SEVERITIES:
+            raise ValueError(
+                f"severity must be 'error' or 'warning', got {self.severity!r}"
+                f" (finding {self.code!r})"
+            )
 
 
 @dataclass(frozen=True)
@@ -34,13 +58,28 @@ class GroundingResult:
     """
     The verdict of a grounding check on one answer.
 
+    The severity rule: ``ok`` is False only when an error finding exists or
+    the check rejected the answer without any finding. A result built with
+    ``ok=False`` whose findings are all warnings is stored with ``ok`` True:
+    warnings never reject an answer.
+
     Attributes:
         ok: True when the answer may be returned as grounded.
-        findings: Every problem found; empty when ``ok`` is True.
+        findings: Every problem found, errors and warnings; warnings may
+            accompany ``ok`` True.
     """
 
     ok: bool
     findings: tuple[GroundingFinding, ...] = field(default_factory=tuple)
+
+    def __post_init__(self) -> None:
+        if not self.ok and self.findings and all(f.severity == "warning" for f in self.findings):
+            object.__setattr__(self, "ok", True)
+
+    @property
+    def errors(self) -> tuple[GroundingFinding, ...]:
+        """The findings of severity ``"error"``."""
+        return tuple(f for f in self.findings if f.severity == "error")
 
 
 @dataclass(frozen=True)
@@ -52,10 +91,18 @@ class IterationRecord:
         iteration: 1 for the first call, then 2, 3, ...
         prompt: The query text passed on this iteration: the caller's query on
             iteration 1, the retry prompt afterwards.
-        answer: What the LLM call returned.
+        answer: The answer text the check judged (what ``answer_of`` read
+            from ``response``; empty when it could not be read).
         grounded: Whether the check accepted ``answer``.
         findings: The check's findings on ``answer``.
         duration_s: Wall time of the LLM call plus the check, in seconds.
+        response: What the function (or ``call_llm``) returned, unchanged: a
+            ``str``, an SDK response object, a dict; for a stream, a
+            :class:`relapse.Streamed` of its pieces.
+        usage: The tokens this call reported (:class:`relapse.Usage`), or
+            None when it reported none.
+
+    .. versionchanged:: 0.2.0 ``response`` and ``usage``.
     """
 
     iteration: int
@@ -64,6 +111,9 @@ class IterationRecord:
     grounded: bool
     findings: tuple[GroundingFinding, ...] = field(default_factory=tuple)
     duration_s: float = 0.0
+    # A response may be unhashable (a dict); records still hash by the rest.
+    response: Any = field(default=None, hash=False)
+    usage: Usage | None = None
 
 
 @dataclass
@@ -77,8 +127,16 @@ class RelapseResult:
         grounded: True if and only if ``answer`` passed the check.
         iterations: How many LLM calls were made, from 1 to ``max_iterations``.
         transcript: One record per LLM call, in order.
-        outcome: ``"grounded_first_try"``, ``"recovered"``, ``"exhausted"`` or
-            ``"timeout"``.
+        outcome: ``"grounded_first_try"``, ``"recovered"``, ``"exhausted"``,
+            ``"timeout"``, ``"stalled"`` (``stop_on_repeat`` saw the same
+            failing spans twice in a row), ``"budget"`` (the tokens spent
+            reached ``max_total_tokens``) or ``"disabled"`` (the kill switch
+            was off: one call, no check).
+        response: The function's own return value for ``answer`` (what
+            calling the decorated function returns; for a stream, the
+            :class:`relapse.Streamed` it replays).
+
+    .. versionchanged:: 0.2.0 ``response`` and :attr:`usage`.
     """
 
     answer: str
@@ -86,6 +144,12 @@ class RelapseResult:
     iterations: int
     transcript: list[IterationRecord] = field(default_factory=list)
     outcome: str = "grounded_first_try"
+    response: Any = None
+
+    @property
+    def usage(self) -> Usage | None:
+        """The tokens of every LLM call of the transcript, summed; None when none reported any."""
+        return total_usage(record.usage for record in self.transcript)
 
     def __str__(self) -> str:
         status = "grounded" if self.grounded else f"not grounded ({self.outcome})"

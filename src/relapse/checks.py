@@ -4,23 +4,47 @@ Pluggable grounding checks beyond the default one.
 * :class:`LLMJudge`: asks a judge model whether the answer is supported.
 * :func:`all_of`: runs several checks; the answer passes when all pass.
 
-Any callable ``check(query, chunks, answer) -> GroundingResult`` is a check;
-a check may also offer ``prepare(query, chunks)`` returning an object with
-``check(answer)``, so work on the chunks is done once per call instead of once
-per iteration (the default check does).
+The contract is three ``typing.Protocol``s: any callable
+``check(query, chunks, answer) -> GroundingResult`` is a :class:`Check`; a
+:class:`PreparingCheck` also offers ``prepare(query, chunks)`` returning an
+:class:`AnswerCheck` with ``check(answer)``, so work on the chunks is done
+once per call instead of once per iteration (the default check does).
+Checks built here (and the default one) compose with ``&``:
+``default_grounding_check & LLMJudge(judge)`` is ``all_of(...)`` of both.
 """
 
 from __future__ import annotations
 
+import inspect
 import logging
-from collections.abc import Callable, Sequence
+import re
+import string
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from relapse._loop import GroundingCheck, PreparedCheck, check_name, prepare
+from relapse._checking import (
+    AnswerCheck,
+    Check,
+    CheckOperators,
+    PendingVerdict,
+    PreparingCheck,
+    Verdict,
+    check_name,
+    prepare,
+)
 from relapse._prompts import fence_marker, inline
 from relapse._types import GroundingFinding, GroundingResult
 
-__all__ = ["JUDGE_PROMPT", "LLMJudge", "all_of", "parse_verdict"]
+__all__ = [
+    "JUDGE_PROMPT",
+    "AnswerCheck",
+    "Check",
+    "CheckOperators",
+    "LLMJudge",
+    "PreparingCheck",
+    "all_of",
+    "parse_verdict",
+]
 
 _log = logging.getLogger("relapse.checks")
 
@@ -48,29 +72,36 @@ copied word for word from the answer.
 JUDGE_CODE = "LJ001"
 
 
-def parse_verdict(reply: str, answer: str) -> GroundingResult | None:
-    """
-    Read a judge's reply.
+#: A line holding only a code fence (```` ``` ```` or ```` ```text ````).
+_FENCE = re.compile(r"^(```|~~~)[\w-]*$")
+#: A label some judges put before the verdict: ``Verdict: UNSUPPORTED``.
+_LABEL = re.compile(
+    r"^(?:final\s+)?(?:verdict|answer|result|judg(?:e)?ment|label)\s*[:=-]\s*", re.I
+)
+#: A rejection, however spelled: ``UNSUPPORTED``, ``NOT SUPPORTED``, ``not_supported``.
+_REJECTION = re.compile(r"\b(?:UN[\s_-]?SUPPORTED|NOT[\s_-]+SUPPORTED)\b", re.I)
+_ACCEPTANCE = re.compile(r"^SUPPORTED\b", re.I)
+#: The template fields :class:`LLMJudge` fills in.
+JUDGE_FIELDS = frozenset({"marker", "context", "question", "answer"})
 
-    Args:
-        reply: The judge model's text.
-        answer: The answer that was judged; claims the judge lists are kept as
-            spans only when they occur in it verbatim.
 
-    Returns:
-        The verdict, or None when the reply follows neither format (the caller
-        then falls back to accepting the answer).
-    """
-    lines = [line.strip(" -*\t") for line in reply.strip().splitlines() if line.strip()]
-    if not lines:
-        return None
-    head = lines[0].upper().rstrip(".:!")
-    if head == "SUPPORTED":
-        return GroundingResult(ok=True)
-    if head != "UNSUPPORTED":
-        return None
-    claims = [line.strip('"“”') for line in lines[1:]]
-    spans = tuple(c for c in claims if c and c in answer)
+def _verdict_lines(reply: str) -> list[str]:
+    """Non-empty lines, code fences and list/emphasis marks removed."""
+    lines = []
+    for raw in reply.strip().splitlines():
+        line = raw.strip()
+        if not line or _FENCE.match(line):
+            continue
+        line = line.strip(" -*#>`\t_")
+        if line:
+            lines.append(line)
+    return lines
+
+
+def _rejection(claims: list[str], answer: str) -> GroundingResult:
+    claims = [c.strip(' "\u201c\u201d') for c in claims]
+    claims = [c for c in claims if c]
+    spans = tuple(c for c in claims if c in answer)
     offsets = tuple((answer.index(s), answer.index(s) + len(s)) for s in spans)
     listed = "; ".join(inline(c, 200) for c in claims) or "no claim listed"
     finding = GroundingFinding(
@@ -79,35 +110,113 @@ def parse_verdict(reply: str, answer: str) -> GroundingResult | None:
     return GroundingResult(ok=False, findings=(finding,))
 
 
+def parse_verdict(reply: str, answer: str) -> GroundingResult | None:
+    """
+    Read a judge's reply.
+
+    The first line is the verdict, after any code fence, list or emphasis
+    mark and label (``Verdict:``); ``UNSUPPORTED`` (also ``NOT SUPPORTED``,
+    ``UNSUPPORTED: reason``) rejects, and what follows it on that line and
+    the next lines are the unsupported claims; ``SUPPORTED`` accepts. When the
+    first line is neither, a rejection anywhere in the reply still rejects
+    (with no claim listed): a recognisable rejection never passes.
+
+    Args:
+        reply: The judge model's text.
+        answer: The answer that was judged; claims the judge lists are kept as
+            spans only when they occur in it verbatim.
+
+    Returns:
+        The verdict, or None when the reply holds no verdict at all (the
+        caller then falls back to accepting the answer).
+    """
+    lines = _verdict_lines(reply)
+    if not lines:
+        return None
+    head = _LABEL.sub("", lines[0]).strip(" *_`")
+    rejected = _REJECTION.match(head)
+    if rejected:
+        reason = head[rejected.end() :].strip(" :.-\u2014")
+        return _rejection([reason, *lines[1:]], answer)
+    if _ACCEPTANCE.match(head):
+        return GroundingResult(ok=True)
+    if _REJECTION.search(reply):
+        return _rejection([], answer)
+    return None
+
+
+def _validated_template(prompt: object) -> None:
+    if not isinstance(prompt, str):
+        raise TypeError(f"LLMJudge prompt must be a str template, got {type(prompt).__name__}")
+    try:
+        fields = {name for _, name, _, _ in string.Formatter().parse(prompt) if name is not None}
+    except ValueError as error:
+        raise ValueError(
+            f"LLMJudge prompt is not a valid template ({error});"
+            " write a literal brace as {{ or }}"
+        ) from None
+    unknown = sorted(fields - JUDGE_FIELDS)
+    if unknown:
+        raise ValueError(
+            f"LLMJudge prompt has unknown field(s) {', '.join('{' + f + '}' for f in unknown)};"
+            f" the fields are {{marker}}, {{context}}, {{question}} and {{answer}}"
+            " (write a literal brace as {{ or }})"
+        )
+    missing = sorted({"context", "answer"} - fields)
+    if missing:
+        raise ValueError(
+            f"LLMJudge prompt lacks {', '.join('{' + f + '}' for f in missing)};"
+            " the judge cannot judge without the context and the answer"
+        )
+
+
 @dataclass(frozen=True)
-class LLMJudge:
+class LLMJudge(CheckOperators):
     """
     A grounding check that asks a judge model.
 
     The judge is any ``judge(prompt) -> reply`` callable (your provider, or a
-    test double). A judge that raises or replies in neither format accepts the
-    answer: a failing judge ends the loop, it never extends it (the safe
-    fallback of the agentic-RAG evaluator this borrows from). The failure is
-    logged on the ``relapse.checks`` logger.
+    test double), or an ``async`` one (``await judge(prompt) -> reply``),
+    which works under :func:`relapse.arun` and decorated ``async def``
+    functions and is refused with a clear ``TypeError`` under sync calls. A
+    judge that raises or replies with no verdict accepts the answer: a
+    failing judge ends the loop, it never extends it (the safe fallback of the
+    agentic-RAG evaluator this borrows from). The failure is logged on the
+    ``relapse.checks`` logger. Any recognisable rejection rejects (see
+    :func:`parse_verdict`).
 
     Args:
-        judge: ``judge(prompt) -> reply``.
+        judge: ``judge(prompt) -> reply``, sync or async.
         prompt: A template with ``{marker}``, ``{context}``, ``{question}`` and
-            ``{answer}`` fields; defaults to :data:`JUDGE_PROMPT`.
+            ``{answer}`` fields (``{context}`` and ``{answer}`` required, a
+            literal brace written ``{{``); defaults to :data:`JUDGE_PROMPT`.
         name: The check's name in telemetry.
 
+    Raises:
+        TypeError: ``judge`` is not callable or ``prompt`` is not a str.
+        ValueError: ``prompt`` is not a valid template (checked here, at
+            construction).
+
     Returns (when called):
-        A :class:`relapse.GroundingResult`; on rejection one ``LJ001`` finding
-        whose spans are the listed claims found verbatim in the answer.
+        A :class:`relapse.GroundingResult` (an awaitable of one for an async
+        judge); on rejection one ``LJ001`` finding whose spans are the listed
+        claims found verbatim in the answer.
 
     Raises (when called):
         Nothing from the judge; ``KeyboardInterrupt``, ``SystemExit`` and
         ``asyncio.CancelledError`` propagate.
     """
 
-    judge: Callable[[str], str]
+    judge: Callable[[str], str | Awaitable[str]]
     prompt: str = JUDGE_PROMPT
     name: str = "relapse.llm_judge"
+
+    def __post_init__(self) -> None:
+        if not callable(self.judge):
+            raise TypeError(
+                f"LLMJudge judge must be callable(prompt), got {type(self.judge).__name__}"
+            )
+        _validated_template(self.prompt)
 
     def render(self, query: str, chunks: Sequence[str], answer: str) -> str:
         """The prompt sent to the judge."""
@@ -119,23 +228,41 @@ class LLMJudge:
             answer=inline(answer),
         )
 
-    def __call__(self, query: str, chunks: Sequence[str], answer: str) -> GroundingResult:
+    def __call__(self, query: str, chunks: Sequence[str], answer: str) -> Verdict:
         """Judge ``answer`` against ``chunks``."""
         try:
             reply = self.judge(self.render(query, chunks, answer))
-            verdict = parse_verdict(reply, answer) if isinstance(reply, str) else None
         except Exception:
-            _log.warning("relapse: the LLM judge failed; accepting the answer", exc_info=True)
-            return GroundingResult(ok=True)
-        if verdict is None:
-            _log.warning("relapse: the LLM judge's reply had no verdict; accepting the answer")
-            return GroundingResult(ok=True)
-        return verdict
+            return _judge_failed()
+        if inspect.isawaitable(reply):
+            return PendingVerdict(_awaited_verdict(reply, answer), reply)
+        return _read(reply, answer)
+
+
+def _judge_failed() -> GroundingResult:
+    _log.warning("relapse: the LLM judge failed; accepting the answer", exc_info=True)
+    return GroundingResult(ok=True)
+
+
+def _read(reply: object, answer: str) -> GroundingResult:
+    verdict = parse_verdict(reply, answer) if isinstance(reply, str) else None
+    if verdict is None:
+        _log.warning("relapse: the LLM judge's reply had no verdict; accepting the answer")
+        return GroundingResult(ok=True)
+    return verdict
+
+
+async def _awaited_verdict(pending: Awaitable[object], answer: str) -> GroundingResult:
+    try:
+        reply = await pending
+    except Exception:
+        return _judge_failed()
+    return _read(reply, answer)
 
 
 @dataclass(frozen=True)
-class _AllOf:
-    checks: tuple[GroundingCheck, ...]
+class _AllOf(CheckOperators):
+    checks: tuple[Check, ...]
     short_circuit: bool
     name: str
 
@@ -144,32 +271,61 @@ class _AllOf:
             tuple(prepare(c, query, chunks) for c in self.checks), self.short_circuit
         )
 
-    def __call__(self, query: str, chunks: Sequence[str], answer: str) -> GroundingResult:
+    def __call__(self, query: str, chunks: Sequence[str], answer: str) -> Verdict:
         return self.prepare(query, chunks).check(answer)
+
+
+def _add(verdict: object, findings: list[GroundingFinding]) -> bool:
+    """Collect ``verdict``'s findings; return whether it passed."""
+    if not isinstance(verdict, GroundingResult):
+        raise TypeError(
+            f"a check returned {type(verdict).__name__}; expected relapse.GroundingResult"
+        )
+    findings.extend(verdict.findings)
+    return verdict.ok
 
 
 @dataclass(frozen=True)
 class _PreparedAllOf:
-    checks: tuple[PreparedCheck, ...]
+    checks: tuple[Callable[[str], Verdict], ...]
     short_circuit: bool
 
-    def check(self, answer: str) -> GroundingResult:
+    def check(self, answer: str) -> Verdict:
         findings: list[GroundingFinding] = []
         ok = True
-        for check in self.checks:
+        remaining = iter(self.checks)
+        for check in remaining:
             verdict = check(answer)
-            if not isinstance(verdict, GroundingResult):
-                raise TypeError(
-                    f"a check returned {type(verdict).__name__}; expected relapse.GroundingResult"
+            if inspect.isawaitable(verdict):
+                # An async check: finish the rest awaiting, in the same order.
+                return PendingVerdict(
+                    self._finish(verdict, remaining, answer, findings, ok), verdict
                 )
-            findings.extend(verdict.findings)
-            ok = ok and verdict.ok
+            ok = _add(verdict, findings) and ok
             if not ok and self.short_circuit:
                 break
         return GroundingResult(ok=ok, findings=tuple(findings))
 
+    async def _finish(
+        self,
+        pending: Awaitable[GroundingResult],
+        remaining: Iterator[Callable[[str], Verdict]],
+        answer: str,
+        findings: list[GroundingFinding],
+        ok: bool,
+    ) -> GroundingResult:
+        ok = _add(await pending, findings) and ok
+        for check in remaining:
+            if not ok and self.short_circuit:
+                break
+            verdict = check(answer)
+            if inspect.isawaitable(verdict):
+                verdict = await verdict
+            ok = _add(verdict, findings) and ok
+        return GroundingResult(ok=ok, findings=tuple(findings))
 
-def all_of(*checks: GroundingCheck, short_circuit: bool = True) -> GroundingCheck:
+
+def all_of(*checks: Check, short_circuit: bool = True) -> Check:
     """
     Combine checks: the answer passes when every check passes.
 

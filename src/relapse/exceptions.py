@@ -37,3 +37,8 @@ class NotGroundedError(RelapseError):
             f"no grounded answer after {result.iterations} iteration(s)"
             f" (outcome {result.outcome!r}; findings {', '.join(codes) or 'none'})"
         )
+
+    def __reduce__(self) -> tuple[type[NotGroundedError], tuple[RelapseResult], dict[str, object]]:
+        # The default rebuilds from ``args`` (the message), which __init__
+        # cannot take: a worker process raising this would break its pool.
+        return type(self), (self.result,), dict(self.__dict__)

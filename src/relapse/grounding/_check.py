@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from relapse._checking import CheckOperators
 from relapse._chunks import chunk_texts
 from relapse._types import GroundingFinding, GroundingResult
 from relapse.grounding._echo import ECHO_PHRASES, echo_hits, line_span, phrase_pattern
@@ -77,7 +78,7 @@ def _trivial_key(value: object) -> Key:
 
 
 @dataclass(frozen=True)
-class GroundingCheck:
+class GroundingCheck(CheckOperators):
     """
     The deterministic grounding check, configured.
 

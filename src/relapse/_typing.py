@@ -1,0 +1,73 @@
+"""
+The static types of grounded functions: what ``@relapse.grounded(...)`` returns.
+
+A decorated function keeps its parameters (``ParamSpec``) and its return
+type (calling it returns the function's own return value of the chosen
+attempt), and gains ``.run`` returning :class:`relapse.RelapseResult`; for
+``async def`` functions both return awaitables. The shape follows tenacity's ``_RetryDecorated``.
+``tests/typing/usage.py`` pins these types under ``mypy --strict``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Coroutine
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar, overload
+
+if TYPE_CHECKING:
+    from relapse._types import RelapseResult
+
+P = ParamSpec("P")
+Q = ParamSpec("Q")
+S = TypeVar("S")
+#: What calling the grounded function returns: the function's own return type.
+A = TypeVar("A", covariant=True)
+#: What ``.run`` returns: ``RelapseResult``, or a coroutine of one.
+R = TypeVar("R", covariant=True)
+#: The decorated function's return type.
+T = TypeVar("T")
+
+
+class Grounded(Protocol[P, A, R]):
+    """
+    A grounded function: ``f(*args) -> A`` and ``f.run(*args) -> R``.
+
+    ``Grounded[P, T, RelapseResult]`` for a sync function returning ``T``;
+    ``Grounded[P, Coroutine[Any, Any, T], Coroutine[Any, Any, RelapseResult]]``
+    for an ``async def`` one.
+    """
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> A:
+        """Return the chosen attempt's own return value (a stream is replayed)."""
+
+    def run(self, *args: P.args, **kwargs: P.kwargs) -> R:
+        """Return the whole :class:`relapse.RelapseResult`."""
+
+    @overload
+    def __get__(self, instance: None, owner: type[Any], /) -> Grounded[P, A, R]: ...
+    @overload
+    def __get__(
+        self: Grounded[Concatenate[S, Q], A, R], instance: S, owner: type[Any], /
+    ) -> Grounded[Q, A, R]: ...
+    def __get__(self, instance: Any, owner: type[Any], /) -> Any:
+        """Bind like a function: a method drops ``self``."""
+
+
+class GroundedDecorator(Protocol):
+    """What ``relapse.grounded(...)`` returns: decorates a sync or an async function."""
+
+    # The overloads overlap only for a plain ``def`` returning a coroutine,
+    # which static types cannot tell from an ``async def``; the async one wins.
+    @overload
+    def __call__(  # type: ignore[overload-overlap]
+        self, function: Callable[P, Coroutine[Any, Any, T]], /
+    ) -> Grounded[P, Coroutine[Any, Any, T], Coroutine[Any, Any, RelapseResult]]: ...
+    # An async generator function: calling gives its async iterator at once,
+    # ``.run`` a coroutine (the same plain-``def`` caveat as above).
+    @overload
+    def __call__(  # type: ignore[overload-overlap]
+        self, function: Callable[P, AsyncIterator[T]], /
+    ) -> Grounded[P, AsyncIterator[T], Coroutine[Any, Any, RelapseResult]]: ...
+    @overload
+    def __call__(self, function: Callable[P, T], /) -> Grounded[P, T, RelapseResult]: ...
+    def __call__(self, function: Callable[..., Any], /) -> Any:
+        """Wrap ``function`` in the loop."""

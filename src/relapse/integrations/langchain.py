@@ -1,0 +1,298 @@
+"""
+relapse in LangChain (optional extra ``langchain``, needs ``langchain-core`` only).
+
+:class:`GroundedRunnable` wraps any Runnable (an LCEL chain) in relapse's
+loop and is itself a Runnable: ``invoke``, ``ainvoke``, ``batch``, ``abatch``,
+``stream`` and ``astream`` work as on the chain, and return the chain's own
+output type (an ``AIMessage``, a ``str``, a dict) of the chosen attempt::
+
+    from relapse.integrations.langchain import GroundedRunnable
+
+    rag = {"context": itemgetter("question") | retriever,
+           "question": itemgetter("question")} | RunnablePassthrough.assign(
+        answer=prompt | llm | StrOutputParser())
+    grounded_rag = GroundedRunnable(rag, context_key="context", feedback_key="feedback")
+    grounded_rag.invoke({"question": "When did the bridge open?"})
+
+The chunks come from the chain's input (``chunks_key``: the caller passes the
+retrieved documents) or from its output (``context_key``: a chain that
+retrieves inside itself returns its documents next to the answer). Items may
+be LangChain ``Document``s, strings or mappings with ``text``.
+
+On a retry the chain is invoked again with the retry query in place of the
+question, or, with ``feedback_key``, with the question untouched and the
+retry note (the rejected answer and its findings) under that key, so the
+chain's own retriever keeps searching for the real question. Each attempt's
+run is tagged ``relapse:attempt:N`` (LangChain's child-run tags), so
+LangSmith and every other LangChain tracer show which run was which attempt,
+under one run of this Runnable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Generic, cast
+
+from relapse import chunks_from
+from relapse._decorator import grounded
+from relapse._state import current_attempt
+from relapse._types import RelapseResult
+
+try:
+    from langchain_core.callbacks.manager import (
+        AsyncCallbackManagerForChainRun,
+        CallbackManagerForChainRun,
+    )
+    from langchain_core.runnables import Runnable, RunnableConfig
+    from langchain_core.runnables.config import patch_config
+    from langchain_core.runnables.utils import Input, Output
+except ImportError as error:  # pragma: no cover - exercised by the missing-extra test
+    raise ImportError(
+        "relapse.integrations.langchain needs langchain-core; run: pip install 'relapse[langchain]'"
+    ) from error
+
+if TYPE_CHECKING:
+    from typing import Unpack
+
+    from relapse._options import LoopOptions
+
+__all__ = ["ATTEMPT_TAG_PREFIX", "GroundedRunnable"]
+
+#: Each attempt's run is tagged ``f"{ATTEMPT_TAG_PREFIX}{iteration}"``.
+ATTEMPT_TAG_PREFIX = "relapse:attempt:"
+
+#: The query key of a mapping input when ``query_key`` is not given.
+DEFAULT_QUERY_KEY = "question"
+
+
+def _attempt_tag() -> str:
+    attempt = current_attempt()
+    return f"{ATTEMPT_TAG_PREFIX}{attempt.iteration if attempt is not None else 1}"
+
+
+class _Inputs:
+    """Reads the query and chunks out of a chain input, and writes an attempt's input."""
+
+    __slots__ = ("chunks_key", "feedback_key", "query_key")
+
+    def __init__(self, query_key: str | None, chunks_key: str | None, feedback_key: str | None):
+        self.query_key = query_key
+        self.chunks_key = chunks_key
+        self.feedback_key = feedback_key
+
+    def read(self, value: object) -> tuple[str, Any]:
+        """``(query, chunks or None)``; TypeError naming the key when the input has none."""
+        if isinstance(value, str):
+            if self.query_key is not None or self.chunks_key or self.feedback_key:
+                raise TypeError(
+                    "the chain input is a str; query_key, chunks_key and feedback_key need a"
+                    " mapping input"
+                )
+            return value, None
+        if not isinstance(value, Mapping):
+            raise TypeError(
+                f"the chain input must be a str or a mapping, got {type(value).__name__}"
+            )
+        key = self.query_key or DEFAULT_QUERY_KEY
+        query = value.get(key)
+        if not isinstance(query, str):
+            got = "no such key" if key not in value else type(query).__name__
+            raise TypeError(
+                f"the chain input's query_key {key!r} must hold the question as str, got {got}"
+                f" (its keys: {', '.join(map(repr, list(value)[:8]))})"
+            )
+        if self.chunks_key is None:
+            return query, None
+        if self.chunks_key not in value:
+            raise TypeError(f"the chain input has no chunks_key {self.chunks_key!r}")
+        return query, value[self.chunks_key]
+
+    def write(self, value: Any, query: str, chunks: Any, feedback: str | None) -> Any:
+        """The input of one attempt: the caller's, with the query (and chunks, note) of this one."""
+        if isinstance(value, str):
+            return query
+        attempt_input = dict(value)
+        attempt_input[self.query_key or DEFAULT_QUERY_KEY] = query
+        if self.chunks_key is not None:
+            attempt_input[self.chunks_key] = chunks
+        if self.feedback_key is not None:
+            # Iteration 1 has no note; the chain's prompt still needs the variable.
+            attempt_input[self.feedback_key] = feedback or ""
+        return attempt_input
+
+
+class GroundedRunnable(Runnable[Input, Output], Generic[Input, Output]):
+    """
+    A Runnable that re-invokes another until its answer is grounded.
+
+    Args:
+        runnable: The chain to ground. Its output is what the check reads: a
+            message (its ``content``), a ``str``, or a mapping holding the
+            answer under ``answer``/``output``/``text``/``content``/``result``
+            (or pass ``answer_of=``).
+        query_key: The input key holding the question, for a mapping input;
+            ``"question"`` by default. A ``str`` input is the question itself.
+        chunks_key: The input key holding the retrieved chunks (the caller
+            retrieved them). Exactly one of ``chunks_key`` and ``context_key``.
+        context_key: The output key holding the chunks the chain retrieved
+            itself (a mapping output such as ``{"answer": ..., "context": [...]}``);
+            each attempt is checked against the chunks it returned.
+        feedback_key: An input key that receives the retry note on iterations
+            2+ (``""`` on iteration 1) while the question stays the caller's;
+            the chain's prompt should show it. Without it the question itself
+            is replaced by the retry query.
+        options: The loop options of :func:`relapse.grounded`
+            (``max_iterations``, ``grounding_check``, ``on_exhausted``,
+            ``tracer_provider``, ``answer_of``...).
+
+    Raises:
+        TypeError: ``runnable`` is not a Runnable, a key is not a ``str``, or
+            an option is bad. At call time, before the chain runs: an input
+            without the query (or chunks) key, or a ``str`` input with keys set.
+        ValueError: not exactly one of ``chunks_key`` and ``context_key``.
+        NotGroundedError: at call time, with ``on_exhausted="raise"``.
+    """
+
+    def __init__(
+        self,
+        runnable: Runnable[Input, Output],
+        *,
+        query_key: str | None = None,
+        chunks_key: str | None = None,
+        context_key: str | None = None,
+        feedback_key: str | None = None,
+        **options: Unpack[LoopOptions],
+    ) -> None:
+        if not isinstance(runnable, Runnable):
+            raise TypeError(f"runnable must be a LangChain Runnable, got {type(runnable).__name__}")
+        for name, key in (
+            ("query_key", query_key),
+            ("chunks_key", chunks_key),
+            ("context_key", context_key),
+            ("feedback_key", feedback_key),
+        ):
+            if key is not None and not isinstance(key, str):
+                raise TypeError(f"{name} must be a str or None, got {type(key).__name__}")
+        if (chunks_key is None) == (context_key is None):
+            raise ValueError(
+                "give exactly one of chunks_key (the chunks are in the chain's input) and"
+                " context_key (the chain returns them in its output)"
+            )
+        self.runnable = runnable
+        self._inputs = _Inputs(query_key, chunks_key, feedback_key)
+        self._sync, self._async = self._loops(context_key, feedback_key, options)
+
+    def _loops(
+        self, context_key: str | None, feedback_key: str | None, options: LoopOptions
+    ) -> tuple[Any, Any]:
+        """The grounded sync and async attempt functions, built once."""
+        chain, inputs = self.runnable, self._inputs
+        feedback_arg = "feedback" if feedback_key is not None else None
+
+        def attempt(
+            query: str,
+            chunks: Any,
+            feedback: str | None,
+            value: Any,
+            config: RunnableConfig,
+            manager: CallbackManagerForChainRun,
+        ) -> Any:
+            child = patch_config(config, callbacks=manager.get_child(_attempt_tag()))
+            return chain.invoke(inputs.write(value, query, chunks, feedback), child)
+
+        async def aattempt(
+            query: str,
+            chunks: Any,
+            feedback: str | None,
+            value: Any,
+            config: RunnableConfig,
+            manager: AsyncCallbackManagerForChainRun,
+        ) -> Any:
+            child = patch_config(config, callbacks=manager.get_child(_attempt_tag()))
+            return await chain.ainvoke(inputs.write(value, query, chunks, feedback), child)
+
+        # The call span is named after these: "relapse GroundedRunnable".
+        attempt.__qualname__ = aattempt.__qualname__ = "GroundedRunnable"
+        if context_key is None:
+            shape: dict[str, Any] = {"chunks_arg": "chunks"}
+        else:
+            shape = {"chunks_of": chunks_from.key(context_key)}
+        decorate = grounded(query_arg="query", feedback_arg=feedback_arg, **shape, **options)
+        return decorate(attempt), decorate(aattempt)
+
+    # Types are the wrapped chain's (schemas follow from them) ---------------
+
+    @property
+    def InputType(self) -> type[Input]:
+        """The wrapped chain's input type."""
+        return self.runnable.InputType
+
+    @property
+    def OutputType(self) -> type[Output]:
+        """The wrapped chain's output type."""
+        return self.runnable.OutputType
+
+    # Calls -------------------------------------------------------------------
+
+    # LangChain passes ``run_manager`` and ``config`` by these names.
+    def _run(
+        self, value: Input, run_manager: CallbackManagerForChainRun, config: RunnableConfig
+    ) -> RelapseResult:
+        query, chunks = self._inputs.read(value)
+        result: RelapseResult = self._sync.run(query, chunks, None, value, config, run_manager)
+        return result
+
+    async def _arun(
+        self, value: Input, run_manager: AsyncCallbackManagerForChainRun, config: RunnableConfig
+    ) -> RelapseResult:
+        query, chunks = self._inputs.read(value)
+        result: RelapseResult = await self._async.run(
+            query, chunks, None, value, config, run_manager
+        )
+        return result
+
+    def _invoke(
+        self, value: Input, run_manager: CallbackManagerForChainRun, config: RunnableConfig
+    ) -> Output:
+        return cast("Output", self._run(value, run_manager, config).response)
+
+    async def _ainvoke(
+        self, value: Input, run_manager: AsyncCallbackManagerForChainRun, config: RunnableConfig
+    ) -> Output:
+        return cast("Output", (await self._arun(value, run_manager, config)).response)
+
+    def invoke(self, input: Input, config: RunnableConfig | None = None, **kwargs: Any) -> Output:
+        """
+        Invoke the chain until its answer is grounded; return the chosen attempt's output.
+
+        Raises:
+            TypeError: the input lacks the query or chunks key (before the chain runs).
+            NotGroundedError: no grounded answer and ``on_exhausted="raise"``.
+            Exception: whatever the chain raises, unchanged, with the
+                transcript in its ``relapse_transcript`` attribute.
+        """
+        del kwargs
+        return self._call_with_config(self._invoke, input, config, run_type="chain")
+
+    async def ainvoke(
+        self,
+        input: Input,
+        config: RunnableConfig | None = None,
+        **kwargs: Any,
+    ) -> Output:
+        """:meth:`invoke` with the chain's ``ainvoke``."""
+        del kwargs
+        return await self._acall_with_config(self._ainvoke, input, config, run_type="chain")
+
+    def run(self, value: Input, config: RunnableConfig | None = None) -> RelapseResult:
+        """
+        :meth:`invoke`, returning the :class:`relapse.RelapseResult` instead.
+
+        Its ``response`` is the chosen attempt's output; its ``transcript``
+        holds every attempt's answer, findings and output.
+        """
+        return self._call_with_config(self._run, value, config, run_type="chain")  # type: ignore[arg-type, return-value]
+
+    async def arun(self, value: Input, config: RunnableConfig | None = None) -> RelapseResult:
+        """:meth:`run` with the chain's ``ainvoke``."""
+        return await self._acall_with_config(self._arun, value, config, run_type="chain")  # type: ignore[arg-type, return-value]

@@ -1,0 +1,553 @@
+"""
+Any function: response objects, dicts, streams, chunks the function retrieves itself,
+the feedback channel and the token cost of every retry, through the decorator.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import pytest
+
+import relapse
+from helpers import forbid
+from relapse.testing import CapturedSpans
+from sdk_shapes import (
+    AnthropicUsage,
+    ChatCompletion,
+    Document,
+    LlamaResponse,
+    Message,
+    NodeWithScore,
+    TextBlock,
+    TextNode,
+    anthropic_events,
+    chat_chunks,
+    chat_completion,
+)
+
+DOCS = ["The tower opened in 1889."]
+
+
+class TestResponseObjects:
+    def test_calling_returns_the_chosen_response_object(self) -> None:
+        """The caller gets the function's own return value of the grounded attempt."""
+        replies = iter(
+            [
+                chat_completion("It opened in 1999.", prompt=40, completion=6),
+                chat_completion("It opened in 1889.", prompt=95, completion=6),
+            ]
+        )
+
+        @relapse.grounded(chunks_arg="docs", grounding_check=forbid("1999"))
+        def answer(query: str, docs: list[str]) -> ChatCompletion:
+            return next(replies)
+
+        response = answer("When did it open?", DOCS)
+        assert isinstance(response, ChatCompletion)
+        assert "It opened in 1889." == response.choices[0].message.content
+
+    def test_result_keeps_answer_response_and_usage(self) -> None:
+        """Records and the result keep the text, the raw response and its tokens."""
+        first = chat_completion("It opened in 1999.", prompt=40, completion=6)
+        second = chat_completion("It opened in 1889.", prompt=95, completion=7)
+        replies = iter([first, second])
+
+        @relapse.grounded(chunks_arg="docs", grounding_check=forbid("1999"))
+        def answer(query: str, docs: list[str]) -> ChatCompletion:
+            return next(replies)
+
+        result = answer.run("When did it open?", DOCS)
+        assert ("It opened in 1889.", second, relapse.Usage(135, 13)) == (
+            result.answer,
+            result.response,
+            result.usage,
+        )
+        assert [
+            ("It opened in 1999.", first, relapse.Usage(40, 6)),
+            ("It opened in 1889.", second, relapse.Usage(95, 7)),
+        ] == [(r.answer, r.response, r.usage) for r in result.transcript]
+
+    def test_dict_with_sources(self) -> None:
+        """A function returning ``{"answer", "sources"}`` is checked on its answer."""
+
+        @relapse.grounded(chunks_arg="docs")
+        def answer(query: str, docs: list[str]) -> dict[str, Any]:
+            return {"answer": "It opened in 1889.", "sources": [0]}
+
+        assert {"answer": "It opened in 1889.", "sources": [0]} == answer("When?", DOCS)
+        result = answer.run("When?", DOCS)
+        assert (True, None) == (result.grounded, result.usage)
+
+    def test_answer_of_reads_a_custom_shape(self) -> None:
+        """``answer_of=`` reads what the defaults do not know."""
+
+        class Reply:
+            def __init__(self, said: str) -> None:
+                self.said = said
+
+        @relapse.grounded(chunks_arg="docs", answer_of=lambda reply: reply.said)
+        def answer(query: str, docs: list[str]) -> Reply:
+            return Reply("It opened in 1889.")
+
+        assert "It opened in 1889." == answer.run("When?", DOCS).answer
+
+    def test_unreadable_response_is_kept_on_the_transcript(self) -> None:
+        """An unreadable return value fails clearly, and the paid response is not lost."""
+        opaque = object()
+
+        @relapse.grounded(chunks_arg="docs")
+        def answer(query: str, docs: list[str]) -> object:
+            return opaque
+
+        with pytest.raises(TypeError, match=r"^cannot read the answer text of a object;") as caught:
+            answer("When?", DOCS)
+        (record,) = caught.value.relapse_transcript  # type: ignore[attr-defined]
+        assert (opaque, False) == (record.response, record.grounded)
+
+    async def test_async_function_returning_an_anthropic_message(self) -> None:
+        """The async path reads the same shapes and returns the raw message."""
+        message = Message([TextBlock("It opened in 1889.")], AnthropicUsage(30, 5))
+
+        @relapse.grounded(chunks_arg="docs")
+        async def answer(query: str, docs: list[str]) -> Message:
+            await asyncio.sleep(0)
+            return message
+
+        assert message is await answer("When?", DOCS)
+        result = await answer.run("When?", DOCS)
+        assert relapse.Usage(30, 5) == result.usage
+
+
+class TestStreams:
+    def test_sync_stream_is_replayed(self) -> None:
+        """A sync stream is read to its end, checked, and replayed to the caller."""
+        streams = iter(
+            [
+                chat_chunks("It opened ", "in 1999.", prompt=40, completion=6),
+                chat_chunks("It opened ", "in 1889.", prompt=90, completion=6),
+            ]
+        )
+
+        @relapse.grounded(chunks_arg="docs", grounding_check=forbid("1999"))
+        def answer(query: str, docs: list[str]) -> Iterator[Any]:
+            yield from next(streams)
+
+        replay = answer("When?", DOCS)
+        pieces = list(replay)
+        assert "in 1889." == pieces[2].choices[0].delta.content
+        assert 4 == len(pieces)
+
+    def test_stream_result_and_usage(self) -> None:
+        """The result's response is a Streamed; usage comes from the final usage chunk."""
+        chunks = chat_chunks("It opened ", "in 1889.", prompt=40, completion=6)
+
+        @relapse.grounded(chunks_arg="docs")
+        def answer(query: str, docs: list[str]) -> Iterator[Any]:
+            return iter(chunks)
+
+        result = answer.run("When?", DOCS)
+        assert relapse.Streamed("sync", tuple(chunks)) == result.response
+        assert ("It opened in 1889.", relapse.Usage(40, 6)) == (result.answer, result.usage)
+
+    async def test_async_stream_is_replayed_as_async(self) -> None:
+        """An async generator's pieces come back as an async iterator."""
+        events = anthropic_events("It opened ", "in 1889.", given=25, made=7)
+
+        @relapse.grounded(chunks_arg="docs")
+        async def answer(query: str, docs: list[str]) -> AsyncIterator[Any]:
+            async def stream() -> AsyncIterator[Any]:
+                for event in events:
+                    yield event
+
+            return stream()
+
+        replay = await answer("When?", DOCS)
+        assert events == [event async for event in replay]
+        result = await answer.run("When?", DOCS)
+        assert ("It opened in 1889.", relapse.Usage(25, 7)) == (result.answer, result.usage)
+
+    async def test_async_generator_function(self) -> None:
+        """An ``async def`` that yields: calling it gives an async iterator of the chosen pieces."""
+        streams = iter(
+            [
+                chat_chunks("It opened ", "in 1999.", prompt=40, completion=6),
+                chat_chunks("It opened ", "in 1889.", prompt=90, completion=6),
+            ]
+        )
+        chosen: list[Any] = []
+
+        @relapse.grounded(chunks_arg="docs", grounding_check=forbid("1999"))
+        async def answer(query: str, docs: list[str]) -> AsyncIterator[Any]:
+            pieces = next(streams)
+            chosen[:] = pieces
+            for piece in pieces:
+                await asyncio.sleep(0)
+                yield piece
+
+        replay = answer("When?", DOCS)
+        assert isinstance(replay, AsyncIterator)
+        assert chosen == [piece async for piece in replay]
+        assert "in 1889." == chosen[2].choices[0].delta.content
+        streams = iter([chat_chunks("It opened in 1889.", prompt=9, completion=3)])
+        result = await answer.run("When?", DOCS)
+        assert ("It opened in 1889.", relapse.Usage(9, 3)) == (result.answer, result.usage)
+
+    async def test_async_generator_method_and_kill_switch(self) -> None:
+        """Bound async generator methods work; with the kill switch off they stream through."""
+
+        class Service:
+            @relapse.grounded(chunks_arg="docs", enabled=lambda: switch[0])
+            async def answer(self, query: str, docs: list[str]) -> AsyncIterator[str]:
+                for piece in ("It opened ", "in 1889."):
+                    yield piece
+
+        switch = [True]
+        assert ["It opened ", "in 1889."] == [p async for p in Service().answer("q", DOCS)]
+        switch[0] = False
+        assert ["It opened ", "in 1889."] == [p async for p in Service().answer("q", DOCS)]
+
+    def test_answer_of_on_a_stream_gets_the_streamed_pieces(self) -> None:
+        """A custom ``answer_of`` reads a stream from its Streamed pieces."""
+
+        @relapse.grounded(
+            chunks_arg="docs", answer_of=lambda streamed: "".join(streamed.pieces).upper()
+        )
+        def answer(query: str, docs: list[str]) -> Iterator[str]:
+            return iter(["it opened ", "in 1889."])
+
+        assert "IT OPENED IN 1889." == answer.run("q", DOCS).answer
+
+
+class TestChunksOf:
+    def test_each_attempt_is_checked_against_its_own_chunks(self) -> None:
+        """With ``chunks_of``, the check reads the chunks each attempt returned."""
+        seen: list[tuple[str, tuple[str, ...]]] = []
+
+        def check(query: str, chunks: Any, answer: str) -> relapse.GroundingResult:
+            seen.append((answer, tuple(chunks)))
+            return relapse.GroundingResult(ok=answer in " ".join(chunks))
+
+        replies = iter(
+            [
+                LlamaResponse("1999", [NodeWithScore(TextNode("Opened in 1889."))]),
+                LlamaResponse("1889", [NodeWithScore(TextNode("Opened in 1889."))]),
+            ]
+        )
+
+        @relapse.grounded(chunks_of=relapse.chunks_from.llamaindex, grounding_check=check)
+        def ask(query: str) -> LlamaResponse:
+            return next(replies)
+
+        result = ask.run("When did it open?")
+        assert [("1999", ("Opened in 1889.",)), ("1889", ("Opened in 1889.",))] == seen
+        assert (True, 2) == (result.grounded, result.iterations)
+
+    def test_langchain_chain_result(self) -> None:
+        """A retrieval chain's ``{"input", "context", "answer"}`` works with the default check."""
+
+        @relapse.grounded(chunks_of=relapse.chunks_from.langchain)
+        def chain(query: str) -> dict[str, Any]:
+            return {
+                "input": query,
+                "context": [Document("The tower opened in 1889.")],
+                "answer": "It opened in 1889.",
+            }
+
+        result = chain.run("When did it open?")
+        assert (True, "It opened in 1889.") == (result.grounded, result.answer)
+
+    def test_call_span_has_no_chunk_count(self, spans: CapturedSpans) -> None:
+        """With chunks_of, relapse.chunks.count is not set: the chunks are not known upfront."""
+
+        @relapse.grounded(chunks_of=relapse.chunks_from.sources, tracer_provider=spans.provider)
+        def ask(query: str) -> dict[str, Any]:
+            return {"answer": "It opened in 1889.", "sources": DOCS}
+
+        ask("q")
+        (call,) = [s for s in spans.spans if s.name.endswith("<locals>.ask")]
+        assert "relapse.chunks.count" not in (call.attributes or {})
+
+    def test_retrieve_with_chunks_of_is_refused(self) -> None:
+        """retrieve= replaces a chunks argument there is none of: refused when decorating."""
+        with pytest.raises(ValueError, match=r"^retrieve= replaces the chunks argument"):
+            relapse.grounded(chunks_of=relapse.chunks_from.sources, retrieve=lambda a: None)
+
+    def test_exactly_one_of_chunks_arg_and_chunks_of(self) -> None:
+        """Both or neither is an error when decorating."""
+        with pytest.raises(TypeError, match=r"exactly one of chunks_arg= .* and chunks_of="):
+            relapse.grounded(chunks_arg="docs", chunks_of=relapse.chunks_from.sources)
+        with pytest.raises(TypeError, match=r"exactly one of chunks_arg= .* and chunks_of="):
+            relapse.grounded()
+
+    def test_bad_chunks_from_the_result_keep_the_response(self) -> None:
+        """Unreadable returned chunks fail naming chunks_of; the response is kept."""
+        reply = {"answer": "x", "sources": [3]}
+
+        @relapse.grounded(chunks_of=relapse.chunks_from.sources)
+        def ask(query: str) -> dict[str, Any]:
+            return reply
+
+        with pytest.raises(TypeError, match=r"^chunks_of\(response\)\[0\] is int") as caught:
+            ask("q")
+        (record,) = caught.value.relapse_transcript  # type: ignore[attr-defined]
+        assert reply is record.response
+
+
+class TestFeedbackArg:
+    def test_query_stays_and_feedback_carries_the_note(self) -> None:
+        """Iteration 2 gets the caller's query untouched and the retry note in ``hint``."""
+        calls: list[tuple[str, str | None]] = []
+
+        @relapse.grounded(chunks_arg="docs", feedback_arg="hint", grounding_check=forbid("1999"))
+        def answer(query: str, docs: list[str], hint: str | None = None) -> str:
+            calls.append((query, hint))
+            return "It opened in 1999." if len(calls) == 1 else "It opened in 1889."
+
+        result = answer.run("When did it open?", DOCS)
+        assert ["When did it open?", "When did it open?"] == [q for q, _ in calls]
+        assert calls[0][1] is None
+        note = calls[1][1]
+        assert note is not None
+        assert note.startswith('Your previous answer was rejected: "It opened in 1999."')
+        assert "When did it open?" not in note
+        assert note == result.transcript[1].prompt
+
+    async def test_method_retrieving_itself_with_feedback(self) -> None:
+        """A bound async method with chunks_of and a keyword-only feedback parameter."""
+        calls: list[tuple[str, str | None]] = []
+
+        class Engine:
+            @relapse.grounded(
+                chunks_of=relapse.chunks_from.sources,
+                feedback_arg="hint",
+                grounding_check=forbid("1999"),
+            )
+            async def ask(self, query: str, *, hint: str | None = None) -> dict[str, Any]:
+                calls.append((query, hint))
+                said = "It opened in 1999." if hint is None else "It opened in 1889."
+                return {"answer": said, "sources": DOCS}
+
+        reply = await Engine().ask("When?")
+        assert {"answer": "It opened in 1889.", "sources": DOCS} == reply
+        assert ["When?", "When?"] == [query for query, _ in calls]
+        assert calls[1][1] is not None
+
+    def test_feedback_arg_must_be_a_parameter(self) -> None:
+        """An unknown feedback parameter is refused when decorating, listing the parameters."""
+        with pytest.raises(
+            ValueError, match=r"feedback_arg='hint' is not a parameter .* query, docs"
+        ):
+
+            @relapse.grounded(chunks_arg="docs", feedback_arg="hint")
+            def answer(query: str, docs: list[str]) -> str:
+                return "x"
+
+
+class TestBudget:
+    def test_budget_stops_retrying(self) -> None:
+        """Once the tokens spent reach ``max_total_tokens``, the loop stops: outcome budget."""
+        replies = iter([chat_completion("1999", prompt=60, completion=50)] * 3)
+
+        @relapse.grounded(
+            chunks_arg="docs",
+            grounding_check=forbid("1999"),
+            max_total_tokens=100,
+            max_iterations=3,
+        )
+        def answer(query: str, docs: list[str]) -> ChatCompletion:
+            return next(replies)
+
+        result = answer.run("q", DOCS)
+        assert ("budget", 1, relapse.Usage(60, 50)) == (
+            result.outcome,
+            result.iterations,
+            result.usage,
+        )
+
+    def test_the_attempt_that_crossed_it_is_still_checked(self) -> None:
+        """A grounded answer that crossed the budget is still returned as grounded."""
+        replies = iter(
+            [
+                chat_completion("1999", prompt=60, completion=10),
+                chat_completion("1889", prompt=60, completion=10),
+            ]
+        )
+
+        @relapse.grounded(chunks_arg="docs", grounding_check=forbid("1999"), max_total_tokens=100)
+        def answer(query: str, docs: list[str]) -> ChatCompletion:
+            return next(replies)
+
+        result = answer.run("q", DOCS)
+        assert ("recovered", True, 140) == (
+            result.outcome,
+            result.grounded,
+            result.usage.total_tokens if result.usage else None,
+        )
+
+    @pytest.mark.parametrize(
+        ("value", "error"), [(0, ValueError), (1.5, TypeError), (True, TypeError)]
+    )
+    def test_bad_budget(self, value: object, error: type[Exception]) -> None:
+        """``max_total_tokens`` is a positive int."""
+        with pytest.raises(error, match=r"max_total_tokens"):
+            relapse.grounded(chunks_arg="docs", max_total_tokens=value)  # type: ignore[arg-type]
+
+
+class TestUsageTelemetry:
+    def test_iteration_and_call_spans_carry_tokens(self, spans: CapturedSpans) -> None:
+        """Each iteration span has its tokens, the call span their sum, under relapse.usage.*."""
+        replies = iter(
+            [
+                chat_completion("1999", prompt=40, completion=6),
+                chat_completion("1889", prompt=95, completion=7),
+            ]
+        )
+
+        @relapse.grounded(
+            chunks_arg="docs", grounding_check=forbid("1999"), tracer_provider=spans.provider
+        )
+        def answer(query: str, docs: list[str]) -> ChatCompletion:
+            return next(replies)
+
+        answer("q", DOCS)
+        iterations = spans.named("relapse.iteration")
+        (call,) = [s for s in spans.spans if s.name.endswith("<locals>.answer")]
+        assert [(40, 6), (95, 7)] == [
+            (
+                s.attributes["relapse.usage.input_tokens"],
+                s.attributes["relapse.usage.output_tokens"],
+            )
+            for s in iterations
+            if s.attributes is not None
+        ]
+        assert call.attributes is not None
+        assert (135, 13) == (
+            call.attributes["relapse.usage.input_tokens"],
+            call.attributes["relapse.usage.output_tokens"],
+        )
+        assert not any(
+            key.startswith("gen_ai.usage") for s in spans.spans for key in (s.attributes or {})
+        )
+
+    def test_no_usage_no_attribute(self, spans: CapturedSpans) -> None:
+        """A plain-string function reports no tokens: the attributes are absent, not zero."""
+
+        @relapse.grounded(chunks_arg="docs", tracer_provider=spans.provider)
+        def answer(query: str, docs: list[str]) -> str:
+            return "It opened in 1889."
+
+        answer("q", DOCS)
+        assert not any(
+            key.startswith("relapse.usage") for s in spans.spans for key in (s.attributes or {})
+        )
+
+
+class TestAcrossTheLoop:
+    def test_attempt_carries_the_usage_so_far(self) -> None:
+        """``current_attempt().usage`` is the tokens the earlier attempts spent."""
+        seen: list[relapse.Usage | None] = []
+        replies = iter(
+            [
+                chat_completion("1999", prompt=40, completion=6),
+                chat_completion("1999", prompt=50, completion=6),
+                chat_completion("1889", prompt=60, completion=6),
+            ]
+        )
+
+        @relapse.grounded(chunks_arg="docs", grounding_check=forbid("1999"))
+        def answer(query: str, docs: list[str]) -> ChatCompletion:
+            attempt = relapse.current_attempt()
+            assert attempt is not None
+            seen.append(attempt.usage)
+            return next(replies)
+
+        answer("q", DOCS)
+        assert [None, relapse.Usage(40, 6), relapse.Usage(90, 12)] == seen
+
+    def test_best_returns_the_best_attempts_response(self) -> None:
+        """With ``on_exhausted="best"`` the caller gets the response of the answer picked."""
+        worse = chat_completion("1999 and 1998")
+        better = chat_completion("1999")
+        replies = iter([worse, better])
+
+        @relapse.grounded(
+            chunks_arg="docs",
+            grounding_check=forbid("1999", "1998"),
+            max_iterations=2,
+            on_exhausted="best",
+        )
+        def answer(query: str, docs: list[str]) -> ChatCompletion:
+            return next(replies)
+
+        assert better is answer("q", DOCS)
+
+    def test_run_reads_an_sdk_response_from_call_llm(self) -> None:
+        """``relapse.run`` reads the answer and usage of whatever ``call_llm`` returns."""
+        result = relapse.run(
+            "When did it open?",
+            DOCS,
+            call_llm=lambda prompt: chat_completion("It opened in 1889.", prompt=30, completion=5),
+        )
+        assert ("It opened in 1889.", relapse.Usage(30, 5)) == (result.answer, result.usage)
+
+    def test_disabled_calls_straight_through_and_leaves_streams_unread(self) -> None:
+        """With the kill switch off, the raw return value, stream included, comes back as is."""
+        stream = iter(["It ", "opened."])
+
+        @relapse.grounded(chunks_arg="docs", enabled=False)
+        def answer(query: str, docs: list[str]) -> Iterator[str]:
+            return stream
+
+        assert stream is answer("q", DOCS)
+        assert ["It ", "opened."] == list(stream)
+
+    def test_failed_call_keeps_usage_of_paid_attempts(self) -> None:
+        """An LLM error after a paid attempt: the transcript keeps that attempt's usage."""
+        calls: list[int] = []
+
+        @relapse.grounded(chunks_arg="docs", grounding_check=forbid("1999"))
+        def answer(query: str, docs: list[str]) -> ChatCompletion:
+            calls.append(1)
+            if len(calls) == 2:
+                raise ConnectionError("reset")
+            return chat_completion("1999", prompt=40, completion=6)
+
+        with pytest.raises(ConnectionError) as caught:
+            answer("q", DOCS)
+        transcript = caught.value.relapse_transcript  # type: ignore[attr-defined]
+        assert [relapse.Usage(40, 6)] == [record.usage for record in transcript]
+
+    def test_tokens_histogram_counts_a_budget_stop(self) -> None:
+        """The tokens histogram records a call stopped by the budget under outcome budget."""
+        from opentelemetry.sdk.metrics import MeterProvider
+        from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+
+        reader = InMemoryMetricReader()
+
+        @relapse.grounded(
+            chunks_arg="docs",
+            grounding_check=forbid("1999"),
+            max_total_tokens=50,
+            meter_provider=MeterProvider(metric_readers=[reader]),
+        )
+        def answer(query: str, docs: list[str]) -> ChatCompletion:
+            return chat_completion("1999", prompt=45, completion=10)
+
+        assert "budget" == answer.run("q", DOCS).outcome
+        data = reader.get_metrics_data()
+        assert data is not None
+        sums = {
+            (point.attributes or {}).get("gen_ai.token.type"): (
+                (point.attributes or {}).get("relapse.outcome"),
+                point.sum,
+            )
+            for resource in data.resource_metrics
+            for scope in resource.scope_metrics
+            for metric in scope.metrics
+            if metric.name == "relapse.call.tokens"
+            for point in metric.data.data_points
+        }
+        assert {"input": ("budget", 45), "output": ("budget", 10)} == sums

@@ -1,0 +1,225 @@
+"""Loop controls: stall stop, severity, 'best' ranking, the kill switch, check composition."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+import relapse
+from helpers import decorated, forbid
+from relapse import GroundingFinding, GroundingResult
+from relapse.checks import AnswerCheck, Check, LLMJudge, PreparingCheck, all_of
+from relapse.grounding import default_grounding_check
+from relapse.testing import ScriptedLLM, capture_spans
+
+DOCS = ["The depot stores 40 buses."]
+
+
+def warn_on(word: str) -> Any:
+    """A check that only warns about ``word``."""
+
+    def check(query: str, chunks: Sequence[str], answer: str) -> GroundingResult:
+        if word not in answer:
+            return GroundingResult(ok=True)
+        finding = GroundingFinding("W001", f"style: {word}", (word,), severity="warning")
+        return GroundingResult(ok=False, findings=(finding,))
+
+    return check
+
+
+class TestStopOnRepeat:
+    def test_same_failing_spans_twice_stop_as_stalled(self) -> None:
+        """The second identical failure ends the call: no third call is paid for."""
+        llm = ScriptedLLM(["It has WRONG buses."])
+        result = decorated(llm, stop_on_repeat=True, max_iterations=5).run("q", DOCS)
+        assert (2, "stalled", False) == (llm.calls, result.outcome, result.grounded)
+
+    def test_different_failing_spans_keep_going(self) -> None:
+        """A new failure is not a stall."""
+        llm = ScriptedLLM(["WRONG", "WRONG WRONG", "fine"])
+        result = decorated(llm, grounding_check=_every_word("WRONG"), stop_on_repeat=True).run(
+            "q", DOCS
+        )
+        assert (3, "recovered") == (llm.calls, result.outcome)
+
+    def test_off_by_default_a_repeat_gets_its_last_try(self) -> None:
+        """relapse 0.1.0's behaviour: without the option the whole budget is used."""
+        llm = ScriptedLLM(["WRONG"])
+        result = decorated(llm).run("q", DOCS)
+        assert (3, "exhausted") == (llm.calls, result.outcome)
+
+    def test_stalled_raises_with_on_exhausted_raise(self) -> None:
+        """A stalled call is not grounded: 'raise' raises with outcome 'stalled'."""
+        with pytest.raises(relapse.NotGroundedError) as caught:
+            decorated(ScriptedLLM(["WRONG"]), stop_on_repeat=True, on_exhausted="raise")("q", DOCS)
+        assert "stalled" == caught.value.result.outcome
+
+    def test_stalled_is_the_call_span_outcome(self) -> None:
+        """The call span reports relapse.outcome = 'stalled'."""
+        with capture_spans() as spans:
+            decorated(ScriptedLLM(["WRONG"]), stop_on_repeat=True, tracer_provider=spans.provider)(
+                "q", DOCS
+            )
+            (call,) = [s for s in spans.spans if s.name.startswith("relapse ")]
+            assert "stalled" == call.attributes["relapse.outcome"]  # type: ignore[index]
+
+    def test_non_bool_is_a_type_error(self) -> None:
+        """stop_on_repeat must be a bool."""
+        with pytest.raises(TypeError, match="stop_on_repeat must be a bool"):
+            relapse.grounded(chunks_arg="docs", stop_on_repeat="yes")  # type: ignore[arg-type]
+
+
+def _every_word(word: str) -> Any:
+    def check(query: str, chunks: Sequence[str], answer: str) -> GroundingResult:
+        count = answer.split().count(word)
+        if not count:
+            return GroundingResult(ok=True)
+        return GroundingResult(False, (GroundingFinding("FG001", "bad", (word,) * count),))
+
+    return check
+
+
+class TestSeverity:
+    def test_default_is_error(self) -> None:
+        """A finding is an error unless it says otherwise."""
+        assert "error" == GroundingFinding("FG001", "m").severity
+
+    def test_unknown_severity_is_rejected(self) -> None:
+        """Only 'error' and 'warning' exist."""
+        with pytest.raises(ValueError, match="severity must be 'error' or 'warning'"):
+            GroundingFinding("FG001", "m", severity="fatal")  # type: ignore[arg-type]
+
+    def test_only_warnings_make_ok_true(self) -> None:
+        """GroundingResult.ok is False only when an error finding exists."""
+        warning = GroundingFinding("W001", "m", severity="warning")
+        error = GroundingFinding("FG001", "m")
+        assert GroundingResult(ok=False, findings=(warning,)).ok is True
+        assert GroundingResult(ok=False, findings=(warning, error)).ok is False
+        assert (error,) == GroundingResult(ok=False, findings=(warning, error)).errors
+
+    def test_warnings_neither_retry_nor_appear_in_the_retry_query(self) -> None:
+        """A warning stays in the transcript; only the error is named in the retry."""
+        llm = ScriptedLLM(["WRONG and meh", "fine"])
+        check = all_of(forbid("WRONG"), warn_on("meh"), short_circuit=False)
+        result = decorated(llm, grounding_check=check).run("q", DOCS)
+        assert 2 == result.iterations
+        assert ["FG001", "W001"] == [f.code for f in result.transcript[0].findings]
+        assert "FG001" in llm.prompts[1]
+        assert "W001" not in llm.prompts[1]
+
+    def test_warning_only_answer_is_grounded_and_keeps_its_warning(self) -> None:
+        """An answer with only warnings is returned at once, its warning kept and on the span."""
+        with capture_spans() as spans:
+            result = decorated(
+                ScriptedLLM(["meh"]), grounding_check=warn_on("meh"), tracer_provider=spans.provider
+            ).run("q", DOCS)
+            (iteration,) = spans.named("relapse.iteration")
+            assert ("W001",) == iteration.attributes["relapse.findings.codes"]  # type: ignore[index]
+        assert (True, 1) == (result.grounded, result.iterations)
+        assert "warning" == result.transcript[0].findings[0].severity
+
+
+class TestBestNeverReturnsANonAnswer:
+    @pytest.mark.parametrize("non_answer", ["", "   ", "Your previous answer was rejected"])
+    def test_real_answer_wins_however_many_spans_it_fails(self, non_answer: str) -> None:
+        """Empty answers and FG004 echoes rank below a real answer with many failing spans."""
+        real = "It has 41 buses, 42 vans, 43 cars and 44 bikes."
+        llm = ScriptedLLM([real, non_answer, non_answer])
+        result = decorated(llm, grounding_check=default_grounding_check, on_exhausted="best").run(
+            "How many buses?", DOCS
+        )
+        assert 4 == len(result.transcript[0].findings[0].spans)
+        assert (real, False) == (result.answer, result.grounded)
+
+    def test_unreadable_answer_ranks_last(self) -> None:
+        """An answer the check rejected without any finding ranks below a real one."""
+
+        def check(query: str, chunks: Sequence[str], answer: str) -> GroundingResult:
+            if answer == "???":
+                return GroundingResult(ok=False)
+            return forbid("WRONG")(query, chunks, answer)  # type: ignore[operator,no-any-return]
+
+        llm = ScriptedLLM(["???", "WRONG WRONG"])
+        result = decorated(llm, grounding_check=check, on_exhausted="best", max_iterations=2).run(
+            "q", DOCS
+        )
+        assert "WRONG WRONG" == result.answer
+
+
+class TestKillSwitch:
+    def test_disabled_calls_once_straight_through(self) -> None:
+        """enabled=False: one call with the caller's arguments, no check, no spans."""
+        llm = ScriptedLLM(["WRONG"])
+        with capture_spans() as spans:
+            answer = decorated(llm, enabled=False, tracer_provider=spans.provider)
+            assert "WRONG" == answer("q", DOCS)
+            result = answer.run("q", DOCS)
+            assert () == spans.spans
+        assert (2, "disabled", False, 1) == (
+            llm.calls,
+            result.outcome,
+            result.grounded,
+            result.iterations,
+        )
+
+    def test_callable_is_read_on_every_call(self) -> None:
+        """enabled=callable flips the loop on and off between calls."""
+        state = {"on": False}
+        llm = ScriptedLLM(["WRONG", "WRONG", "fine"])
+        answer = decorated(llm, enabled=lambda: state["on"])
+        assert "WRONG" == answer("q", DOCS)
+        state["on"] = True
+        assert "fine" == answer("q", DOCS)
+        assert 3 == llm.calls
+
+    def test_environment_variable_turns_everything_off(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """RELAPSE_ENABLED=0 disables decorated functions and run() alike."""
+        monkeypatch.setenv("RELAPSE_ENABLED", "0")
+        llm = ScriptedLLM(["WRONG"])
+        assert "WRONG" == decorated(llm)("q", DOCS)
+        result = relapse.run("q", DOCS, call_llm=llm)
+        assert ("disabled", 1, 2) == (result.outcome, result.iterations, llm.calls)
+
+    async def test_disabled_async_function_is_awaited_once(self) -> None:
+        """An async decorated function with the switch off awaits the function once."""
+        llm = ScriptedLLM(["WRONG"])
+
+        @relapse.grounded(chunks_arg="docs", enabled=False)
+        async def answer(query: str, docs: list[str]) -> str:
+            return await llm.acall(query)
+
+        assert "WRONG" == await answer("q", DOCS)
+        assert "disabled" == (await answer.run("q", DOCS)).outcome
+
+    def test_bad_enabled_is_a_type_error(self) -> None:
+        """enabled is a bool or a callable."""
+        with pytest.raises(TypeError, match="enabled must be a bool or callable"):
+            relapse.grounded(chunks_arg="docs", enabled="no")  # type: ignore[arg-type]
+
+
+class TestComposition:
+    def test_and_is_all_of(self) -> None:
+        """check_a & check_b runs both, in order, and fails when either fails."""
+        judge = LLMJudge(lambda prompt: "UNSUPPORTED\nthe depot is red")
+        combined = default_grounding_check & judge
+        verdict = combined("q", DOCS, "The depot is red and stores 41 buses.")
+        assert ["FG001"] == [f.code for f in verdict.findings]  # type: ignore[union-attr]
+        verdict = combined("q", DOCS, "The depot is red and stores 40 buses.")
+        assert ["LJ001"] == [f.code for f in verdict.findings]  # type: ignore[union-attr]
+        assert "relapse.default & relapse.llm_judge" == combined.name  # type: ignore[attr-defined]
+
+    def test_plain_function_on_the_left(self) -> None:
+        """A plain function & a relapse check composes too (__rand__)."""
+        combined = forbid("WRONG") & default_grounding_check  # type: ignore[operator]
+        assert ["FG001"] == [f.code for f in combined("q", DOCS, "WRONG").findings]
+
+    def test_protocols_describe_the_contract(self) -> None:
+        """The default check is a PreparingCheck, its prepared form an AnswerCheck."""
+        assert isinstance(default_grounding_check, PreparingCheck)
+        assert isinstance(default_grounding_check.prepare("q", DOCS), AnswerCheck)
+        assert isinstance(forbid("x"), Check)
+        assert not isinstance(forbid("x"), PreparingCheck)

@@ -1,0 +1,64 @@
+"""The runnable examples of docs/integrations/, executed as a user would run them."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from llama_server import MODEL, LlamaServer
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "integrations"
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+def run_example(name: str, **env: str) -> str:
+    """Run ``examples/integrations/<name>`` with this checkout's relapse; its stdout."""
+    environment = {**os.environ, **env}
+    environment["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(SRC), environment.get("PYTHONPATH", "")) if p
+    )
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES / name)],
+        env=environment, capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert 0 == done.returncode, done.stderr
+    return done.stdout
+
+
+def test_langchain_example() -> None:
+    """The fake model's wrong year is rejected (FG002); the chain's dict answer is grounded."""
+    assert [
+        "attempt 1: 'It opened in 1950.' [FG002]",
+        "attempt 2: 'It opened on May 27, 1937.' [-]",
+        "answer: It opened on May 27, 1937.",
+        "grounded: True (recovered)",
+    ] == run_example("langchain_rag.py").splitlines()
+
+
+def test_llamaindex_example() -> None:
+    """Both ways recover the right date: relapse's engine and LlamaIndex's RetryQueryEngine."""
+    assert [
+        "attempt 1: 'It opened in 1950.' [FG002]",
+        "attempt 2: 'It opened on May 27, 1937.' [-]",
+        "GroundedQueryEngine: It opened on May 27, 1937. grounded: True (recovered)",
+        "RetryQueryEngine + GroundingEvaluator: It opened on May 27, 1937.",
+    ] == run_example("llamaindex_rag.py").splitlines()
+
+
+@pytest.mark.slow
+def test_openai_compatible_example(llama_server: LlamaServer) -> None:
+    """Against the local server: each question grounded, tokens reported per attempt."""
+    output = run_example(
+        "openai_compatible.py", OPENAI_BASE_URL=llama_server.base_url, RELAPSE_MODEL=MODEL
+    )
+    summaries = [line for line in output.splitlines() if not line.startswith("  ")]
+    assert 2 == len(summaries), output
+    assert all(re.search(r"-> grounded: True \(\w+\), [1-9]\d* tokens$", s) for s in summaries)
+    attempts = [line for line in output.splitlines() if line.startswith("  attempt")]
+    assert attempts
+    assert all(re.search(r"\(\d+ in, \d+ out\)$", a) for a in attempts), output

@@ -1,0 +1,106 @@
+"""Tokens on spans (``relapse.usage.*``) and the tokens-per-call histogram."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from opentelemetry.sdk.metrics import MeterProvider
+from opentelemetry.sdk.metrics.export import HistogramDataPoint, InMemoryMetricReader
+
+from relapse import IterationRecord, RelapseResult, Usage
+from relapse import _attributes as attr
+from relapse._telemetry import TOKEN_BUCKETS, Telemetry
+from relapse.testing import CapturedSpans
+
+
+@pytest.fixture
+def reader() -> Iterator[InMemoryMetricReader]:
+    metric_reader = InMemoryMetricReader()
+    yield metric_reader
+    metric_reader.shutdown()
+
+
+@pytest.fixture
+def telemetry(spans: CapturedSpans, reader: InMemoryMetricReader) -> Telemetry:
+    """The telemetry of a function ``answer``, exporting spans and metrics to memory."""
+    meter_provider = MeterProvider(metric_readers=[reader])
+    return Telemetry("answer", tracer_provider=spans.provider, meter_provider=meter_provider)
+
+
+def token_points(reader: InMemoryMetricReader) -> dict[tuple[str, str], HistogramDataPoint]:
+    """The tokens histogram's points, keyed by (outcome, token type)."""
+    data = reader.get_metrics_data()
+    found: dict[tuple[str, str], HistogramDataPoint] = {}
+    for resource in data.resource_metrics if data else ():
+        for scope in resource.scope_metrics:
+            for metric in scope.metrics:
+                if metric.name == attr.METRIC_CALL_TOKENS:
+                    assert "{token}" == metric.unit
+                    for point in metric.data.data_points:
+                        assert isinstance(point, HistogramDataPoint)
+                        labels = point.attributes or {}
+                        key = (
+                            str(labels[attr.RELAPSE_OUTCOME]),
+                            str(labels[attr.GEN_AI_TOKEN_TYPE]),
+                        )
+                        found[key] = point
+    return found
+
+
+def record(iteration: int, usage: Usage | None) -> IterationRecord:
+    return IterationRecord(iteration, "q", "a", iteration == 2, usage=usage)
+
+
+class TestUsageOnSpans:
+    def test_iteration_and_call_spans(
+        self, spans: CapturedSpans, telemetry: Telemetry, reader: InMemoryMetricReader
+    ) -> None:
+        """Each iteration span carries its tokens, the call span the sum over iterations."""
+        records = [record(1, Usage(40, 6)), record(2, Usage(95, 7))]
+        call = telemetry.start_call(3, 1)
+        for item in records:
+            telemetry.end_iteration(telemetry.start_iteration(call, item.iteration), item, "c", 0.0)
+        telemetry.end_call(call, RelapseResult("a", True, 2, records, attr.OUTCOME_RECOVERED))
+        iterations = spans.named(attr.ITERATION_SPAN_NAME)
+        (call_span,) = spans.named("relapse answer")
+        assert [(40, 6), (95, 7), (135, 13)] == [
+            (
+                (s.attributes or {})[attr.RELAPSE_USAGE_INPUT_TOKENS],
+                (s.attributes or {})[attr.RELAPSE_USAGE_OUTPUT_TOKENS],
+            )
+            for s in (*iterations, call_span)
+        ]
+        points = token_points(reader)
+        assert {("recovered", "input"): (1, 135), ("recovered", "output"): (1, 13)} == {
+            key: (point.count, point.sum) for key, point in points.items()
+        }
+        assert TOKEN_BUCKETS == tuple(points["recovered", "input"].explicit_bounds)
+
+    def test_no_usage_sets_nothing(
+        self, spans: CapturedSpans, telemetry: Telemetry, reader: InMemoryMetricReader
+    ) -> None:
+        """Calls that report no tokens get no usage attribute and no histogram point."""
+        records = [record(1, None)]
+        call = telemetry.start_call(3, 1)
+        telemetry.end_iteration(telemetry.start_iteration(call, 1), records[0], "c", 0.0)
+        telemetry.end_call(call, RelapseResult("a", False, 1, records, attr.OUTCOME_EXHAUSTED))
+        assert not any(
+            key.startswith("relapse.usage") for s in spans.spans for key in (s.attributes or {})
+        )
+        assert {} == token_points(reader)
+
+    def test_failed_call_reports_what_was_paid(
+        self, spans: CapturedSpans, telemetry: Telemetry, reader: InMemoryMetricReader
+    ) -> None:
+        """A call that raised after paid attempts reports their tokens, outcome error."""
+        call = telemetry.start_call(3, 1)
+        telemetry.fail_call(call, TimeoutError("late"), Usage(50, 5))
+        (call_span,) = spans.named("relapse answer")
+        assert (50, 5) == (
+            (call_span.attributes or {})[attr.RELAPSE_USAGE_INPUT_TOKENS],
+            (call_span.attributes or {})[attr.RELAPSE_USAGE_OUTPUT_TOKENS],
+        )
+        assert {("error", "input"): 50, ("error", "output"): 5} == {
+            key: point.sum for key, point in token_points(reader).items()
+        }
