@@ -519,7 +519,7 @@ def _read(text: str, match: re.Match[str], start: int, look_back: bool = True) -
     if kind == "pair":
         first_raw, second_raw = re.split("[:/]", raw, maxsplit=1)
         parts = (number_key(ascii_digits(first_raw)), number_key(ascii_digits(second_raw)))
-        value = _fraction_value(raw, _int(first_raw), _int(second_raw))
+        value = _fraction_value(raw, first_raw, second_raw)
         if value is not None:
             # "3/4" in a chunk grounds "0.75"; "0.75" in a chunk grounds "3/4".
             needs = ((token,), parts, (value,))
@@ -528,9 +528,20 @@ def _read(text: str, match: re.Match[str], start: int, look_back: bool = True) -
     return Claim(FG001, start, match.end(), ((token,),), (token,))
 
 
-def _fraction_value(raw: str, numerator: int, denominator: int) -> Key | None:
+#: Most digits of a denominator whose decimals can end within
+#: MAX_FRACTION_PLACES places (it divides 10**6).
+_MAX_DENOMINATOR_DIGITS = 7
+
+
+def _fraction_value(raw: str, numerator_raw: str, denominator_raw: str) -> Key | None:
     """Return the value key of a proper fraction written with a slash, if its decimals end."""
-    if "/" not in raw or not 0 < numerator < denominator:
+    if "/" not in raw or len(denominator_raw) > _MAX_DENOMINATOR_DIGITS:
+        # A longer denominator has no ending decimals; int() is never asked
+        # to read thousands of digits.
+        return None
+    numerator = _int(numerator_raw) if len(numerator_raw) <= _MAX_DENOMINATOR_DIGITS else None
+    denominator = _int(denominator_raw)
+    if numerator is None or not 0 < numerator < denominator:
         return None
     return fraction_key(0, numerator, denominator)
 
@@ -944,9 +955,11 @@ def _month_led(text: str, month_start: int, start: int, end: int) -> Claim | Non
         end: Where its digits end (nothing is glued after them).
     """
     raw = text[start:end]
-    if not (raw.isascii() and raw.isdigit()):
-        return None
     length = len(raw)
+    # Neither a day nor a year has more than four digits; a longer run is
+    # read the general way, never through int() (which refuses 4,300 digits).
+    if length > 4 or not (raw.isascii() and raw.isdigit()):
+        return None
     value = int(raw)
     month = month_number(text[month_start:start].split(None, 1)[0].rstrip(","))
     if length <= 2 and 1 <= value <= 31:
