@@ -69,7 +69,7 @@ class TestEcho:
 
     def test_phrase_split_across_lines(self) -> None:
         """A phrase broken by a line break is still found."""
-        answer = "Your previous\nanswer was fine."
+        answer = "Your previous\nanswer was rejected."
         result = default_grounding_check("", ["Nothing."], answer)
         assert ["FG004"] == [finding.code for finding in result.findings]
 
@@ -321,7 +321,7 @@ class TestNotAnAnswer:
         "echo",
         [
             '"It is 5 m." states things the context does not support: FG001',
-            "The question again: how deep is it",
+            "Answer the question again using only the context.",
             "Problems found: none",
             "Answer using only the context.",
             "The answer is empty.",

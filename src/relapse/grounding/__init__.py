@@ -15,16 +15,17 @@ echoes the retry instructions. ``docs/findings.md`` documents every rule.
 from __future__ import annotations
 
 from relapse.grounding._check import (
-    ALL_CODES,
     REFUSAL_PHRASES,
     GroundingCheck,
     PreparedCheck,
     default_grounding_check,
 )
+from relapse.grounding._codes import ALL_CODES, DEFAULT_CODES
 from relapse.grounding._echo import ECHO_PHRASES
 
 __all__ = [
     "ALL_CODES",
+    "DEFAULT_CODES",
     "ECHO_PHRASES",
     "REFUSAL_PHRASES",
     "GroundingCheck",

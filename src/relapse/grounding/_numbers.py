@@ -111,11 +111,18 @@ WORDS_RE = re.compile(
 )
 _WORD_RE = re.compile(r"[A-Za-z]+")
 
-# Hedges before a number: the claim is then "roughly this much".
+# Hedges before a number. "about 30" claims "roughly this much"; "at least
+# 200" a lower bound and "up to 30" an upper one. The search is anchored at
+# the number and finds the leftmost hedge that reaches it, so "no more than"
+# wins over "more than".
 _HEDGE_BEFORE = re.compile(
-    r"(?:(?<![^\W_])(?i:about|around|approximately|approx\.?|roughly|nearly|almost|over|"
-    r"more\s+than|some|close\s+to|circa|ca\.|c\.|under|less\s+than|fewer\s+than|"
-    r"upwards\s+of|an\s+estimated|estimated|up\s+to|at\s+least)|~|≈|\u223c)[\s\u00a0]*$"
+    r"(?:(?<![^\W_])(?i:"
+    r"(?P<below>no\s+more\s+than|not\s+more\s+than|at\s+most|under|less\s+than|"
+    r"fewer\s+than|up\s+to|below|as\s+(?:few|little)\s+as)"
+    r"|(?P<above>at\s+least|no\s+(?:fewer|less)\s+than|not\s+less\s+than|more\s+than|"
+    r"over|upwards\s+of|above|in\s+excess\s+of|as\s+(?:many|much)\s+as)"
+    r"|about|around|approximately|approx\.?|roughly|nearly|almost|some|close\s+to|circa|"
+    r"ca\.|c\.|an\s+estimated|estimated)|~|≈|\u223c)[\s\u00a0]*$"
 )
 #: Window before a number searched for a hedge, in characters.
 HEDGE_WINDOW = 20
@@ -226,6 +233,8 @@ def key_decimal(key: Key) -> Decimal | None:
         The value, or None when it has more than :data:`MAX_ROUNDING_DIGITS`
         significant digits.
     """
+    if key[0] != "n":
+        return None  # a negative number, a token, a date
     digits = key[1]
     exponent = key[2]
     if not isinstance(digits, str) or not isinstance(exponent, int):
@@ -246,6 +255,8 @@ def key_int(key: Key) -> int | None:
     Returns:
         The integer, or None.
     """
+    if key[0] != "n":
+        return None  # a negative number, a token, a date
     digits = key[1]
     exponent = key[2]
     if not isinstance(digits, str) or not isinstance(exponent, int):
@@ -442,18 +453,28 @@ def head_words(value: int) -> frozenset[str]:
     return frozenset(heads)
 
 
-def is_hedged(text: str, start: int) -> bool:
+def hedge(text: str, start: int) -> str | None:
     """
-    Tell whether the number starting at ``start`` is hedged (``about 1.2 million``).
+    Return the hedge before the number starting at ``start``, if any.
 
     Args:
         text: The answer.
         start: The number's start offset (its currency symbol, if any).
 
     Returns:
-        True when one of the hedge words, or ``~``, comes right before it.
+        ``"above"`` for a lower bound (``at least``, ``more than``,
+        ``over``), ``"below"`` for an upper bound (``under``, ``fewer
+        than``, ``up to``), ``"about"`` for the other hedges (``about``,
+        ``around``, ``roughly``, ``~``), or None.
     """
-    return _HEDGE_BEFORE.search(text, max(0, start - HEDGE_WINDOW), start) is not None
+    match = _HEDGE_BEFORE.search(text, max(0, start - HEDGE_WINDOW), start)
+    if match is None:
+        return None
+    if match.group("above") is not None:
+        return "above"
+    if match.group("below") is not None:
+        return "below"
+    return "about"
 
 
 def is_list_marker(text: str, start: int, end: int) -> bool:

@@ -17,6 +17,7 @@ import functools
 import re
 from typing import NamedTuple
 
+from relapse.grounding._codes import FG001, FG002
 from relapse.grounding._dates import (
     MONTH_AFTER,
     MONTH_BEFORE,
@@ -43,9 +44,6 @@ from relapse.grounding._numbers import (
     number_key,
 )
 from relapse.grounding._text import ascii_digits, trie_pattern
-
-FG001 = "FG001"
-FG002 = "FG002"
 
 # Thousands separators, deleted from a grouped number's digits.
 _DROP_SEPARATORS = str.maketrans("", "", ", \u00a0\u202f\u066c\uff0c")
@@ -317,6 +315,21 @@ def scan(
                 claim = _plain(text, start, end, match, look_back)
             if claim is None:
                 claim = _read(text, match, start, look_back)
+        claim_start = claim.start
+        if (
+            claim.key is None
+            and claim.code == FG001
+            and _UNIT_TOKEN.fullmatch(text, claim_start, claim.end)
+        ):
+            # "m3/s", "km2": a unit with an exponent, not the numbers 3 and 2.
+            resume = max(resume, claim.end)
+            continue
+        if (
+            claim_start
+            and text[claim_start - 1] in _MINUS_SIGNS
+            and _is_sign(text, claim_start - 1)
+        ):
+            claim = _negative(claim)
         claim_end = claim.end
         resume = claim_end if claim_end > end else end
         if pending is not None:
@@ -337,6 +350,69 @@ def scan(
     return claims
 
 
+# A unit symbol with an exponent digit, read as a token: "m3/s", "km2", "cm3".
+_UNIT_TOKEN = re.compile(r"(?:[kcmdµμ]?m|ft|in|mi|yd)[23]")
+# A hyphen-minus or the minus sign right before a number may be its sign.
+_MINUS_SIGNS = frozenset("-\u2212")
+# After these, a minus before a digit is a sign; NUL separates the chunks
+# of an index, so a chunk's start reads as a text's start.
+_SIGN_AFTER = frozenset("\x00([{:=~\u2248<>\"'\u201c\u2018\u00ab,;/")
+_SIGN_SPACES = " \t\n\r\u00a0\u202f"
+#: Spaces skipped back from a minus to see whether a number ends before it.
+SIGN_WINDOW = 8
+
+
+def _is_sign(text: str, minus: int) -> bool:
+    """
+    Tell whether the minus at ``minus``, glued to the number after it, is its sign.
+
+    ``-5 °C``, ``to -5``, ``(−3)``: a sign. ``10-15``, ``GPT-4``, ``10 -15``
+    (a number before it, however spaced): a range or a token, not a sign.
+    """
+    if not minus:
+        return True
+    before = text[minus - 1]
+    if before in _SIGN_AFTER:
+        return True
+    if before not in _SIGN_SPACES:
+        return False
+    index = minus - 1
+    low = max(0, minus - SIGN_WINDOW)
+    while index > low and text[index - 1] in _SIGN_SPACES:
+        index -= 1
+    previous = text[index - 1] if index else ""
+    return not (previous.isdecimal() or previous in "%\u00b0")
+
+
+def _negative(claim: Claim) -> Claim:
+    """
+    Return the claim of a signed number: ``-5`` is not ``5``, in either direction.
+
+    Its key is tagged ``"-n"``; a chunk's ``-5`` provides only that key, so it
+    grounds ``-5`` and ``−5`` but not ``5``, and a chunk's ``5`` never grounds
+    ``-5``. Dates, tokens and ranges keep their reading.
+    """
+    key = claim.key
+    if claim.code != FG001 or key is None or key[0] != "n" or claim.parts:
+        return claim
+    signed: Key = ("-n", *key[1:])
+    return _new_claim(
+        Claim,
+        (
+            FG001,
+            claim.start - 1,
+            claim.end,
+            ((signed,),),
+            (signed,),
+            signed,
+            claim.precision,
+            False,
+            (),
+            claim.unit,
+        ),
+    )
+
+
 def _may_open_range(text: str, end: int) -> bool:
     """
     Tell whether a range join may start at ``end`` (a cheap, conservative test).
@@ -355,6 +431,8 @@ def _join_range(text: str, first: Claim, second: Claim) -> Claim | None:
     """Return the range claim of ``first`` and ``second``, or None if they are no range."""
     if second.key is None or second.code != FG001 or first.key is None:
         return None
+    if first.key[0] != "n" or second.key[0] != "n":
+        return None  # a signed end: "-5 to 10" is two claims
     if first.unit and first.unit != second.unit:
         return None  # "grew 2% to $1 billion" is two claims
     join = _RANGE_JOIN.fullmatch(text, first.end, second.start)
