@@ -338,3 +338,96 @@ class TestEchoesOnly:
             assert "the context does not say" not in phrases
         assert "not in retrieved chunks:" in ECHO_PHRASES  # the local example's drifted copy
         assert "not in retrieved chunks:" in RETRY_EXAMPLE_QUESTION
+
+
+class TestFormats:
+    @pytest.mark.parametrize(
+        ("chunk", "answer", "expected"),
+        [
+            # Decimal comma: no thousands group can follow it.
+            ("The rate is 1.5 %.", "The rate is 1,5 %.", ()),
+            ("The rate is 1,5 %.", "The rate is 1.5%.", ()),
+            ("The rate is 15 %.", "The rate is 1,5 %.", ("1,5 %",)),
+            ("Keep it ≤ 1,5.", "Keep it under 1.5.", ()),
+            ("Keep it at 0,25 mm.", "Keep it at 0.25 mm.", ()),
+            ("It is 1,500 m.", "It is 1.5 m.", ("1.5",)),
+            # Leading-point decimals.
+            ("The dose is 0.5 mg.", "The dose is .5 mg.", ()),
+            ("The dose is .5 mg.", "The dose is 0.5 mg.", ()),
+            ("The dose is 5 mg.", "The dose is .5 mg.", (".5",)),
+            ("The dose is .25 mg.", "The dose is 25 mg.", ("25",)),
+            # Comma lists whose groups are not all three digits.
+            ("Seeds: 8,22,443.", "There were 22 and 443 seeds.", ()),
+            ("Seeds: 8,22,443.", "There were 22,443 seeds.", ("22,443",)),
+            ("Seeds: 8,22,443.", "There were 8 seeds.", ()),
+            ("It has 1,234,567 people.", "It has 1,234,567 people.", ()),
+        ],
+    )
+    def test_decimal_commas_points_and_lists(
+        self, chunk: str, answer: str, expected: tuple[str, ...]
+    ) -> None:
+        """``1,5`` is 1.5, ``.5`` is 0.5, and ``8,22,443`` is 8, 22 and 443."""
+        assert expected == flagged(chunk, answer)
+
+    @pytest.mark.parametrize(
+        "answer",
+        [
+            'He said \u201cthe plan was rejected" by all.',
+            'He said "the plan was rejected\u201d by all.',
+        ],
+    )
+    def test_mismatched_quote_glyphs_open_and_close_a_quotation(self, answer: str) -> None:
+        """A curly opener closed by a straight quote (or the reverse) is a quotation to check."""
+        assert ("the plan was rejected",) == flagged("The plan was approved.", answer)
+        assert () == flagged("Then the plan was rejected by all.", answer)
+
+    @pytest.mark.parametrize(
+        ("chunk", "answer", "expected"),
+        [
+            ("Add 3.5 cups.", "Add 3½ cups.", ()),
+            ("Add 3 1/2 cups.", "Add 3 ½ cups.", ()),
+            ("Add 1.5 cups.", "Add 1 ½ cups.", ()),
+            ("Add 0.75 cup.", "Add ¾ cup.", ()),
+            ("Add 3/4 cup.", "Add ¾ cup.", ()),
+            ("Add 0.5 cup.", "Add ¾ cup.", ("¾",)),
+            ("Add 2.5 cups.", "Add 3½ cups.", ("3½",)),
+            ("Add ½ cup.", "Add 0.5 cup.", ()),
+            ("Add 1\u20442 cup.", "Add 0.5 cup.", ()),
+        ],
+    )
+    def test_vulgar_fractions(self, chunk: str, answer: str, expected: tuple[str, ...]) -> None:
+        """``½``, ``¾``, ``3½`` and ``1 ½`` are the numbers they show."""
+        assert expected == flagged(chunk, answer)
+
+    @pytest.mark.parametrize(
+        ("chunk", "answer", "expected"),
+        [
+            ("There are 10⁶ cells.", "There are 10⁹ cells.", ("10⁹",)),
+            ("There are 10⁹ cells.", "There are 10⁹ cells.", ()),
+            ("There are 1,000,000,000 cells.", "There are 10⁹ cells.", ()),
+            ("There are 10⁹ cells.", "There are 1 billion cells.", ()),
+            ("Light moves at 3 × 10⁸ m/s.", "Light moves at 300,000,000 m/s.", ()),
+            ("It is 2.5·10⁻³ m.", "It is 0.0025 m.", ()),
+            ("It is 2.5·10⁻³ m.", "It is 0.025 m.", ("0.025",)),
+        ],
+    )
+    def test_superscript_exponents(
+        self, chunk: str, answer: str, expected: tuple[str, ...]
+    ) -> None:
+        """``10⁹`` is a billion, not ten; ``3 × 10⁸`` is 300,000,000."""
+        assert expected == flagged(chunk, answer)
+
+    @pytest.mark.parametrize(
+        "invisible", ["\u200b", "\u2060", "\u00ad", "\ufeff", "\u200d", "\u200c"]
+    )
+    def test_invisible_characters_inside_numbers(self, invisible: str) -> None:
+        """``12<invisible>500`` is 12500, in an answer and in a chunk; its span is as written."""
+        answer = f"It has 12{invisible}500 members."
+        assert () == flagged("It has 12,500 members.", answer)
+        assert (f"12{invisible}500",) == flagged("It has 12 teams and 500 members.", answer)
+        assert () == flagged(f"It has 12{invisible}500 members.", "It has 12,500 members.")
+        # The span is a substring of the answer, with its offsets.
+        result = default_grounding_check("", ["Nothing."], answer)
+        (finding,) = result.findings
+        ((start, end),) = finding.offsets
+        assert answer[start:end] == f"12{invisible}500"

@@ -31,11 +31,13 @@ _OPEN_AFTER = frozenset(" \t\n\r\f\v\u00a0\u202f([{<-\u2013\u2014/:;,")
 # After a closer: end, space or punctuation.
 _CLOSE_BEFORE = frozenset(" \t\n\r\f\v\u00a0\u202f.,;:!?)]}>-\u2013\u2014/'\u2019\u2026*")
 # The closers each opener accepts.
+# A curly opener may close with a straight quote and the reverse: models
+# and editors mix the glyphs.
 _CLOSERS = {
-    '"': '"',
+    '"': '"\u201d',
     "\uff02": "\uff02",
-    "\u201c": "\u201d",
-    "\u201e": "\u201c\u201d",
+    "\u201c": '\u201d"',
+    "\u201e": '\u201c\u201d"',
     "\u00ab": "\u00bb",
     "\u2018": "\u2019",
 }

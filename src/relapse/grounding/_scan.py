@@ -34,6 +34,7 @@ from relapse.grounding._dates import (
     numeric_readings,
     period_keys,
 )
+from relapse.grounding._normalize import normalize, origin_span
 from relapse.grounding._numbers import (
     CURRENCY_ONLY_SCALES,
     CURRENCY_SYMBOLS,
@@ -92,9 +93,14 @@ _CLAIMS = r"""
       | (?P<num>
             # The digit run, then thousands groups if it has at most 3 digits
             # (comma, or spaces, never mixed): "29,000", "29 000", not "2019 100".
-            \d*(?:(?<!\d{4})(?:(?:,\d{3})+|(?:[\ \u00a0\u202f\u066c\uff0c]\d{3})+)(?!\d))?
+            # Neither after a comma list's group ("8,22,443" is 8, 22 and 443).
+            \d*(?:(?<!\d{4})NOT_LISTED
+                (?:(?:,\d{3})+|(?:[\ \u00a0\u202f\u066c\uff0c]\d{3})+)(?!\d))?
             (?P<int>)
-            (?P<frac>[.\u066b]\d+)?
+            # Decimals: a point, or a comma no thousands group can follow
+            # ("1,5 %", "0,25"), once, after at most three digits.
+            (?P<frac>[.\u066b]\d+
+                |(?<!\d{4})NOT_LISTED,(?:\d{1,2}|\d{4,})(?!\d|[,.]\d))?
             (?:
                 (?P<pct>[\ \u00a0\u202f]?[%\u066a\uff05]
                     |[\ \u00a0](?:PERCENT_WORDS)(?![^\W\d_]))
@@ -109,10 +115,16 @@ _CLAIMS = r"""
 """
 
 
+# Not right after a comma list's group: the digits before (at most three)
+# follow no "digit," ("22" in "8,22,443").
+_NOT_LISTED = r"(?<!\d,\d)(?<!\d,\d\d)(?<!\d,\d\d\d)"
+
+
 def _pattern(template: str) -> str:
     """Fill the word lists into a scanner pattern."""
     return (
-        template.replace("MONTH_NAMES", MONTH_NAMES)
+        template.replace("NOT_LISTED", _NOT_LISTED)
+        .replace("MONTH_NAMES", MONTH_NAMES)
         .replace("PERCENT_WORDS", _spellings("percent", "per cent", "per\u00a0cent"))
         .replace("SCALE_WORDS", _spellings(*SCALE_WORDS))
     )
@@ -238,8 +250,23 @@ def scan(
             one per string appended.
 
     Returns:
-        The claims.
+        The claims, with offsets into ``text`` as given.
     """
+    rewritten, origin = normalize(text)
+    claims = _scan(rewritten, short_paths, plain_numbers)
+    if origin is None:
+        return claims
+    # Invisible characters, vulgar fractions, powers of ten: spans map back
+    # to the text as written.
+    return [
+        claim._replace(start=start, end=end)
+        for claim in claims
+        for start, end in (origin_span(origin, claim.start, claim.end),)
+    ]
+
+
+def _scan(text: str, short_paths: bool, plain_numbers: list[str] | None) -> list[Claim]:
+    """Compute :func:`scan` over a text that :func:`normalize` left as it is."""
     claims: list[Claim] = []
     append = claims.append
     pending: Claim | None = None
@@ -316,6 +343,9 @@ def scan(
             if claim is None:
                 claim = _read(text, match, start, look_back)
         claim_start = claim.start
+        if claim_start and text[claim_start - 1] == "." and _leading_point(text, claim_start - 1):
+            claim = _point_decimal(text, claim)
+            claim_start = claim.start
         if (
             claim.key is None
             and claim.code == FG001
@@ -350,6 +380,46 @@ def scan(
     return claims
 
 
+def _leading_point(text: str, point: int) -> bool:
+    """Tell whether the ``.`` at ``point`` starts a decimal (``.5 mg``), not ends a word."""
+    return not point or not (text[point - 1].isalnum() or text[point - 1] in ".,")
+
+
+def _point_decimal(text: str, claim: Claim) -> Claim:
+    """
+    Return the claim of ``.5`` read as ``0.5``, or ``claim`` when it is no plain number.
+
+    The digit run after the point is divided by ten to its length: ``.5
+    million`` is 500000.
+    """
+    key = claim.key
+    if claim.code != FG001 or key is None or key[0] != "n" or claim.parts:
+        return claim
+    run = _DIGIT_RUN.match(text, claim.start)
+    if run is None or text[run.end() : run.end() + 1] in (".", ","):
+        return claim
+    shift = run.end() - run.start()
+    exponent = key[2]
+    assert isinstance(exponent, int)  # number keys: ("n", digits, exponent)
+    point: Key = ("n", key[1], exponent - shift)
+    return _new_claim(
+        Claim,
+        (
+            FG001,
+            claim.start - 1,
+            claim.end,
+            ((point,),),
+            (point, ("s", *point[1:])),
+            point,
+            claim.precision - shift,
+            claim.plain,
+            (),
+            claim.unit,
+        ),
+    )
+
+
+_DIGIT_RUN = re.compile(r"\d+")
 # A unit symbol with an exponent digit, read as a token: "m3/s", "km2", "cm3".
 _UNIT_TOKEN = re.compile(r"(?:[kcmdµμ]?m|ft|in|mi|yd)[23]")
 # A hyphen-minus or the minus sign right before a number may be its sign.
@@ -456,8 +526,9 @@ def _join_range(text: str, first: Claim, second: Claim) -> Claim | None:
 # Characters after which a bare digit run needs no look at its prefix: not
 # a letter (token), a hyphen (token or range), a currency symbol.
 _PLAIN_BEFORE = frozenset(" \n\t\r\x00(/,;:.\"'[\u201c\u2018\u00ab*")
-# The same but a space, after which no month name or currency symbol can be.
-_QUIET_BEFORE = _PLAIN_BEFORE - {" "}
+# The same but a space, after which no month name or currency symbol can be,
+# and a point, which may start a decimal (".5 mg").
+_QUIET_BEFORE = _PLAIN_BEFORE - {" ", "."}
 
 
 def _plain(text: str, start: int, end: int, match: re.Match[str], look_back: bool) -> Claim | None:
@@ -866,6 +937,10 @@ def _number(text: str, match: re.Match[str], start: int, look_back: bool = True)
     else:
         parts = _number_parts(integer, fraction, exponent, space_grouped)
     needs, provides, key, precision = parts
+    if fraction_raw is not None and fraction_raw[0] == ",":
+        # "2,5" in a chunk may also be the list 2, 5: both readings ground an
+        # answer. The answer's "1,5 %" needs 1.5.
+        provides = (*provides, number_key(integer), number_key(fraction))
     plain = not (percent or exponent or currency is not None)
     unit_mark = "%" if percent else ("$" if currency is not None else "")
     return _new_claim(

@@ -15,6 +15,10 @@ QUOTE_GLYPHS = (
     "\u2032\u2033\uff02\uff07"
 )
 
+#: Characters a reader does not see, deleted before scanning and folding:
+#: zero-width space, non-joiner and joiner, word joiner, soft hyphen, BOM.
+INVISIBLE = "\u200b\u200c\u200d\u2060\u00ad\ufeff"
+
 #: Dashes folded to ``-``: hyphen, non-breaking hyphen, figure dash, en and em
 #: dash, horizontal bar, minus sign, small and full-width hyphen-minus.
 DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
@@ -27,10 +31,11 @@ def fold(text: str) -> str:
     """
     Fold ``text`` for quotation matching.
 
-    Case is folded, quote glyphs and apostrophes are deleted, every dash becomes
-    ``-`` with no space around it, an ellipsis (``…``, ``...``) becomes a space
-    and runs of whitespace become one space. Each step is a C-level string
-    method, so folding costs a few passes over the text whatever it holds.
+    Case is folded, quote glyphs, apostrophes and invisible characters are
+    deleted, every dash becomes ``-`` with no space around it, an ellipsis
+    (``…``, ``...``) becomes a space and runs of whitespace become one space.
+    Each step is a C-level string method, so folding costs a few passes over
+    the text whatever it holds.
 
     Args:
         text: Any text.
@@ -39,7 +44,7 @@ def fold(text: str) -> str:
         The folded text.
     """
     folded = text.casefold()
-    for glyph in QUOTE_GLYPHS:
+    for glyph in QUOTE_GLYPHS + INVISIBLE:
         if glyph in folded:
             folded = folded.replace(glyph, "")
     for dash in DASHES:
