@@ -120,7 +120,7 @@ class TestApi:
         check = GroundingCheck(codes=frozenset({"FG002"}))
         result = check("", ["Nothing."], 'It cost $5 in 1999, "said someone there".')
         assert [("FG002", ("1999",))] == codes_and_spans(result)
-        assert frozenset({"FG001", "FG002", "FG003", "FG004"}) == ALL_CODES
+        assert frozenset({"FG001", "FG002", "FG003", "FG004", "FG005"}) == ALL_CODES
 
     def test_result_shape(self) -> None:
         """Findings come in code order; spans and offsets are parallel and exact."""

@@ -9,7 +9,8 @@ The deterministic grounding check: numbers, dates and quotations must be in the 
 [('FG001', ('2.1 billion',))]
 
 Codes: FG001 numbers, FG002 dates, FG003 quotations, FG004 an answer that
-echoes the retry instructions. ``docs/findings.md`` documents every rule.
+echoes the retry instructions, and FG005 names (opt-in: pass
+``codes=ALL_CODES``). ``docs/findings.md`` documents every rule.
 """
 
 from __future__ import annotations

@@ -19,10 +19,12 @@ from relapse.grounding._codes import (
     FG002,
     FG003,
     FG004,
+    FG005,
     MESSAGES,
 )
 from relapse.grounding._echo import ECHO_PHRASES, echo_hits, line_span, phrase_pattern
 from relapse.grounding._index import TextIndex
+from relapse.grounding._names import name_spans, vocabulary
 from relapse.grounding._numbers import (
     CONVERSION_WINDOW,
     Key,
@@ -108,7 +110,8 @@ class GroundingCheck:
             no chunk holds echoes the prompt (FG004).
         min_quote_words: Quotations with fewer words are not checked: single
             quoted words are emphasis far more often than citation.
-        codes: The finding codes to report.
+        codes: The finding codes to report: by default FG001 to FG004;
+            ``ALL_CODES`` adds the opt-in names check FG005.
         name: The check's name, as telemetry reports it.
 
     .. versionadded:: 0.2.0
@@ -197,7 +200,7 @@ class GroundingCheck:
 class PreparedCheck:
     """A :class:`GroundingCheck` with its question and chunks indexed."""
 
-    __slots__ = ("_chunks", "_config", "_question", "_question_text")
+    __slots__ = ("_chunks", "_config", "_known_words", "_question", "_question_text")
 
     def __init__(self, config: GroundingCheck, query: str, texts: list[str]) -> None:
         """
@@ -212,6 +215,15 @@ class PreparedCheck:
         self._chunks = TextIndex(texts)
         self._question_text = query
         self._question = TextIndex([query], eager_words=True) if config.exempt_question else None
+        self._known_words: frozenset[str] | None = None
+
+    def _names(self) -> frozenset[str]:
+        """Return the folded words of the chunks and the question (FG005; built on first use)."""
+        known = self._known_words
+        if known is None:
+            known = vocabulary([*self._chunks.texts, self._question_text])
+            self._known_words = known
+        return known
 
     def check(self, answer: str) -> GroundingResult:
         """
@@ -269,6 +281,11 @@ class PreparedCheck:
                     continue
                 if not _not_a_claim(answer, claim):
                     failed[FG001].append((claim.start, claim.end))
+        if FG005 in codes:
+            echoes = _Regions(failed[FG004])
+            failed[FG005] = [
+                span for span in name_spans(answer, self._names()) if not echoes.overlaps(*span)
+            ]
         findings = tuple(
             _finding(code, answer, sorted(spans)) for code, spans in failed.items() if spans
         )
