@@ -26,7 +26,12 @@ from relapse.grounding._echo import ECHO_PHRASES, echo_hits, line_span, phrase_p
 from relapse.grounding._index import TextIndex
 from relapse.grounding._names import name_spans, vocabulary
 from relapse.grounding._numbers import (
+    AFTER_WINDOW,
     CONVERSION_WINDOW,
+    HEDGE_WINDOW,
+    INLINE_MARKER_WINDOW,
+    MARKER_WINDOW,
+    REFERENCE_WINDOW,
     Key,
     converted_from,
     hedge,
@@ -259,19 +264,32 @@ class PreparedCheck:
         # Digit claims own their words ("2.1 billion"): the word pass skips them.
         read: list[tuple[int, int]] = list(covered)
         if FG001 in codes or FG002 in codes:
+            # Verdicts by claim and surrounding text: every rule reads the answer
+            # only within a bounded window around the claim, so an answer that
+            # repeats a claim ("7 7 7 ...") is judged once per distinct context.
+            verdicts: dict[tuple[object, ...], bool] = {}
             for claim in scan(answer):
-                read.append((claim.start, claim.end))
-                if claim.code not in codes or regions.covers(claim.start, claim.end):
+                start, end = claim.start, claim.end
+                read.append((start, end))
+                if claim.code not in codes or (covered and regions.covers(start, end)):
                     continue
-                if self._supported(answer, claim) and self._units_agree(answer, claim):
-                    continue
-                # The context rules cost regex searches: only for what failed.
-                if claim.code == FG001 and (
-                    (claim.plain and _not_a_claim(answer, claim))
-                    or _correct_conversion(answer, claim)
-                ):
-                    continue
-                failed[claim.code].append((claim.start, claim.end))
+                context = (
+                    claim.code,
+                    *claim[3:],
+                    answer[max(0, start - CONTEXT_BEFORE) : start],
+                    answer[start : end + CONTEXT_AFTER],
+                    # Only a number before "." or ")" may continue an inline
+                    # enumeration, whose previous marker is looked for far back.
+                    answer[max(0, start - INLINE_MARKER_WINDOW) : start]
+                    if answer[end : end + 1] in (".", ")")
+                    else "",
+                )
+                verdict = verdicts.get(context)
+                if verdict is None:
+                    verdict = self._claim_holds(answer, claim)
+                    verdicts[context] = verdict
+                if not verdict:
+                    failed[claim.code].append((start, end))
         if FG001 in codes:
             regions = _Regions(read)
             for claim in _word_claims(answer):
@@ -342,6 +360,15 @@ class PreparedCheck:
         if self._question is not None and key in self._question.keys:
             return True
         return plain and key in self._config._trivial_keys
+
+    def _claim_holds(self, answer: str, claim: Claim) -> bool:
+        """Tell whether a digit claim is supported, or no claim about the world."""
+        if self._supported(answer, claim) and self._units_agree(answer, claim):
+            return True
+        # The context rules cost regex searches: only for what failed.
+        return claim.code == FG001 and (
+            (claim.plain and _not_a_claim(answer, claim)) or _correct_conversion(answer, claim)
+        )
 
     def _trivial(self, answer: str, claim: Claim) -> bool:
         """
@@ -460,6 +487,12 @@ def _word_claims(answer: str) -> Iterator[Claim]:
         key = int_key(word.value)
         yield Claim(FG001, word.start, word.end, ((key,),), (key,), key, word.precision, True)
 
+
+#: Characters before and after a claim that every rule reading its context
+#: stays within, but the inline-enumeration look-back (INLINE_MARKER_WINDOW),
+#: which only a number before "." or ")" needs.
+CONTEXT_BEFORE = max(REFERENCE_WINDOW, CONVERSION_WINDOW, HEDGE_WINDOW, MARKER_WINDOW) + 8
+CONTEXT_AFTER = AFTER_WINDOW
 
 #: How far a written conversion may be from the computed one: one unit of its
 #: last decimal place (one unit for a whole number), or this share of the

@@ -124,6 +124,10 @@ _HEDGE_BEFORE = re.compile(
     r"|about|around|approximately|approx\.?|roughly|nearly|almost|some|close\s+to|circa|"
     r"ca\.|c\.|an\s+estimated|estimated)|~|≈|\u223c)[\s\u00a0]*$"
 )
+#: Characters after a number that the rules reading what follows it look at
+#: (a unit, a closing parenthesis, "passages"): every rule is local to a
+#: bounded window, so a verdict depends on the claim's neighbourhood only.
+AFTER_WINDOW = 80
 #: Window before a number searched for a hedge, in characters.
 HEDGE_WINDOW = 20
 
@@ -494,7 +498,7 @@ def is_list_marker(text: str, start: int, end: int) -> bool:
     if end - start > 3:
         return False
     if _MARKER_BEFORE.search(text, max(0, start - MARKER_WINDOW), start) is not None:
-        return _MARKER_AFTER.match(text, end) is not None
+        return _MARKER_AFTER.match(text, end, end + AFTER_WINDOW) is not None
     return _is_inline_marker(text, start, end)
 
 
@@ -520,7 +524,7 @@ def _is_inline_marker(text: str, start: int, end: int) -> bool:
         return False
     if start > 0 and (text[start - 1].isalnum() or text[start - 1] in ".,$€£"):
         return False
-    if _INLINE_AFTER.match(text, end) is None:
+    if _INLINE_AFTER.match(text, end, end + AFTER_WINDOW) is None:
         return False
     number = int(digits)
     if number < 2:
@@ -565,8 +569,10 @@ def converted_from(text: str, start: int, end: int) -> int | None:
         The offset just past the converted quantity's last digit, or None when
         the number is not a parenthesised conversion.
     """
-    money = text[start : start + 1] in CURRENCY_SYMBOLS and _CLOSING_PARENTHESIS.match(text, end)
-    if not money and _CONVERSION_AFTER.match(text, end) is None:
+    money = text[start : start + 1] in CURRENCY_SYMBOLS and _CLOSING_PARENTHESIS.match(
+        text, end, end + AFTER_WINDOW
+    )
+    if not money and _CONVERSION_AFTER.match(text, end, end + AFTER_WINDOW) is None:
         return None
     low = max(0, start - CONVERSION_WINDOW)
     before = _CONVERSION_BEFORE.search(text, low, start)
@@ -591,11 +597,11 @@ def is_reference(text: str, start: int, end: int) -> bool:
     low = max(0, start - REFERENCE_WINDOW)
     if _REFERENCE_BEFORE.search(text, low, start) is not None:
         return True
-    if _REFERENCE_AFTER.match(text, end) is not None:
+    if _REFERENCE_AFTER.match(text, end, end + AFTER_WINDOW) is not None:
         return True
     if (
         _BRACKET_BEFORE.search(text, max(0, start - 12), start) is not None
-        and _BRACKET_AFTER.match(text, end) is not None
+        and _BRACKET_AFTER.match(text, end, end + AFTER_WINDOW) is not None
     ):
         return True
     return _PAREN_REFERENCE.search(text, low, start) is not None

@@ -65,13 +65,13 @@ def _spellings(*words: str) -> str:
 
 
 # What, after a digit run and a space, can make it more than a bare number:
-# a digit ("29 000"), a percent sign, a dash ("1939 - 1945"), a scale or
-# percent word, a dimension ("4 x 4", "4 by 4"), a month name after up to two
-# more spaces ("2 September", "4th of July"). Everything the claim
-# alternatives below read after a digit run and a space starts with one of
-# these.
+# a thousands group ("29 000") or a fraction ("2 1/4"), a percent sign, a
+# dash ("1939 - 1945"), a scale or percent word, a dimension ("4 x 4", "4 by
+# 4"), a month name after up to two more spaces ("2 September", "4th of
+# July"). Everything the claim alternatives below read after a digit run and
+# a space starts with one of these; a lone digit ("7 7 7") does not.
 _CONTINUES = r"""
-    \d|[%\u066a\uff05\-\u2013\u2014\u00a0\u202f]
+    \d{3}(?!\d)|\d{1,3}/|[%\u066a\uff05\-\u2013\u2014\u00a0\u202f]
     |(?:PERCENT_WORDS|SCALE_WORDS)(?![^\W\d_])
     |(?:[xX\u00d7]|by)[\ \u00a0]?\d
     |[\ \u00a0\u202f]{0,2}(?:of[\ \u00a0\u202f]{1,3})?(?:MONTH_NAMES)(?![^\W\d_])
@@ -801,12 +801,21 @@ def _numeric_date(match: re.Match[str], readings: list[tuple[int, int, int]]) ->
     if not readings:
         token: Key = ("t", ascii_digits_in(match.group()))
         return Claim(FG001, start, end, ((token,),), (token,))
+    needs, provides = _readings_parts(tuple(readings))
+    return _new_claim(Claim, (FG002, start, end, needs, provides, None, 0, False, (), ""))
+
+
+@functools.lru_cache(maxsize=1024)
+def _readings_parts(
+    readings: tuple[tuple[int, int, int], ...],
+) -> tuple[tuple[tuple[Key, ...], ...], tuple[Key, ...]]:
+    """Return the needs and provides of a numeric date's readings (cached: dates repeat)."""
     needs: list[tuple[Key, ...]] = []
     provides: list[Key] = []
     for year, month, day in readings:
         needs.extend(date_needs(year, month, day))
         provides.extend(date_provides(year, month, day))
-    return Claim(FG002, start, end, tuple(needs), tuple(provides))
+    return tuple(needs), tuple(provides)
 
 
 def _range(text: str, match: re.Match[str], start: int) -> Claim:

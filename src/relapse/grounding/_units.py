@@ -158,6 +158,8 @@ _UNIT_AFTER = re.compile(
     )
     + rf"|(?P<generic>{_GENERIC}))(?![^\W_])"
 )
+#: Characters after a number read for its unit (its scale word included).
+UNIT_WINDOW = 60
 # Scale words between a number and its unit ("5 million km") are skipped.
 _SCALE = re.compile(r"[\ \u00a0](?:thousand|million|billion|trillion)(?=[\ \u00a0])")
 
@@ -174,10 +176,11 @@ def unit_after(text: str, end: int) -> str | None:
         The unit's name (a key of :data:`UNITS`, or a written concentration
         such as ``"ng/ml"``), or None.
     """
-    scale = _SCALE.match(text, end)
+    limit = end + UNIT_WINDOW
+    scale = _SCALE.match(text, end, limit)
     if scale is not None:
         end = scale.end()
-    match = _UNIT_AFTER.match(text, end)
+    match = _UNIT_AFTER.match(text, end, limit)
     if match is None:
         return None
     group = match.lastgroup
