@@ -11,7 +11,6 @@ and never the other way round.
 from __future__ import annotations
 
 import re
-from itertools import product
 
 from relapse.grounding._numbers import Key, int_key
 from relapse.grounding._text import trie_pattern
@@ -193,6 +192,9 @@ def period_keys(year: int) -> tuple[Key, Key, Key]:
     return ("dec", year // 10), ("dec2", year % 100 // 10), ("cent", year // 100)
 
 
+_ANY_DATE: Key = ("d", None, None, None)
+
+
 def date_provides(year: int | None, month: int | None, day: int | None) -> list[Key]:
     """
     Return every key a date in a chunk provides.
@@ -206,11 +208,20 @@ def date_provides(year: int | None, month: int | None, day: int | None) -> list[
         The date pattern of each non-empty subset of the known parts, plus the
         year and day as numbers and the year's decades and century.
     """
+    # The subsets written out (a chunk's dates are many): product() and a
+    # call per key cost three times as much.
     keys: list[Key] = [
-        date_key(y, m, d)
-        for y, m, d in product((year, None), (month, None), (day, None))
-        if (y, m, d) != (None, None, None)
+        ("d", year, month, day),
+        ("d", year, month, None),
+        ("d", year, None, day),
+        ("d", year, None, None),
+        ("d", None, month, day),
+        ("d", None, month, None),
+        ("d", None, None, day),
     ]
+    if year is None or month is None or day is None:
+        # A missing part repeats some subsets and yields the all-wildcard one.
+        keys = [key for key in dict.fromkeys(keys) if key != _ANY_DATE]
     if year is not None:
         keys.append(int_key(year))
         keys.extend(period_keys(year))
