@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from relapse.grounding import GroundingCheck, default_grounding_check
-from relapse.grounding._numbers import fraction_key
+from relapse.grounding._keys import fraction_key
 
 
 def flagged(

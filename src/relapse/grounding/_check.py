@@ -11,6 +11,7 @@ from typing import Any
 
 from relapse._chunks import chunk_texts
 from relapse._types import GroundingFinding, GroundingResult
+from relapse.grounding._claims import Claim
 from relapse.grounding._codes import (
     ALL_CODES,
     DEFAULT_CODES,
@@ -22,36 +23,32 @@ from relapse.grounding._codes import (
     FG005,
     MESSAGES,
 )
-from relapse.grounding._echo import ECHO_PHRASES, echo_hits, line_span, phrase_pattern
-from relapse.grounding._index import TextIndex
-from relapse.grounding._names import name_spans, vocabulary
-from relapse.grounding._numbers import (
+from relapse.grounding._context import (
     AFTER_WINDOW,
     CONVERSION_WINDOW,
     HEDGE_WINDOW,
     INLINE_MARKER_WINDOW,
     MARKER_WINDOW,
     REFERENCE_WINDOW,
-    Key,
     converted_from,
     hedge,
-    int_key,
     is_list_marker,
     is_reference,
-    key_decimal,
-    key_int,
-    number_key,
-    word_numbers,
 )
+from relapse.grounding._echo import ECHO_PHRASES, echo_hits, line_span, phrase_pattern
+from relapse.grounding._index import TextIndex
+from relapse.grounding._keys import Key, int_key, key_decimal, key_int, number_key
+from relapse.grounding._names import name_spans, vocabulary
 from relapse.grounding._quotes import (
     find_quotations,
     introduces_question,
     occurs_as_words,
     quote_fragments,
 )
-from relapse.grounding._scan import Claim, scan
+from relapse.grounding._scan import scan
 from relapse.grounding._text import fold
 from relapse.grounding._units import convert, dimension_of, unit_after, unit_of
+from relapse.grounding._words import word_numbers
 
 #: Refusals a prompt asks the model to give verbatim. A quotation of one is the
 #: model naming its instruction (``I would say "Unable to answer based on given

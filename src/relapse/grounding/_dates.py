@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from relapse.grounding._numbers import Key, int_key
-from relapse.grounding._text import trie_pattern
+from relapse.grounding._keys import Key, int_key
+from relapse.grounding._text import SPACES, spellings, trie_pattern
 
 MONTHS = {
     "january": 1,
@@ -66,25 +66,19 @@ _ABBREVIATIONS = [
 _FULL_NAMES = [name for name in MONTHS if name not in _ABBREVIATIONS]
 
 
-def _alternation(names: list[str]) -> str:
-    """Return a regex alternation of ``names`` capitalized and in capitals."""
-    return trie_pattern({form for name in names for form in (name.capitalize(), name.upper())})
-
-
 # The lookahead rejects, in one step, every position that cannot start a
 # month name, before the alternation tries its 48 spellings one by one.
 _MONTH_ALTERNATION = (
-    rf"(?=[JFMASOND])(?:(?:{_alternation(_FULL_NAMES)})(?![^\W\d_])"
-    rf"|(?:{_alternation(_ABBREVIATIONS)})(?![^\W\d_])\.?)"
+    rf"(?=[JFMASOND])(?:(?:{trie_pattern(spellings(_FULL_NAMES, lower=False))})(?![^\W\d_])"
+    rf"|(?:{trie_pattern(spellings(_ABBREVIATIONS, lower=False))})(?![^\W\d_])\.?)"
 )
-_SPACES = " \u00a0\u202f"
-_SPACE = rf"[{_SPACES}]"
+_SPACE = rf"[{SPACES}]"
 #: Characters searched before a number for a month name.
 MONTH_WINDOW = 20
 
 #: Every month spelling, as a trie pattern with no flags or groups, for the
 #: scanner's lookahead that flags a number a month name may follow.
-MONTH_NAMES = trie_pattern({f for n in MONTHS for f in (n.capitalize(), n.upper())})
+MONTH_NAMES = trie_pattern(spellings(MONTHS, lower=False))
 
 # "September 2", "Sept. 2nd", "July 1969", "September of 1945" (searched in
 # a window ending at the number).

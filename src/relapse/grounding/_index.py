@@ -14,28 +14,31 @@ import re
 from decimal import Decimal
 from itertools import chain
 
-from relapse.grounding._numbers import (
+from relapse.grounding._claims import plain_number_keys
+from relapse.grounding._keys import (
     DECIMAL_CONTEXT,
-    MAX_WORD_NUMBER,
-    WORDS_RE,
+    SCALE_EXPONENTS,
     Key,
-    head_words,
     int_key,
     key_decimal,
     number_key,
-    parse_word_run,
     rounding_interval,
-    word_numbers,
 )
-from relapse.grounding._scan import plain_number_keys, scan
+from relapse.grounding._scan import scan
 from relapse.grounding._text import CHUNK_SEPARATOR, fold
 from relapse.grounding._units import unit_of
+from relapse.grounding._words import (
+    MAX_WORD_NUMBER,
+    WORDS_RE,
+    head_words,
+    parse_word_run,
+    word_numbers,
+)
 
 # A number written with ASCII digits, thousands commas and a decimal point,
 # and a scale word after it: what the unit lookup reads around a digit match.
 _NUMBER_AT = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
 _SCALE_AFTER = re.compile(r"[ \u00a0-]?(hundred|thousand|million|billion|trillion)(?![^\W\d_])")
-_SCALES = {"hundred": 2, "thousand": 3, "million": 6, "billion": 9, "trillion": 12}
 #: Occurrences of a number's digits read for its units, at most: a bound on
 #: the cost of one lookup in a text full of the same digit.
 MAX_UNIT_OCCURRENCES = 2000
@@ -96,7 +99,7 @@ def _units_in(text: str, key: Key) -> frozenset[str | None] | None:
                     scale = _SCALE_AFTER.match(text, end)
                     exponent = 0
                     if scale is not None:
-                        exponent = _SCALES[scale.group(1)]
+                        exponent = SCALE_EXPONENTS[scale.group(1)]
                         end = scale.end()
                     if number_key(integer, fraction, exponent) == key:
                         units.add(unit_of(text, position, end))

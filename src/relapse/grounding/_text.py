@@ -23,6 +23,10 @@ INVISIBLE = "\u200b\u200c\u200d\u2060\u00ad\ufeff"
 #: dash, horizontal bar, minus sign, small and full-width hyphen-minus.
 DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
 
+#: The spaces a number, a month name or a unit may be written with:
+#: space, no-break space, narrow no-break space.
+SPACES = " \u00a0\u202f"
+
 #: Separator between folded chunks: a quotation never matches across it.
 CHUNK_SEPARATOR = "\x00"
 
@@ -63,6 +67,25 @@ def fold(text: str) -> str:
         # "word - word", "word -word" and "word—word" are one way of writing.
         folded = folded.replace(" -", "-").replace("- ", "-")
     return folded
+
+
+def spellings(words: Iterable[str], *, lower: bool = True) -> set[str]:
+    """
+    Return ``words`` capitalized, in capitals and (if ``lower``) in lower case.
+
+    Patterns spell the cases out rather than match case-insensitively, which
+    costs at every position the regex engine tries; month names are matched
+    without their lower case (``may`` and ``march`` are mostly verbs).
+
+    Args:
+        words: Lower-case words.
+        lower: Keep the lower-case spelling too.
+
+    Returns:
+        The spellings.
+    """
+    forms = {form for word in words for form in (word.capitalize(), word.upper())}
+    return forms | set(words) if lower else forms
 
 
 def trie_pattern(words: Iterable[str]) -> str:
@@ -114,3 +137,10 @@ def ascii_digits(digits: str) -> str:
     if digits.isascii():
         return digits
     return "".join(str(unicodedata.decimal(char, 0)) for char in digits)
+
+
+def ascii_digits_in(text: str) -> str:
+    """Return ``text`` with every Unicode decimal digit written in ASCII."""
+    if text.isascii():
+        return text
+    return "".join(ascii_digits(char) if char.isdecimal() else char for char in text)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from relapse.grounding._numbers import CURRENCY_SYMBOLS
+from relapse.grounding._keys import CURRENCY_SYMBOLS
 
 
 class Unit(NamedTuple):
