@@ -266,13 +266,13 @@ class PreparedCheck:
             # repeats a claim ("7 7 7 ...") is judged once per distinct context.
             verdicts: dict[tuple[object, ...], bool] = {}
             for claim in scan(answer):
-                start, end = claim.start, claim.end
+                code, start, end = claim[:3]
                 read.append((start, end))
-                if claim.code not in codes or (covered and regions.covers(start, end)):
+                if code not in codes or (covered and regions.covers(start, end)):
                     continue
                 context = (
-                    claim.code,
-                    *claim[3:],
+                    code,
+                    claim[3:],
                     answer[max(0, start - CONTEXT_BEFORE) : start],
                     answer[start : end + CONTEXT_AFTER],
                     # Only a number before "." or ")" may continue an inline
@@ -286,11 +286,13 @@ class PreparedCheck:
                     verdict = self._claim_holds(answer, claim)
                     verdicts[context] = verdict
                 if not verdict:
-                    failed[claim.code].append((start, end))
+                    failed[code].append((start, end))
         if FG001 in codes:
-            regions = _Regions(read)
+            digit_regions: _Regions | None = None  # built at the first number in words
             for claim in _word_claims(answer):
-                if regions.overlaps(claim.start, claim.end):
+                if digit_regions is None:
+                    digit_regions = _Regions(read)
+                if digit_regions.overlaps(claim.start, claim.end):
                     continue
                 if self._trivial(answer, claim) or self._supported(answer, claim):
                     continue

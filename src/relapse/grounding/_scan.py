@@ -227,6 +227,7 @@ def _scan(text: str, short_paths: bool, plain_numbers: list[str] | None) -> list
     for match in (_SCAN if short_paths else _CLAIMS_ONLY).finditer(text):
         start, end = match.span()
         kind = match.lastgroup
+        quiet = False
         if kind == "bare":
             if start < resume:
                 continue  # inside a date or token already read
@@ -254,6 +255,9 @@ def _scan(text: str, short_paths: bool, plain_numbers: list[str] | None) -> list
                     claim = new_claim(
                         Claim, (code, start, end, needs, provides, key, precision, True, (), "")
                     )
+                    # After a space or a quiet character: no sign, no point,
+                    # no unit token to look for.
+                    quiet = True
             if claim is None:
                 look_back = glued > start - MONTH_WINDOW
                 claim = _read_digit_run_short(text, start, end, match, look_back)
@@ -291,19 +295,22 @@ def _scan(text: str, short_paths: bool, plain_numbers: list[str] | None) -> list
             if claim is None:
                 claim = read_match(text, match, start, look_back)
         claim_start = claim.start
-        if claim_start and text[claim_start - 1] == "." and leading_point(text, claim_start - 1):
-            claim = point_decimal(text, claim)
-            claim_start = claim.start
+        if claim_start and not quiet:
+            before_claim = text[claim_start - 1]
+            if before_claim == "." and leading_point(text, claim_start - 1):
+                claim = point_decimal(text, claim)
+                claim_start = claim.start
+                before_claim = text[claim_start - 1] if claim_start else ""
+            if before_claim in MINUS_SIGNS and is_sign(text, claim_start - 1):
+                claim = signed_claim(claim)
         if (
-            claim.key is None
-            and claim.code == FG001
+            not quiet
+            and text[claim_start].isalpha()
             and UNIT_TOKEN.fullmatch(text, claim_start, claim.end)
         ):
             # "m3/s", "km2": a unit with an exponent, not the numbers 3 and 2.
             resume = max(resume, claim.end)
             continue
-        if claim_start and text[claim_start - 1] in MINUS_SIGNS and is_sign(text, claim_start - 1):
-            claim = signed_claim(claim)
         claim_end = claim.end
         resume = claim_end if claim_end > end else end
         if pending is not None:
@@ -315,7 +322,11 @@ def _scan(text: str, short_paths: bool, plain_numbers: list[str] | None) -> list
                     continue
             append(pending)
             pending = None
-        if claim.key is not None and claim.code == FG001 and _may_open_range(text, claim_end):
+        follows = text[claim_end : claim_end + 1]
+        if follows == " ":
+            follows = text[claim_end + 1 : claim_end + 2]
+        # _may_open_range, inlined: this runs once per claim.
+        if follows in _RANGE_FIRST and claim.key is not None and claim.code == FG001:
             pending = claim
             continue
         append(claim)
