@@ -119,6 +119,12 @@ class TestQuotesNeverHideNumbers:
             ["Nothing."], answer, query="who died?"
         )
 
+    def test_without_fg003_a_quotation_hides_nothing(self) -> None:
+        """With quotations not reported, the numbers inside one are still FG001 and FG002."""
+        check = GroundingCheck(codes=frozenset({"FG001", "FG002"}))
+        result = check("", ["Nothing."], 'He wrote "5 ships sank in 1944".')
+        assert [("FG001", ("5",)), ("FG002", ("1944",))] == codes_and_spans(result)
+
     def test_a_failing_quotation_still_covers_its_numbers(self) -> None:
         """An unsupported quotation is one FG003 finding; its digits are not listed again."""
         assert [("FG003", ("5 ships sank in 1944",))] == verdict(

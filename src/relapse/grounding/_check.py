@@ -252,11 +252,13 @@ class PreparedCheck:
             return GroundingResult(ok=False, findings=(empty,))
         failed: dict[str, list[tuple[int, int]]] = {code: [] for code in sorted(ALL_CODES)}
         # Text regions whose numbers are not checked on their own: echoed
-        # instructions, and quotations (their verdict covers their digits).
+        # instructions and failing quotations, whose findings cover their
+        # digits. Without FG003 reported, a quotation covers nothing.
         covered: list[tuple[int, int]] = []
         if FG004 in codes:
             self._echo(answer, failed[FG004], covered)
-        self._quotations(answer, failed[FG003] if FG003 in codes else [], covered)
+        if FG003 in codes:
+            self._quotations(answer, failed[FG003], covered)
         regions = _Regions(covered)
         # Digit claims own their words ("2.1 billion"): the word pass skips them.
         read: list[tuple[int, int]] = list(covered)
