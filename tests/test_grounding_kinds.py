@@ -232,6 +232,9 @@ class TestUnits:
             # 40 °C is 104 °F, computed.
             ("It is 40 °C.", "It is 40 °C (104 °F).", ()),
             ("It is 40 °C.", "It is 40 °C (100 °F).", ("100",)),
+            # 0 °C is 32 °F, the degree sign glued to the unit's name.
+            ("It is 0 °C.", "It is 0 °Celsius (32 °Fahrenheit).", ()),
+            ("It is 0 °C.", "It is 0 °Celsius (23 °Fahrenheit).", ("23",)),
             # -40 °C is -40 °F.
             ("It is -40 °C.", "It is -40 °C (-40 °F).", ()),
             # 10 km is 6.21 miles.

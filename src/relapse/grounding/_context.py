@@ -156,7 +156,7 @@ def _is_inline_marker(text: str, start: int, end: int) -> bool:
 # A parenthesised conversion right after a quantity: "58 degrees Fahrenheit
 # (15 degrees Celsius)", "6 feet (1.8 m)", "1.5 hours (90 minutes)", "£10 ($13)".
 _UNITS = (
-    r"(?i:°\s*[CF]?|degrees?(?:\s+(?:celsius|fahrenheit|centigrade))?|celsius|fahrenheit"
+    r"(?i:°\s*(?:celsius|fahrenheit|centigrade|[CF])?|degrees?(?:\s+(?:celsius|fahrenheit|centigrade))?|celsius|fahrenheit"
     r"|[kcm]?m|kilomet(?:er|re)s?|met(?:er|re)s?|centimet(?:er|re)s?|millimet(?:er|re)s?"
     r"|miles?|mi|feet|foot|ft|inch(?:es)?|in|yards?|yd|kg|kilograms?|g|grams?|pounds?|lbs?"
     r"|ounces?|oz|l|lit(?:er|re)s?|ml|millilit(?:er|re)s?|gallons?|gal|quarts?|cups?"
