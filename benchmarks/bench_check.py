@@ -15,7 +15,9 @@ Then a number-dense corpus (every sentence a number, a date, money or a
 quoted figure), built afresh from a new seed on every run so that no run
 re-checks chunks an earlier one saw, at 100 KB and 1 MB against the same
 peers and floor; then 1 MB answers made of one unsupported claim repeated
-(``7 7 7 ...``, ``3rd 3rd ...``, ``10-15 ...``); then the hostile sizes: a
+(``7 7 7 ...``, ``3rd 3rd ...``, ``10-15 ...``), with a breakdown of where
+the time goes on the dense corpus (the floor, the scanner's regex alone, the
+regex with a tuple per match, the check); then the hostile sizes: a
 1 MB answer, 10,000 chunks, a 5,000-digit number and a 200 KB unclosed
 quotation (peers run in a subprocess with a time limit).
 
@@ -360,6 +362,54 @@ def dense_speed(repeats: int) -> None:
     )
 
 
+def dense_bounds(repeats: int) -> None:
+    """
+    Show where the time goes on number-dense chunks: the floor, the scanner's regex, the check.
+
+    Each is timed on the same fresh 100 KB corpus per round: the floor, the
+    scanner's regular expression alone (the least any design running it can
+    cost), the regex with one Python tuple per match (the least a Python
+    loop over its matches can cost) and the whole check.
+    """
+    from relapse.grounding import default_grounding_check
+    from relapse.grounding._scan import _SCAN
+
+    def regex_alone(joined: str) -> object:
+        return list(_SCAN.finditer(joined))
+
+    def regex_alone_floor(context: str) -> object:
+        return list(_DIGITS.finditer(context))
+
+    def tuple_per_match(joined: str) -> object:
+        return [(match.lastgroup, match.start(), match.end()) for match in _SCAN.finditer(joined)]
+
+    samples: dict[str, list[float]] = {
+        "floor": [],
+        "scanner regex alone": [],
+        "regex + tuple per match": [],
+        "check": [],
+    }
+    for round_number in range(repeats):
+        chunks = dense_chunks(100_000, seed=10_000 + round_number)
+        answer = dense_answer(chunks, seed=round_number)
+        context, joined = "\n".join(chunks), "\x00".join(chunks)
+        steps: dict[str, Callable[[], object]] = {
+            "floor": functools.partial(regex_alone_floor, context),
+            "scanner regex alone": functools.partial(regex_alone, joined),
+            "regex + tuple per match": functools.partial(tuple_per_match, joined),
+            "check": functools.partial(default_grounding_check, "q", chunks, answer),
+        }
+        for name, step in steps.items():
+            started = time.perf_counter()
+            step()
+            samples[name].append(time.perf_counter() - started)
+    floor_time = min(samples["floor"])
+    print()
+    print(f"where the time goes, 100 KB number-dense, fresh chunks (min of {repeats}):")
+    for name, times in samples.items():
+        print(f"  {name:<26} {milliseconds(min(times))} ms  {min(times) / floor_time:6.2f}x floor")
+
+
 #: Answers of one unsupported claim repeated to 1 MB; the target is under a second each.
 DENSE_UNSUPPORTED = {
     '"7 7 7 ..."': "7 ",
@@ -449,11 +499,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.only_dense:
         dense_speed(args.repeats)
+        dense_bounds(max(3, args.repeats // 2))
         dense_unsupported(passages(args.data))
         return 0
     texts = passages(args.data)
     speed(texts, args.repeats)
     dense_speed(args.repeats)
+    dense_bounds(max(3, args.repeats // 2))
     dense_unsupported(texts)
     if not args.no_hostile:
         hostile(texts)
