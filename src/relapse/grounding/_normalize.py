@@ -41,8 +41,16 @@ _VULGAR = {
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 #: Largest power of ten written out: beyond it the exponent is left as written.
 MAX_POWER = 100
-# What the rewrite touches; a text without any of it is returned as it is.
-_SPECIAL = re.compile(f"[{INVISIBLE}{''.join(_VULGAR)}\u2044\u2070\u00b9\u00b2\u00b3\u2074-\u207b]")
+#: What the rewrite touches: invisible characters, vulgar fractions, the
+#: fraction slash, superscript digits and minus. A text without any of them
+#: is returned as it is.
+REWRITTEN_CHARACTERS = frozenset(
+    f"{INVISIBLE}{''.join(_VULGAR)}\u2044\u2070\u00b9\u00b2\u00b3"
+    + "".join(chr(code) for code in range(0x2074, 0x207C))
+)
+#: The same, as the body of a regex character class.
+REWRITTEN = "".join(sorted(REWRITTEN_CHARACTERS))
+_SPECIAL = re.compile(f"[{REWRITTEN}]")
 # The characters rewritten one by one.
 _CHARACTER = re.compile(f"[{INVISIBLE}{''.join(_VULGAR)}\u2044]")
 # "10⁹", "3 × 10⁸", "2.5·10⁻³": an optional mantissa, then 10 and a

@@ -29,7 +29,12 @@ from relapse.grounding._claims import (
 from relapse.grounding._codes import FG001
 from relapse.grounding._dates import MONTH_CAPITALS, MONTH_LEAD, MONTH_NAMES, MONTH_WINDOW, is_year
 from relapse.grounding._keys import CURRENCY_SYMBOLS, Key
-from relapse.grounding._normalize import normalize, origin_span
+from relapse.grounding._normalize import (
+    REWRITTEN,
+    REWRITTEN_CHARACTERS,
+    normalize,
+    origin_span,
+)
 from relapse.grounding._read_dates import month_day, month_led, month_may_precede, year_claim
 from relapse.grounding._read_numbers import (
     MINUS_SIGNS,
@@ -143,6 +148,9 @@ _SCAN = re.compile(
               | {_CLAIMS}
             )
           | (?P<month>{MONTH_LEAD})
+            # A character the rewrite of _normalize changes (invisible, vulgar
+            # fraction, superscript): the scan starts again on the rewrite.
+          | (?P<rewrite>(?<=[{REWRITTEN}]))
         )
         """
     ),
@@ -200,8 +208,19 @@ def scan(
     Returns:
         The claims, with offsets into ``text`` as given.
     """
+    if short_paths:
+        # Optimistic: most texts hold nothing to rewrite, and the scanner
+        # meets every non-ASCII character anyway, so it reports the first
+        # one to rewrite instead of a separate pass looking for them.
+        kept = len(plain_numbers) if plain_numbers is not None else 0
+        found = _scan(text, short_paths, plain_numbers, stop_at_rewrite=True)
+        if found is not None:
+            return found
+        if plain_numbers is not None:
+            del plain_numbers[kept:]
     rewritten, origin = normalize(text)
-    claims = _scan(rewritten, short_paths, plain_numbers)
+    claims = _scan(rewritten, short_paths, plain_numbers, stop_at_rewrite=False)
+    assert claims is not None  # only a scan that stops at a rewrite returns None
     if origin is None:
         return claims
     # Invisible characters, vulgar fractions, powers of ten: spans map back
@@ -213,8 +232,15 @@ def scan(
     ]
 
 
-def _scan(text: str, short_paths: bool, plain_numbers: list[str] | None) -> list[Claim]:
-    """Compute :func:`scan` over a text that :func:`normalize` left as it is."""
+def _scan(
+    text: str, short_paths: bool, plain_numbers: list[str] | None, *, stop_at_rewrite: bool
+) -> list[Claim] | None:
+    """
+    Compute :func:`scan` over ``text``; with ``stop_at_rewrite``, None at a character to rewrite.
+
+    Only the short-path regex reports such characters; :func:`scan` then
+    scans the rewritten text, where the ones left (``cm³``) are read as they are.
+    """
     claims: list[Claim] = []
     append = claims.append
     pending: Claim | None = None
@@ -228,6 +254,10 @@ def _scan(text: str, short_paths: bool, plain_numbers: list[str] | None) -> list
         start, end = match.span()
         kind = match.lastgroup
         quiet = False
+        if kind == "rewrite":
+            if stop_at_rewrite:
+                return None
+            continue
         if kind == "bare":
             if start < resume:
                 continue  # inside a date or token already read
@@ -283,6 +313,8 @@ def _scan(text: str, short_paths: bool, plain_numbers: list[str] | None) -> list
         else:
             if not text[end - 1].isdecimal():
                 glued = end
+                if stop_at_rewrite and not REWRITTEN_CHARACTERS.isdisjoint(text[start:end]):
+                    return None  # a suffix holds a character to rewrite ("3½", "10⁹")
             if start < resume:
                 continue  # inside a date or token already read
             claim = None
@@ -295,22 +327,32 @@ def _scan(text: str, short_paths: bool, plain_numbers: list[str] | None) -> list
             if claim is None:
                 claim = read_match(text, match, start, look_back)
         claim_start = claim.start
-        if claim_start and not quiet:
-            before_claim = text[claim_start - 1]
-            if before_claim == "." and leading_point(text, claim_start - 1):
-                claim = point_decimal(text, claim)
-                claim_start = claim.start
-                before_claim = text[claim_start - 1] if claim_start else ""
-            if before_claim in MINUS_SIGNS and is_sign(text, claim_start - 1):
-                claim = signed_claim(claim)
-        if (
-            not quiet
-            and text[claim_start].isalpha()
-            and UNIT_TOKEN.fullmatch(text, claim_start, claim.end)
-        ):
-            # "m3/s", "km2": a unit with an exponent, not the numbers 3 and 2.
-            resume = max(resume, claim.end)
-            continue
+        if not quiet:
+            claim_end = claim.end
+            first = text[claim_start]
+            if not first.isdecimal():
+                if stop_at_rewrite and not REWRITTEN_CHARACTERS.isdisjoint(
+                    text[claim_start : max(end, claim_end)]
+                ):
+                    return None  # a token swallowed a character to rewrite
+                if first.isalpha() and UNIT_TOKEN.fullmatch(text, claim_start, claim_end):
+                    # "m3/s", "km2": a unit with an exponent, not the numbers 3 and 2.
+                    resume = max(resume, claim_end)
+                    continue
+            elif (
+                stop_at_rewrite
+                and claim_end > end
+                and not REWRITTEN_CHARACTERS.isdisjoint(text[end:claim_end])
+            ):
+                return None  # a token read past the match holds one ("3rd3rd0½")
+            if claim_start:
+                before_claim = text[claim_start - 1]
+                if before_claim == "." and leading_point(text, claim_start - 1):
+                    claim = point_decimal(text, claim)
+                    claim_start = claim.start
+                    before_claim = text[claim_start - 1] if claim_start else ""
+                if before_claim in MINUS_SIGNS and is_sign(text, claim_start - 1):
+                    claim = signed_claim(claim)
         claim_end = claim.end
         resume = claim_end if claim_end > end else end
         if pending is not None:
