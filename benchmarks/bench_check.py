@@ -11,8 +11,15 @@ four that no passage supports. Each size times, in one run:
 - corroborate 0.1.0's ``check_answer``,
 - the floor: one ``re.finditer(r"\\d+", context)`` pass collecting the matches.
 
-Then the hostile sizes: a 1 MB answer, 10,000 chunks, a 5,000-digit number
-and a 200 KB unclosed quotation (peers run in a subprocess with a time limit).
+Then a number-dense corpus (every sentence a number, a date, money or a
+quoted figure), built afresh from a new seed on every run so that no run
+re-checks chunks an earlier one saw, at 100 KB and 1 MB against the same
+peers and floor; then 1 MB answers made of one unsupported claim repeated
+(``7 7 7 ...``, ``3rd 3rd ...``, ``10-15 ...``), with a breakdown of where
+the time goes on the dense corpus (the floor, the scanner's regex alone, the
+regex with a tuple per match, the check); then the hostile sizes: a
+1 MB answer, 10,000 chunks, a 5,000-digit number and a 200 KB unclosed
+quotation (peers run in a subprocess with a time limit).
 
 Usage::
 
@@ -25,8 +32,10 @@ from __future__ import annotations
 
 import argparse
 import functools
+import itertools
 import json
 import multiprocessing
+import random
 import re
 import statistics
 import sys
@@ -105,6 +114,78 @@ def answer_of(texts: list[str]) -> str:
         " and it shipped on March 3, 2017 to 27,345 stores."
     )
     return " ".join([*sentences, invented])
+
+
+_SENTENCE_BREAK = re.compile(r"(?<=[.;]) (?=[A-Z])")
+_NOUNS = ("depot", "clinic", "bridge", "mill", "harbour", "school", "plant", "library", "farm")
+_UNITS = ("tonnes", "km", "litres", "kg", "acres", "metres", "barrels", "hours", "visitors")
+_MONTHS = ("January", "March", "May", "July", "September", "November", "Sept.", "Aug")
+
+
+def dense_sentence(rng: random.Random) -> str:
+    """
+    One number-dense sentence: every one holds numbers, a date, money or a quoted figure.
+
+    The numbers are drawn afresh, so a new corpus repeats few digit strings
+    of an earlier one and the scanner's caches help it no more than they
+    would on new chunks in a real call.
+    """
+    noun, unit = rng.choice(_NOUNS), rng.choice(_UNITS)
+    month, year = rng.choice(_MONTHS), rng.randint(1600, 2030)
+    big, small = rng.randint(1_000, 9_999_999), rng.randint(3, 999)
+    kind = rng.randrange(6)
+    if kind == 0:
+        return f"In {year}, the {noun} reported {big:,} {unit} and {small} staff."
+    if kind == 1:
+        percent, dollars = rng.randint(3, 99), rng.randint(3, 999)
+        return (
+            f"Revenue rose {percent}.{rng.randint(0, 9)}% to ${dollars}.{rng.randint(0, 9)}"
+            f" million on {month} {rng.randint(1, 28)}, {year}."
+        )
+    if kind == 2:
+        return (
+            f"The {noun} measured {small}.{rng.randint(0, 99)} {unit} and cost"
+            f" ${big:,}.{rng.randint(0, 99):02d} in {year}."
+        )
+    if kind == 3:
+        return f'Officials said "{big:,} {unit} were counted" at the {noun} in {month} {year}.'
+    if kind == 4:
+        low = rng.randint(3, 500)
+        return (
+            f"Between {low} and {low + small} {unit} arrived at the {noun},"
+            f" about {rng.randint(3, 99)} per day, or {low}-{low + small} a week."
+        )
+    return (
+        f"On {rng.randint(1, 28)} {month} {year} the {noun} held {big} {unit};"
+        f" {rng.randint(1, 12)}/{rng.randint(1, 28)}/{year % 100:02d} it held {small}."
+    )
+
+
+def dense_chunks(size: int, seed: int) -> list[str]:
+    """A number-dense context of ``size`` characters in chunks of about 500 characters."""
+    rng = random.Random(seed)
+    chunks: list[str] = []
+    total = 0
+    while total < size:
+        chunk = ""
+        while len(chunk) < 500:
+            chunk += dense_sentence(rng) + " "
+        chunk = chunk[: size - total]
+        chunks.append(chunk)
+        total += len(chunk)
+    return chunks
+
+
+def dense_answer(chunks: list[str], seed: int) -> str:
+    """About 20 claims: sentences copied from the chunks, and four invented numbers."""
+    rng = random.Random(seed)
+    sentences = [
+        _SENTENCE_BREAK.split(chunk)[1] for chunk in rng.sample(chunks, min(8, len(chunks)))
+    ]
+    return " ".join(sentences) + (
+        " It also costs $4,812.37 per unit, about 93.4% of buyers agree,"
+        " and it shipped on March 3, 2017 to 27,345 stores."
+    )
 
 
 def ours() -> Check:
@@ -217,6 +298,145 @@ def speed(texts: list[str], repeats: int) -> dict[str, dict[str, tuple[float, fl
     return results
 
 
+#: Context sizes of the number-dense corpus, and the runs of this check and
+#: the floor at each (the peers get a fifth of them at 1 MB).
+DENSE_SIZES = {"100 KB": (100_000, 1), "1 MB": (1_000_000, 4)}
+
+
+def dense_speed(repeats: int) -> None:
+    """
+    Time every check and the floor on number-dense chunks, fresh on every run.
+
+    Round ``r`` builds a new corpus from seed ``r`` (outside the timing) and
+    times each check and the floor on it once, so no run re-checks chunks an
+    earlier run saw; the same corpus goes to every check of the round.
+    """
+    checks = {name: make() for name, make in CHECKS.items()}
+    query = "What do the passages say about costs, dates and numbers?"
+    print()
+    print("number-dense chunks, fresh on every run (every sentence has a number, a date,")
+    print("money or a quoted figure):")
+    print(f"{'context':<8} {'what':<18} {'min ms':>10} {'median ms':>10} {'runs':>5}")
+    ratios: dict[str, tuple[float, float]] = {}
+    for label, (size, divisor) in DENSE_SIZES.items():
+        runs = max(3, repeats // divisor)
+        peer_runs = runs if size < 1_000_000 else max(3, runs // 5)
+        samples: dict[str, list[float]] = {name: [] for name in [*checks, "floor"]}
+        shape = ""
+        for round_number in range(runs):
+            chunks = dense_chunks(size, seed=round_number)
+            answer = dense_answer(chunks, seed=round_number)
+            context = "\n".join(chunks)
+            shape = f"{len(chunks)} chunks; answer of {len(answer)} chars"
+            for name, check in itertools.chain(checks.items(), [("floor", None)]):
+                if name not in ("relapse (this)", "floor") and round_number >= peer_runs:
+                    continue
+                started = time.perf_counter()
+                if check is None:
+                    list(_DIGITS.finditer(context))
+                else:
+                    check(query, chunks, answer)
+                samples[name].append(time.perf_counter() - started)
+        for name, times in samples.items():
+            low, median = min(times), statistics.median(times)
+            print(
+                f"{label:<8} {name:<18} {milliseconds(low)} {milliseconds(median)} {len(times):>5}"
+            )
+        print(f"{'':<8} ({shape})")
+        ours_time = min(samples["relapse (this)"])
+        ratios[label] = (
+            min(samples["relapse 0.1.0"]) / ours_time,
+            ours_time / min(samples["floor"]),
+        )
+    speedup, over_floor = ratios["100 KB"]
+    print()
+    print("targets (number-dense, fresh chunks):")
+    for text, value, met in (
+        ("at 100 KB, >= 20x faster than relapse 0.1.0:", f"{speedup:6.1f}x", speedup >= 20),
+        ("at 100 KB, <= 3x the floor:", f"{over_floor:6.2f}x", over_floor <= 3),
+    ):
+        print(f"  {text:<46} {value}  {_verdict(met)}")
+    print(
+        f"  (1 MB: relapse 0.1.0 / this = {ratios['1 MB'][0]:.1f}x,"
+        f" this / floor = {ratios['1 MB'][1]:.2f}x)"
+    )
+
+
+def dense_bounds(repeats: int) -> None:
+    """
+    Show where the time goes on number-dense chunks: the floor, the scanner's regex, the check.
+
+    Each is timed on the same fresh 100 KB corpus per round: the floor, the
+    scanner's regular expression alone (the least any design running it can
+    cost), the regex with one Python tuple per match (the least a Python
+    loop over its matches can cost) and the whole check.
+    """
+    from relapse.grounding import default_grounding_check
+    from relapse.grounding._scan import _SCAN
+
+    def regex_alone(joined: str) -> object:
+        return list(_SCAN.finditer(joined))
+
+    def regex_alone_floor(context: str) -> object:
+        return list(_DIGITS.finditer(context))
+
+    def tuple_per_match(joined: str) -> object:
+        return [(match.lastgroup, match.start(), match.end()) for match in _SCAN.finditer(joined)]
+
+    samples: dict[str, list[float]] = {
+        "floor": [],
+        "scanner regex alone": [],
+        "regex + tuple per match": [],
+        "check": [],
+    }
+    for round_number in range(repeats):
+        chunks = dense_chunks(100_000, seed=10_000 + round_number)
+        answer = dense_answer(chunks, seed=round_number)
+        context, joined = "\n".join(chunks), "\x00".join(chunks)
+        steps: dict[str, Callable[[], object]] = {
+            "floor": functools.partial(regex_alone_floor, context),
+            "scanner regex alone": functools.partial(regex_alone, joined),
+            "regex + tuple per match": functools.partial(tuple_per_match, joined),
+            "check": functools.partial(default_grounding_check, "q", chunks, answer),
+        }
+        for name, step in steps.items():
+            started = time.perf_counter()
+            step()
+            samples[name].append(time.perf_counter() - started)
+    floor_time = min(samples["floor"])
+    print()
+    print(f"where the time goes, 100 KB number-dense, fresh chunks (min of {repeats}):")
+    for name, times in samples.items():
+        print(f"  {name:<26} {milliseconds(min(times))} ms  {min(times) / floor_time:6.2f}x floor")
+
+
+#: Answers of one unsupported claim repeated to 1 MB; the target is under a second each.
+DENSE_UNSUPPORTED = {
+    '"7 7 7 ..."': "7 ",
+    '"3rd 3rd ..."': "3rd ",
+    '"10-15 ..."': "10-15 ",
+    '"$5 5% ..."': "$5 5% ",
+    '"May 5, 1999 ..."': "May 5, 1999 ",
+    '"12.5 km ..."': "12.5 km ",
+    '"at least 200 ..."': "at least 200 ",
+}
+
+
+def dense_unsupported(texts: list[str], repeat: int = 3) -> None:
+    """Time this check on 1 MB answers made of one unsupported claim, best of ``repeat``."""
+    chunks = context_of(texts, 10_000)
+    print()
+    print("1 MB answers of unsupported claims (this check, best of 3; target < 1 s):")
+    for label, piece in DENSE_UNSUPPORTED.items():
+        answer = (piece * (1_000_000 // len(piece) + 1))[:1_000_000]
+        best = float("inf")
+        for _ in range(repeat):
+            started = time.perf_counter()
+            ours()("q", chunks, answer)
+            best = min(best, time.perf_counter() - started)
+        print(f"  {label:<22} {1000 * best:10.1f} ms  {_verdict(best < 1.0)}")
+
+
 def _verdict(met: bool) -> str:
     """Say whether a target is met."""
     return "met" if met else "MISSED"
@@ -273,9 +493,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=40, help="runs of this check and the floor")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="RAGTruth sample JSONL")
     parser.add_argument("--no-hostile", action="store_true", help="skip the hostile inputs")
+    parser.add_argument(
+        "--only-dense", action="store_true", help="run only the number-dense sections"
+    )
     args = parser.parse_args(argv)
+    if args.only_dense:
+        dense_speed(args.repeats)
+        dense_bounds(max(3, args.repeats // 2))
+        dense_unsupported(passages(args.data))
+        return 0
     texts = passages(args.data)
     speed(texts, args.repeats)
+    dense_speed(args.repeats)
+    dense_bounds(max(3, args.repeats // 2))
+    dense_unsupported(texts)
     if not args.no_hostile:
         hostile(texts)
     return 0

@@ -10,8 +10,9 @@ Run::
 
     .venv/bin/python benchmarks/bench_hostile.py [--repeat 3]
 
-Families (full size): a 1 MB answer, 10,000 chunks, a 5,000-digit number,
-a 200 KB unclosed quote.
+Families (full size): a 1 MB answer, 1 MB answers of one unsupported claim
+repeated (issue 12), 10,000 chunks, a 5,000-digit number, a 200 KB
+unclosed quote.
 """
 
 from __future__ import annotations
@@ -51,8 +52,20 @@ def unclosed_quote(size: int) -> tuple[list[str], str]:
     return ["The committee approved the plan."], 'The minutes say "' + body * (size // len(body))
 
 
+def repeated_claim(piece: str) -> Case:
+    """An answer of one unsupported claim (``7 ``, ``3rd ``, ``10-15 ``) repeated to ``size``."""
+
+    def case(size: int) -> tuple[list[str], str]:
+        return [CHUNK], (piece * (size // len(piece) + 1))[:size]
+
+    return case
+
+
 FAMILIES: list[tuple[str, Case, int]] = [
     ("answer chars", big_answer, 1_000_000),
+    ("answer chars of '7 7 7 ...'", repeated_claim("7 "), 1_000_000),
+    ("answer chars of '3rd 3rd ...'", repeated_claim("3rd "), 1_000_000),
+    ("answer chars of '10-15 ...'", repeated_claim("10-15 "), 1_000_000),
     ("chunks", many_chunks, 10_000),
     ("number digits", long_number, 5_000),
     ("unclosed quote chars", unclosed_quote, 200_000),

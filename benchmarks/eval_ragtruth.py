@@ -2,7 +2,8 @@
 Score grounding checks on real RAG answers with human-annotated hallucination spans.
 
 Runs relapse's default check, relapse 0.1.0's and corroborate 0.1.0's over the
-RAGTruth sample (445 responses in the development half) and prints, for each:
+RAGTruth sample (445 responses in the development half) and prints, for each
+(relapse's opt-in names check FG005 alone and with the default codes too):
 
 - response-level precision and recall (a response is flagged when the check
   reports any finding; it is hallucinated when annotators marked any span),
@@ -99,12 +100,14 @@ def locate(answer: str, texts: Sequence[str]) -> list[tuple[int, int]]:
     return found
 
 
-def ours() -> Runner:
-    """relapse's default check, offsets as reported."""
-    from relapse.grounding import default_grounding_check
+def ours(codes: frozenset[str] | None = None) -> Runner:
+    """relapse's check (default codes unless ``codes``), offsets as reported."""
+    from relapse.grounding import GroundingCheck, default_grounding_check
+
+    check = default_grounding_check if codes is None else GroundingCheck(codes=codes)
 
     def run(question: str, chunks: list[str], answer: str) -> Spans:
-        result = default_grounding_check(question, chunks, answer)
+        result = check(question, chunks, answer)
         return [
             (finding.code, start, end)
             for finding in result.findings
@@ -148,6 +151,9 @@ def corroborate_010() -> Runner:
 
 CHECKS: dict[str, Callable[[], Runner]] = {
     "relapse (this)": ours,
+    # The opt-in names check, alone and with the default codes.
+    "relapse FG005 alone": lambda: ours(frozenset({"FG005"})),
+    "relapse + FG005": lambda: ours(frozenset({"FG001", "FG002", "FG003", "FG004", "FG005"})),
     "relapse 0.1.0": relapse_010,
     "corroborate 0.1.0": corroborate_010,
 }
@@ -203,7 +209,7 @@ class Score:
         numeric = self.numeric_caught / self.numeric_spans if self.numeric_spans else 0.0
         ms = 1000 * self.seconds / self.checks if self.checks else 0.0
         return (
-            f"{name:<20} {precision:>9.3f} {recall:>7.3f} {false_alarm:>7.3f}"
+            f"{name:<21} {precision:>9.3f} {recall:>7.3f} {false_alarm:>7.3f}"
             f" ({self.flagged_clean:>3}/{self.clean}) {span_precision:>8.3f}"
             f" ({self.spans_overlapping:>3}/{self.spans:<3}) {numeric:>8.3f}"
             f" ({self.numeric_caught:>2}/{self.numeric_spans}) {ms:>8.3f}"
@@ -263,7 +269,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     records = [json.loads(line) for line in args.path.read_text(encoding="utf-8").splitlines()]
     print(f"RAGTruth sample: {args.path.resolve()} ({len(records)} responses)")
     print(
-        f"{'check':<20} {'precision':>9} {'recall':>7} {'false-alarm':>17}"
+        f"{'check':<21} {'precision':>9} {'recall':>7} {'false-alarm':>17}"
         f" {'span-precision':>18} {'numeric-recall':>15} {'ms/check':>8}"
     )
     scores = {name: evaluate(records, make()) for name, make in CHECKS.items()}

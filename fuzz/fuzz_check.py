@@ -29,9 +29,26 @@ with atheris.instrument_imports():
     )
 
 
+#: Digit runs up to this long are spliced into the text: longer than the
+#: 4,300 digits ``int()`` reads from a string, which short fuzz inputs never
+#: reach on their own.
+LONG_DIGITS = 6_000
+#: What may sit around a long digit run: the scanner reads each differently.
+_GLUE = ("", " ", "/", ":", "May ", "Sept. ", ",", ".", "-", "$", "\uff11", " 1/", "th")
+
+
 def _text(data: atheris.FuzzedDataProvider, limit: int) -> str:
     # Unicode with surrogates: ConsumeUnicode yields any code point.
-    return str(data.ConsumeUnicode(data.ConsumeIntInRange(0, limit)))
+    text = str(data.ConsumeUnicode(data.ConsumeIntInRange(0, limit)))
+    for _ in range(data.ConsumeIntInRange(0, 2)):
+        # A long run of one digit between two glue strings, at a fuzzed place.
+        digit = "0123456789\u0661"[data.ConsumeIntInRange(0, 10)]
+        run = digit * data.ConsumeIntInRange(0, LONG_DIGITS)
+        glue = _GLUE[data.ConsumeIntInRange(0, len(_GLUE) - 1)]
+        after = _GLUE[data.ConsumeIntInRange(0, len(_GLUE) - 1)]
+        at = data.ConsumeIntInRange(0, len(text))
+        text = text[:at] + glue + run + after + text[at:]
+    return text
 
 
 def _check_and_prompts(data: atheris.FuzzedDataProvider) -> None:

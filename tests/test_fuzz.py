@@ -40,7 +40,18 @@ _PIECES = [
     *("1987", "January", "12 March 2020", "1,000", "3.5", "million", "\u2013"),
 ]
 PROSE = st.lists(st.sampled_from(_PIECES), max_size=40).map("".join)
-TEXT = st.one_of(ANY_TEXT, PROSE)
+#: Digit runs longer than the 4,300 digits ``int()`` reads from a string,
+#: glued to what the scanner reads around a number (month names, pairs).
+LONG_DIGITS = st.builds(
+    lambda digit, length: digit * length,
+    st.sampled_from("19\u0661\uff13"),
+    st.integers(4_200, 6_000),
+)
+_GLUED = st.sampled_from(["", " ", "/", ":", "May ", "Sept. ", ",", ".", "-", "$", " 1/", "th"])
+LONG_RUNS = st.lists(st.one_of(_GLUED, LONG_DIGITS, st.sampled_from(_PIECES)), max_size=6).map(
+    "".join
+)
+TEXT = st.one_of(ANY_TEXT, PROSE, LONG_RUNS)
 
 FINDINGS = st.lists(
     st.builds(

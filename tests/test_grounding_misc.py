@@ -69,7 +69,7 @@ class TestEcho:
 
     def test_phrase_split_across_lines(self) -> None:
         """A phrase broken by a line break is still found."""
-        answer = "Your previous\nanswer was fine."
+        answer = "Your previous\nanswer was rejected."
         result = default_grounding_check("", ["Nothing."], answer)
         assert ["FG004"] == [finding.code for finding in result.findings]
 
@@ -120,7 +120,7 @@ class TestApi:
         check = GroundingCheck(codes=frozenset({"FG002"}))
         result = check("", ["Nothing."], 'It cost $5 in 1999, "said someone there".')
         assert [("FG002", ("1999",))] == codes_and_spans(result)
-        assert frozenset({"FG001", "FG002", "FG003", "FG004"}) == ALL_CODES
+        assert frozenset({"FG001", "FG002", "FG003", "FG004", "FG005"}) == ALL_CODES
 
     def test_result_shape(self) -> None:
         """Findings come in code order; spans and offsets are parallel and exact."""
@@ -321,7 +321,7 @@ class TestNotAnAnswer:
         "echo",
         [
             '"It is 5 m." states things the context does not support: FG001',
-            "The question again: how deep is it",
+            "Answer the question again using only the context.",
             "Problems found: none",
             "Answer using only the context.",
             "The answer is empty.",

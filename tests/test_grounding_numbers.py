@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from relapse.grounding import GroundingCheck, default_grounding_check
-from relapse.grounding._numbers import fraction_key
+from relapse.grounding._keys import fraction_key
 
 
 def flagged(
@@ -58,8 +58,9 @@ class TestUnits:
         assert () == flagged("It costs 35499 dollars.", "It costs $35,499.")
 
     def test_currency_codes_are_not_part_of_the_value(self) -> None:
-        """``USD 35,499`` and ``35,499 EUR`` have the value 35499."""
-        assert () == flagged("It costs $35,499.", "It costs USD 35,499, or 35,499 EUR.")
+        """``USD 35,499`` and ``35,499 USD`` have the value 35499; ``EUR`` is another unit."""
+        assert () == flagged("It costs $35,499.", "It costs USD 35,499, or 35,499 USD.")
+        assert ("35,499",) == flagged("It costs $35,499.", "It costs 35,499 EUR.")
 
     def test_currency_symbol_is_part_of_the_span(self) -> None:
         """An unsupported price is flagged with its currency symbol."""
@@ -287,8 +288,9 @@ class TestRanges:
         assert () == flagged("Cook for 8-10 minutes.", f"Cook for {answer} minutes.")
 
     def test_range_of_trivial_numbers(self) -> None:
-        """``1-2 minutes`` claims as little as 1 and 2."""
-        assert () == flagged("Stir well.", "Stir for 1-2 minutes.")
+        """``1-2 minutes`` is a claim: a range measures something, even of small numbers."""
+        assert ("1-2",) == flagged("Stir well.", "Stir for 1-2 minutes.")
+        assert () == flagged("Stir for 1-2 minutes.", "Stir for 1-2 minutes.")
 
     @pytest.mark.parametrize(
         ("chunk", "answer"),
@@ -361,13 +363,17 @@ class TestFractions:
         ("chunk", "answer"),
         [
             ("It takes 1.5 hours.", "It takes 1.5 hours (90 minutes)."),
-            ("It costs £10.", "It costs £10 ($13)."),
+            ("It costs £10 ($13).", "It costs £10 ($13)."),
             ("The post is 6 feet tall.", "The post is 6 feet (1.8 m) tall."),
         ],
     )
     def test_other_conversions(self, chunk: str, answer: str) -> None:
-        """Time, money and length conversions in parentheses restate a supported number."""
+        """Time and length conversions are computed; an amount in another currency is held."""
         assert () == flagged(chunk, answer)
+
+    def test_currency_conversions_are_not_computed(self) -> None:
+        """Exchange rates change: ``($13)`` after a supported ``£10`` must be in the chunks."""
+        assert ("$13",) == flagged("It costs £10.", "It costs £10 ($13).")
 
     def test_parenthesised_number_without_unit_is_a_claim(self) -> None:
         """``5 people (3 adults)`` is no conversion: 3 is a claim of its own."""
@@ -378,9 +384,8 @@ class TestFractions:
         chunk = "September averages 58 degrees."
         answer = "September averages 58 degrees Fahrenheit (15 degrees Celsius)."
         assert () == flagged(chunk, answer)
-        assert ("60", "15") == flagged(
-            chunk, "It averages 60 degrees Fahrenheit (15 degrees Celsius)."
-        )
+        # 60 °F is 15.6 °C: the conversion is right, the number it converts is not.
+        assert ("60",) == flagged(chunk, "It averages 60 degrees Fahrenheit (15 degrees Celsius).")
 
 
 class TestOtherScripts:

@@ -321,3 +321,7 @@ def fit_retry(query: str, findings: Sequence[GroundingFinding], limit: int) -> s
 
 #: The wording the decorator uses when no ``rewrite=`` is given.
 default_rewrite: Rewrite = compact_retry
+
+#: Every retry wording relapse ships. The grounding check's FG004 reads its
+#: echo phrases from their fixed words, so the two never drift apart.
+RETRY_WORDINGS: tuple[Rewrite, ...] = (compact_retry, instruction_retry, spans_only_retry)

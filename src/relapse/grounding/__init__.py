@@ -9,22 +9,24 @@ The deterministic grounding check: numbers, dates and quotations must be in the 
 [('FG001', ('2.1 billion',))]
 
 Codes: FG001 numbers, FG002 dates, FG003 quotations, FG004 an answer that
-echoes the retry instructions. ``docs/findings.md`` documents every rule.
+echoes the retry instructions, and FG005 names (opt-in: pass
+``codes=ALL_CODES``). ``docs/findings.md`` documents every rule.
 """
 
 from __future__ import annotations
 
 from relapse.grounding._check import (
-    ALL_CODES,
     REFUSAL_PHRASES,
     GroundingCheck,
     PreparedCheck,
     default_grounding_check,
 )
+from relapse.grounding._codes import ALL_CODES, DEFAULT_CODES
 from relapse.grounding._echo import ECHO_PHRASES
 
 __all__ = [
     "ALL_CODES",
+    "DEFAULT_CODES",
     "ECHO_PHRASES",
     "REFUSAL_PHRASES",
     "GroundingCheck",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -11,27 +12,44 @@ from typing import Any
 from relapse._checking import CheckOperators
 from relapse._chunks import chunk_texts
 from relapse._types import GroundingFinding, GroundingResult
-from relapse.grounding._echo import ECHO_PHRASES, echo_hits, line_span, phrase_pattern
-from relapse.grounding._index import TextIndex
-from relapse.grounding._numbers import (
-    Key,
+from relapse.grounding._claims import Claim
+from relapse.grounding._codes import (
+    ALL_CODES,
+    DEFAULT_CODES,
+    EMPTY_MESSAGE,
+    FG001,
+    FG002,
+    FG003,
+    FG004,
+    FG005,
+    MESSAGES,
+)
+from relapse.grounding._context import (
+    AFTER_WINDOW,
+    CONVERSION_WINDOW,
+    HEDGE_WINDOW,
+    INLINE_MARKER_WINDOW,
+    MARKER_WINDOW,
+    REFERENCE_WINDOW,
     converted_from,
-    int_key,
-    is_hedged,
+    hedge,
     is_list_marker,
     is_reference,
-    key_int,
-    number_key,
-    word_numbers,
 )
-from relapse.grounding._quotes import find_quotations, introduces_question, quote_fragments
-from relapse.grounding._scan import FG001, FG002, Claim, scan
+from relapse.grounding._echo import ECHO_PHRASES, echo_hits, line_span, phrase_pattern
+from relapse.grounding._index import TextIndex
+from relapse.grounding._keys import Key, int_key, key_decimal, key_int, number_key
+from relapse.grounding._names import name_spans, vocabulary
+from relapse.grounding._quotes import (
+    find_quotations,
+    introduces_question,
+    occurs_as_words,
+    quote_fragments,
+)
+from relapse.grounding._scan import scan
 from relapse.grounding._text import fold
-
-FG003 = "FG003"
-FG004 = "FG004"
-#: Every finding code the check can report.
-ALL_CODES = frozenset({FG001, FG002, FG003, FG004})
+from relapse.grounding._units import convert, dimension_of, unit_after, unit_of
+from relapse.grounding._words import word_numbers
 
 #: Refusals a prompt asks the model to give verbatim. A quotation of one is the
 #: model naming its instruction (``I would say "Unable to answer based on given
@@ -46,13 +64,6 @@ REFUSAL_PHRASES: tuple[str, ...] = (
     "can't answer",
 )
 
-_MESSAGES = {
-    FG001: "{count} number(s) not in the retrieved chunks: {spans}",
-    FG002: "{count} date(s) not in the retrieved chunks: {spans}",
-    FG003: "{count} quotation(s) not found verbatim in the retrieved chunks: {spans}",
-    FG004: "the answer repeats the grounding check's retry instructions instead of answering:"
-    " {spans}",
-}
 # A scale word alone, without "a" or a number before it, counts nothing.
 _BARE_SCALES = frozenset({"hundred", "thousand", "million", "billion", "trillion", "dozen"})
 #: Significant digits up to which a number written in digits is also looked
@@ -102,7 +113,8 @@ class GroundingCheck(CheckOperators):
             no chunk holds echoes the prompt (FG004).
         min_quote_words: Quotations with fewer words are not checked: single
             quoted words are emphasis far more often than citation.
-        codes: The finding codes to report.
+        codes: The finding codes to report: by default FG001 to FG004;
+            ``ALL_CODES`` adds the opt-in names check FG005.
         name: The check's name, as telemetry reports it.
 
     .. versionadded:: 0.2.0
@@ -113,7 +125,7 @@ class GroundingCheck(CheckOperators):
     refusal_phrases: tuple[str, ...] = REFUSAL_PHRASES
     echo_phrases: tuple[str, ...] = ECHO_PHRASES
     min_quote_words: int = 2
-    codes: Collection[str] = ALL_CODES
+    codes: Collection[str] = DEFAULT_CODES
     name: str = "relapse.default"
     _trivial_keys: frozenset[Key] = field(init=False, repr=False, compare=False)
     _refusals: tuple[str, ...] = field(init=False, repr=False, compare=False)
@@ -143,7 +155,7 @@ class GroundingCheck(CheckOperators):
             tuple(
                 (folded, phrase_pattern(folded))
                 for phrase in self.echo_phrases
-                if (folded := fold(phrase).strip())
+                if (folded := " ".join(phrase.casefold().split()))
             ),
         )
 
@@ -191,7 +203,7 @@ class GroundingCheck(CheckOperators):
 class PreparedCheck:
     """A :class:`GroundingCheck` with its question and chunks indexed."""
 
-    __slots__ = ("_chunks", "_config", "_question", "_question_text")
+    __slots__ = ("_chunks", "_config", "_known_words", "_question", "_question_text")
 
     def __init__(self, config: GroundingCheck, query: str, texts: list[str]) -> None:
         """
@@ -206,6 +218,15 @@ class PreparedCheck:
         self._chunks = TextIndex(texts)
         self._question_text = query
         self._question = TextIndex([query], eager_words=True) if config.exempt_question else None
+        self._known_words: frozenset[str] | None = None
+
+    def _names(self) -> frozenset[str]:
+        """Return the folded words of the chunks and the question (FG005; built on first use)."""
+        known = self._known_words
+        if known is None:
+            known = vocabulary([*self._chunks.texts, self._question_text])
+            self._known_words = known
+        return known
 
     def check(self, answer: str) -> GroundingResult:
         """
@@ -228,46 +249,63 @@ class PreparedCheck:
         if FG004 in codes and not answer.strip():
             # Nothing stated is nothing hallucinated, but it is no answer either:
             # a model that returns nothing must be asked again, not accepted.
-            empty = GroundingFinding(
-                FG004, "the answer is empty: it answers nothing", (answer,), ((0, len(answer)),)
-            )
+            empty = GroundingFinding(FG004, EMPTY_MESSAGE, (answer,), ((0, len(answer)),))
             return GroundingResult(ok=False, findings=(empty,))
         failed: dict[str, list[tuple[int, int]]] = {code: [] for code in sorted(ALL_CODES)}
         # Text regions whose numbers are not checked on their own: echoed
-        # instructions, and quotations (their verdict covers their digits).
+        # instructions and failing quotations, whose findings cover their
+        # digits. Without FG003 reported, a quotation covers nothing.
         covered: list[tuple[int, int]] = []
         if FG004 in codes:
             self._echo(answer, failed[FG004], covered)
-        self._quotations(answer, failed[FG003] if FG003 in codes else [], covered)
+        if FG003 in codes:
+            self._quotations(answer, failed[FG003], covered)
         regions = _Regions(covered)
         # Digit claims own their words ("2.1 billion"): the word pass skips them.
         read: list[tuple[int, int]] = list(covered)
         if FG001 in codes or FG002 in codes:
-            # Ends of the supported numbers, for "58 °F (15 °C)" conversions.
-            supported_ends: set[int] = set()
+            # Verdicts by claim and surrounding text: every rule reads the answer
+            # only within a bounded window around the claim, so an answer that
+            # repeats a claim ("7 7 7 ...") is judged once per distinct context.
+            verdicts: dict[tuple[object, ...], bool] = {}
             for claim in scan(answer):
-                read.append((claim.start, claim.end))
-                if claim.code not in codes or regions.covers(claim.start, claim.end):
+                code, start, end = claim[:3]
+                read.append((start, end))
+                if code not in codes or (covered and regions.covers(start, end)):
                     continue
-                if self._supported(answer, claim):
-                    supported_ends.add(claim.end)
-                    continue
-                # The context rules cost regex searches: only for what failed.
-                if claim.code == FG001 and (
-                    (claim.plain and _not_a_claim(answer, claim))
-                    or converted_from(answer, claim.start, claim.end) in supported_ends
-                ):
-                    continue
-                failed[claim.code].append((claim.start, claim.end))
+                context = (
+                    code,
+                    claim[3:],
+                    answer[max(0, start - CONTEXT_BEFORE) : start],
+                    answer[start : end + CONTEXT_AFTER],
+                    # Only a number before "." or ")" may continue an inline
+                    # enumeration, whose previous marker is looked for far back.
+                    answer[max(0, start - INLINE_MARKER_WINDOW) : start]
+                    if answer[end : end + 1] in (".", ")")
+                    else "",
+                )
+                verdict = verdicts.get(context)
+                if verdict is None:
+                    verdict = self._claim_holds(answer, claim)
+                    verdicts[context] = verdict
+                if not verdict:
+                    failed[code].append((start, end))
         if FG001 in codes:
-            regions = _Regions(read)
+            digit_regions: _Regions | None = None  # built at the first number in words
             for claim in _word_claims(answer):
-                if regions.overlaps(claim.start, claim.end):
+                if digit_regions is None:
+                    digit_regions = _Regions(read)
+                if digit_regions.overlaps(claim.start, claim.end):
                     continue
-                if claim.key in self._config._trivial_keys or self._supported(answer, claim):
+                if self._trivial(answer, claim) or self._supported(answer, claim):
                     continue
                 if not _not_a_claim(answer, claim):
                     failed[FG001].append((claim.start, claim.end))
+        if FG005 in codes:
+            echoes = _Regions(failed[FG004])
+            failed[FG005] = [
+                span for span in name_spans(answer, self._names()) if not echoes.overlaps(*span)
+            ]
         findings = tuple(
             _finding(code, answer, sorted(spans)) for code, spans in failed.items() if spans
         )
@@ -279,9 +317,10 @@ class PreparedCheck:
         """Find FG004: finding codes and retry phrases that no chunk holds."""
         for what, start, end in echo_hits(answer, self._config._echo_patterns):
             if what.startswith("FG"):
-                if what in self._chunks.joined:
+                # Case-folded: a chunk's "fg001" is the same code.
+                if what.casefold() in self._chunks.folded:
                     continue
-            elif what in self._chunks.folded:
+            elif fold(what) in self._chunks.folded:
                 continue
             span = line_span(answer, start, end)
             if span not in failed:
@@ -297,8 +336,9 @@ class PreparedCheck:
             text = answer[start:end]
             if len(text.split()) < config.min_quote_words:
                 continue
-            covered.append((start, end))
             folded = fold(text)
+            # A quotation that passes, quotes a refusal or restates the question
+            # covers nothing: its numbers and dates are still checked.
             if any(refusal in folded for refusal in config._refusals):
                 continue
             if introduces_question(answer, start - 1):
@@ -307,12 +347,13 @@ class PreparedCheck:
             if all(self._quoted(fragment) for fragment in fragments):
                 continue
             failed.append((start, end))
+            covered.append((start, end))
 
     def _quoted(self, fragment: str) -> bool:
-        """Tell whether a folded quotation fragment is in a chunk or the question."""
-        if fragment in self._chunks.folded:
+        """Tell whether a folded quotation fragment is in a chunk or the question, as words."""
+        if occurs_as_words(self._chunks.folded, fragment):
             return True
-        return self._question is not None and fragment in self._question.folded
+        return self._question is not None and occurs_as_words(self._question.folded, fragment)
 
     def _has(self, key: Key, plain: bool) -> bool:
         """Tell whether the chunks (or the question, or the trivial set) hold ``key``."""
@@ -322,22 +363,45 @@ class PreparedCheck:
             return True
         return plain and key in self._config._trivial_keys
 
+    def _claim_holds(self, answer: str, claim: Claim) -> bool:
+        """Tell whether a digit claim is supported, or no claim about the world."""
+        if self._supported(answer, claim) and self._units_agree(answer, claim):
+            return True
+        # The context rules cost regex searches: only for what failed.
+        return claim.code == FG001 and (
+            (claim.plain and _not_a_claim(answer, claim)) or _correct_conversion(answer, claim)
+        )
+
+    def _trivial(self, answer: str, claim: Claim) -> bool:
+        """
+        Tell whether a claim is a trivial number written bare (``2 ways``).
+
+        A trivial number measures something when a unit follows it (``1
+        kilometer``, ``2%``): then it is a claim like any other.
+        """
+        return (
+            claim.plain
+            and claim.key in self._config._trivial_keys
+            and unit_after(answer, claim.end) is None
+        )
+
     def _supported(self, answer: str, claim: Claim) -> bool:
         """Tell whether an alternative of the claim's needs is held, or a fallback supports it."""
+        plain = self._trivial(answer, claim) if claim.key is not None else claim.plain
         for alternative in claim.needs:
-            if all(self._has(part, claim.plain) for part in alternative):
+            if all(self._has(part, plain) for part in alternative):
                 return True
         if claim.parts and claim.plain:
-            # Each end trivial ("1-2 minutes" claims as little as they do), stated
-            # on its own, or spelled out ("three to four weeks" grounds "3-4 weeks").
+            # Each end stated on its own, or spelled out ("three to four weeks"
+            # grounds "3-4 weeks").
             return all(self._range_end(part) for part in claim.parts)
         key = claim.key
         if key is None or claim.code != FG001:
             return False
-        # "about 1.2 million": some indexed number rounds to it.
-        if is_hedged(answer, claim.start) and (
-            self._chunks.rounds_to(key, claim.precision)
-            or (self._question is not None and self._question.rounds_to(key, claim.precision))
+        direction = hedge(answer, claim.start)
+        if direction is not None and any(
+            index is not None and _hedged_support(index, key, claim.precision, direction)
+            for index in (self._chunks, self._question)
         ):
             return True
         # "70" in the answer, "Seventy" in a chunk. Prose spells out numbers of
@@ -352,9 +416,37 @@ class PreparedCheck:
             return False
         return self._chunks.has_words_for(value)
 
+    def _units_agree(self, answer: str, claim: Claim) -> bool:
+        """
+        Tell whether a supported number's unit agrees with the chunks' writing of it.
+
+        ``104 °C`` is not supported by ``104 °F``: when the answer and the
+        texts both give the number a unit of one dimension (temperature,
+        length, money...), some occurrence must give the same unit, or none.
+        An occurrence with a unit of another dimension (``5 mph`` for ``5
+        days``) measures something else and is not compared; a number the
+        texts do not write in digits is not compared either.
+        """
+        key = claim.key
+        if key is None or claim.code != FG001 or claim.parts:
+            return True
+        unit = "%" if claim.unit == "%" else unit_of(answer, claim.start, claim.end)
+        if unit is None:
+            return True
+        dimension = dimension_of(unit)
+        conflicting = False
+        for index in (self._chunks, self._question):
+            units = index.units_of(key) if index is not None else None
+            if units is None:
+                continue
+            if None in units or unit in units:
+                return True
+            conflicting = conflicting or any(dimension_of(other) == dimension for other in units)
+        return not conflicting
+
     def _range_end(self, part: Key) -> bool:
-        """Tell whether one end of a plain range is trivial, stated alone, or in words."""
-        if part in self._config._trivial_keys or self._has(("s", *part[1:]), plain=True):
+        """Tell whether one end of a plain range is stated alone, or in words."""
+        if self._has(("s", *part[1:]), plain=True):
             return True
         value = key_int(part)
         return value is not None and (
@@ -398,6 +490,75 @@ def _word_claims(answer: str) -> Iterator[Claim]:
         yield Claim(FG001, word.start, word.end, ((key,),), (key,), key, word.precision, True)
 
 
+#: Characters before and after a claim that every rule reading its context
+#: stays within, but the inline-enumeration look-back (INLINE_MARKER_WINDOW),
+#: which only a number before "." or ")" needs.
+CONTEXT_BEFORE = max(REFERENCE_WINDOW, CONVERSION_WINDOW, HEDGE_WINDOW, MARKER_WINDOW) + 8
+CONTEXT_AFTER = AFTER_WINDOW
+
+#: How far a written conversion may be from the computed one: one unit of its
+#: last decimal place (one unit for a whole number), or this share of the
+#: value, whichever is more. "58 °F (15 °C)" (14.4 °C) and "6 feet (1.8 m)"
+#: (1.83 m) pass; "104 °C (203 °F)" (219.2 °F) does not.
+CONVERSION_TOLERANCE = 0.03
+# The number (with its sign) that a parenthesised conversion follows.
+_CONVERTED = re.compile(r"[-\u2212]?\d[\d,]*(?:\.\d+)?")
+
+
+def _correct_conversion(answer: str, claim: Claim) -> bool:
+    """
+    Tell whether a parenthesised number correctly converts the quantity before it.
+
+    ``40 °C (104 °F)``: the number in parentheses, with a unit, right after a
+    number with a unit of the same dimension (temperature, length, area,
+    volume, mass, time, speed) is supported when it equals the computed
+    conversion within :data:`CONVERSION_TOLERANCE`. Currencies are not
+    converted: an amount in another currency must be in the chunks.
+    """
+    quantity_end = converted_from(answer, claim.start, claim.end)
+    key = claim.key
+    if quantity_end is None or key is None:
+        return False
+    target = unit_of(answer, claim.start, claim.end)
+    value = key_decimal(("n", *key[1:]))
+    if target is None or value is None:
+        return False
+    # The converted quantity: the number ending at quantity_end, and its unit.
+    low = max(0, quantity_end - CONVERSION_WINDOW)
+    numbers = list(_CONVERTED.finditer(answer, low, quantity_end))
+    if not numbers or numbers[-1].end() != quantity_end:
+        return False
+    written = numbers[-1].group()
+    source = unit_of(answer, numbers[-1].start(), quantity_end)
+    if source is None or source == target:
+        return False
+    try:
+        original = float(written.replace(",", "").replace("\u2212", "-"))
+    except ValueError:
+        return False
+    expected = convert(original, source, target)
+    if expected is None:
+        return False
+    stated = float(value) * (-1 if key[0] == "-n" else 1)
+    exponent = key[2]
+    places = -exponent if isinstance(exponent, int) and exponent < 0 else 0
+    tolerance = max(10.0**-places, CONVERSION_TOLERANCE * abs(expected))
+    return abs(stated - expected) <= tolerance
+
+
+def _hedged_support(index: TextIndex, key: Key, precision: int, direction: str) -> bool:
+    """
+    Tell whether the texts support a hedged number.
+
+    ``about 1.2 million``: some number rounds to it (within half a unit of
+    its last written digit). ``at least 200``: a number at or above it;
+    ``up to 30``: at or below it (see :meth:`TextIndex.bounds`).
+    """
+    if direction == "about":
+        return index.rounds_to(key, precision)
+    return index.bounds(key, direction)
+
+
 def _not_a_claim(answer: str, claim: Claim) -> bool:
     """Tell whether a plain number is a list marker or a reference to the context."""
     return is_list_marker(answer, claim.start, claim.end) or is_reference(
@@ -414,7 +575,7 @@ def _finding(code: str, answer: str, offsets: list[tuple[int, int]]) -> Groundin
     )
     if len(spans) > PREVIEW_SPANS:
         preview += f" and {len(spans) - PREVIEW_SPANS} more"
-    message = _MESSAGES[code].format(count=len(spans), spans=preview)
+    message = MESSAGES[code].format(count=len(spans), spans=preview)
     return GroundingFinding(code=code, message=message, spans=spans, offsets=tuple(offsets))
 
 

@@ -11,10 +11,9 @@ and never the other way round.
 from __future__ import annotations
 
 import re
-from itertools import product
 
-from relapse.grounding._numbers import Key, int_key
-from relapse.grounding._text import trie_pattern
+from relapse.grounding._keys import Key, int_key
+from relapse.grounding._text import SPACES, spellings, trie_pattern
 
 MONTHS = {
     "january": 1,
@@ -67,25 +66,19 @@ _ABBREVIATIONS = [
 _FULL_NAMES = [name for name in MONTHS if name not in _ABBREVIATIONS]
 
 
-def _alternation(names: list[str]) -> str:
-    """Return a regex alternation of ``names`` capitalized and in capitals."""
-    return trie_pattern({form for name in names for form in (name.capitalize(), name.upper())})
-
-
 # The lookahead rejects, in one step, every position that cannot start a
 # month name, before the alternation tries its 48 spellings one by one.
 _MONTH_ALTERNATION = (
-    rf"(?=[JFMASOND])(?:(?:{_alternation(_FULL_NAMES)})(?![^\W\d_])"
-    rf"|(?:{_alternation(_ABBREVIATIONS)})(?![^\W\d_])\.?)"
+    rf"(?=[JFMASOND])(?:(?:{trie_pattern(spellings(_FULL_NAMES, lower=False))})(?![^\W\d_])"
+    rf"|(?:{trie_pattern(spellings(_ABBREVIATIONS, lower=False))})(?![^\W\d_])\.?)"
 )
-_SPACES = " \u00a0\u202f"
-_SPACE = rf"[{_SPACES}]"
+_SPACE = rf"[{SPACES}]"
 #: Characters searched before a number for a month name.
 MONTH_WINDOW = 20
 
 #: Every month spelling, as a trie pattern with no flags or groups, for the
 #: scanner's lookahead that flags a number a month name may follow.
-MONTH_NAMES = trie_pattern({f for n in MONTHS for f in (n.capitalize(), n.upper())})
+MONTH_NAMES = trie_pattern(spellings(MONTHS, lower=False))
 
 # "September 2", "Sept. 2nd", "July 1969", "September of 1945" (searched in
 # a window ending at the number).
@@ -193,6 +186,9 @@ def period_keys(year: int) -> tuple[Key, Key, Key]:
     return ("dec", year // 10), ("dec2", year % 100 // 10), ("cent", year // 100)
 
 
+_ANY_DATE: Key = ("d", None, None, None)
+
+
 def date_provides(year: int | None, month: int | None, day: int | None) -> list[Key]:
     """
     Return every key a date in a chunk provides.
@@ -206,11 +202,20 @@ def date_provides(year: int | None, month: int | None, day: int | None) -> list[
         The date pattern of each non-empty subset of the known parts, plus the
         year and day as numbers and the year's decades and century.
     """
+    # The subsets written out (a chunk's dates are many): product() and a
+    # call per key cost three times as much.
     keys: list[Key] = [
-        date_key(y, m, d)
-        for y, m, d in product((year, None), (month, None), (day, None))
-        if (y, m, d) != (None, None, None)
+        ("d", year, month, day),
+        ("d", year, month, None),
+        ("d", year, None, day),
+        ("d", year, None, None),
+        ("d", None, month, day),
+        ("d", None, month, None),
+        ("d", None, None, day),
     ]
+    if year is None or month is None or day is None:
+        # A missing part repeats some subsets and yields the all-wildcard one.
+        keys = [key for key in dict.fromkeys(keys) if key != _ANY_DATE]
     if year is not None:
         keys.append(int_key(year))
         keys.extend(period_keys(year))

@@ -11,25 +11,80 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-#: Phrases of relapse's retry prompts. An answer holding one (case-folded)
-#: that no chunk holds is echoing the prompt. Keep in step with the retry
-#: wording in ``relapse._prompts``.
-ECHO_PHRASES: tuple[str, ...] = (
-    "not supported by the context",
-    "your previous answer",
-    "answer again using only the context",
-    "answer using only the context",
-    "previous answer was rejected",
-    "states things the context does not support",
-    "problems found",
-    "the question again",
-    # The fixed words of the check's own finding messages, which the retry
-    # query quotes: a model that copies a message has not answered.
-    "not in the retrieved chunks",
-    "not found verbatim in the retrieved chunks",
-    "the answer is empty",
-    "retry instructions instead of answering",
-)
+from relapse.grounding._codes import EMPTY_MESSAGE, MESSAGES
+
+#: Fewest words an echo phrase has, unless it is a header (``Problems
+#: found:``): shorter pieces of the wording are ordinary English.
+MIN_ECHO_WORDS = 4
+# Where the fixed words of a wording break into phrases: the places its
+# arguments go (marked by a sentinel) and sentence punctuation.
+_SENTINEL = "\x00"
+_BREAKS = re.compile(r"[\x00.;:,()\[\]\"\n?!][\x00.;:,()\[\]\"\n?! ]*")
+_QUOTED = re.compile(r"\"[^\"]*\"|'[^'\s][^']*'|\[[^\]]*\]")
+
+
+def wording_phrases(texts: Iterable[str], exclude: Iterable[str] = ()) -> tuple[str, ...]:
+    """
+    Split the fixed words of retry wordings into the phrases FG004 looks for.
+
+    A phrase is a run of words between two breaks (an argument's place, a
+    sentence or clause mark, a quotation) with at least
+    :data:`MIN_ECHO_WORDS` words, or a header of two or more words that opens
+    a line and ends in a colon (``Problems found:``), kept with its colon.
+
+    Args:
+        texts: Wordings with their arguments replaced by ``"\\x00"``.
+        exclude: Text to drop first, such as the refusal the wording asks
+            for (saying it is an answer, not an echo).
+
+    Returns:
+        The phrases, case-folded with single spaces, in first-seen order.
+    """
+    phrases: dict[str, None] = {}
+    for text in texts:
+        for excluded in exclude:
+            text = text.replace(excluded, _SENTINEL)
+        text = _QUOTED.sub(_SENTINEL, text)
+        position = 0
+        for match in _BREAKS.finditer(text + _SENTINEL):
+            piece = " ".join(text[position : match.start()].casefold().split())
+            words = len(piece.split())
+            colon = match.group().startswith(":")
+            if colon and position and text[position - 1] == "\n" and words >= 2:
+                phrases.setdefault(piece + ":", None)  # a header: "Problems found:"
+            elif words >= MIN_ECHO_WORDS:
+                # Before an argument ("does not support: <findings>") the
+                # colon is part of the phrase: without it, the words are
+                # ordinary English ("the context does not support this").
+                introduces = colon and _SENTINEL in match.group()
+                phrases.setdefault(piece + ":" if introduces else piece, None)
+            position = match.end()
+    return tuple(phrases)
+
+
+def _relapse_wordings() -> list[str]:
+    """Return every retry wording relapse writes, its arguments replaced by the sentinel."""
+    # Imported here: the prompts and the local adapter import nothing of the
+    # check, but keeping these imports local keeps the dependency one-way.
+    from relapse._prompts import NO_ANSWER, RETRY_WORDINGS
+    from relapse._types import GroundingFinding
+    from relapse.llms.local import RETRY_EXAMPLE_QUESTION
+
+    finding = GroundingFinding(_SENTINEL, _SENTINEL, (_SENTINEL,))
+    texts = [wording(_SENTINEL, _SENTINEL, [finding]) for wording in RETRY_WORDINGS]
+    # The local model's worked example: its retry note, after the question.
+    texts.append(RETRY_EXAMPLE_QUESTION[RETRY_EXAMPLE_QUESTION.find("(") + 1 :])
+    # The finding messages, which the retry query quotes.
+    texts += [template.format(count=_SENTINEL, spans=_SENTINEL) for template in MESSAGES.values()]
+    texts.append(EMPTY_MESSAGE)
+    return [text.replace(NO_ANSWER, _SENTINEL) for text in texts]
+
+
+#: Phrases of relapse's retry wordings (``relapse._prompts.RETRY_WORDINGS``),
+#: of the local model's worked retry example and of the finding messages,
+#: derived from their text by :func:`wording_phrases`. An answer holding one
+#: (case-folded, on word boundaries) that no chunk holds is echoing the prompt.
+ECHO_PHRASES: tuple[str, ...] = wording_phrases(_relapse_wordings())
 
 #: A finding code, as the retry prompt cites it.
 FINDING_CODE = re.compile(r"\bFG0\d\d\b")
@@ -46,7 +101,11 @@ def phrase_pattern(phrase: str) -> re.Pattern[str]:
         The compiled pattern.
     """
     words = phrase.split()
-    return re.compile(r"[\s\u00a0]+".join(re.escape(word) for word in words), re.IGNORECASE)
+    body = r"[\s\u00a0]+".join(re.escape(word) for word in words)
+    # On word boundaries: "the question again" is not in "the question against".
+    before = r"(?<![^\W_])" if phrase[:1].isalnum() else ""
+    after = r"(?![^\W_])" if phrase[-1:].isalnum() else ""
+    return re.compile(before + body + after, re.IGNORECASE)
 
 
 def echo_hits(

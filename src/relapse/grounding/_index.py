@@ -10,22 +10,101 @@ sorted values for hedged numbers. Memory is linear in the chunks.
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from itertools import chain
 
-from relapse.grounding._numbers import (
-    MAX_WORD_NUMBER,
-    WORDS_RE,
+from relapse.grounding._claims import plain_number_keys
+from relapse.grounding._keys import (
+    DECIMAL_CONTEXT,
+    SCALE_EXPONENTS,
     Key,
-    head_words,
     int_key,
     key_decimal,
-    parse_word_run,
+    number_key,
     rounding_interval,
+)
+from relapse.grounding._scan import scan
+from relapse.grounding._text import CHUNK_SEPARATOR, fold
+from relapse.grounding._units import unit_of
+from relapse.grounding._words import (
+    MAX_WORD_NUMBER,
+    WORDS_RE,
+    head_words,
+    parse_word_run,
     word_numbers,
 )
-from relapse.grounding._scan import plain_number_keys, scan
-from relapse.grounding._text import CHUNK_SEPARATOR, fold
+
+# A number written with ASCII digits, thousands commas and a decimal point,
+# and a scale word after it: what the unit lookup reads around a digit match.
+_NUMBER_AT = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
+_SCALE_AFTER = re.compile(r"[ \u00a0-]?(hundred|thousand|million|billion|trillion)(?![^\W\d_])")
+#: Occurrences of a number's digits read for its units, at most: a bound on
+#: the cost of one lookup in a text full of the same digit.
+MAX_UNIT_OCCURRENCES = 2000
+
+
+def _writings(key: Key) -> set[str]:
+    """
+    Return how a number is commonly written: ``3.8``, ``3800``, ``3,800`` (each scale).
+
+    Args:
+        key: A number key.
+
+    Returns:
+        The digit strings to look for, with and without thousands commas,
+        for the number itself and as the mantissa of each scale word.
+    """
+    value = key_decimal(key)
+    found: set[str] = set()
+    if value is None:
+        return found
+    for exponent in (0, 2, 3, 6, 9, 12):
+        mantissa = value.scaleb(-exponent, DECIMAL_CONTEXT)
+        if exponent and mantissa < 1:
+            break
+        written = format(mantissa.normalize(DECIMAL_CONTEXT), "f")
+        if len(written) > MAX_WRITTEN_DIGITS:
+            continue
+        found.add(written)
+        integer, dot, fraction = written.partition(".")
+        if len(integer) > 3:
+            found.add(f"{int(integer):,}{dot}{fraction}")
+    return found
+
+
+#: Longest writing of a number looked for by the unit lookup.
+MAX_WRITTEN_DIGITS = 40
+
+
+def _units_in(text: str, key: Key) -> frozenset[str | None] | None:
+    """Compute :meth:`TextIndex.units_of` over ``text``."""
+    units: set[str | None] = set()
+    seen = 0
+    for written in _writings(key):
+        position = text.find(written)
+        while position >= 0 and seen < MAX_UNIT_OCCURRENCES:
+            seen += 1
+            following = position + 1
+            before = text[position - 1 : position] if position else ""
+            if not (
+                before.isdigit()
+                or (before in (",", ".") and position >= 2 and text[position - 2].isdigit())
+            ):
+                number = _NUMBER_AT.match(text, position)
+                if number is not None:
+                    following = number.end()
+                    integer, _, fraction = number.group().replace(",", "").partition(".")
+                    end = number.end()
+                    scale = _SCALE_AFTER.match(text, end)
+                    exponent = 0
+                    if scale is not None:
+                        exponent = SCALE_EXPONENTS[scale.group(1)]
+                        end = scale.end()
+                    if number_key(integer, fraction, exponent) == key:
+                        units.add(unit_of(text, position, end))
+            position = text.find(written, following)
+    return frozenset(units) if units else None
 
 
 class TextIndex:
@@ -37,6 +116,7 @@ class TextIndex:
         "_head_values",
         "_magnitudes",
         "_numbers",
+        "_units",
         "joined",
         "keys",
         "texts",
@@ -74,6 +154,7 @@ class TextIndex:
         self._magnitudes: dict[int, list[Key]] | None = None
         self._decimals: dict[int, list[Decimal]] = {}
         self._head_values: dict[str, frozenset[int]] = {}
+        self._units: dict[Key, frozenset[str | None] | None] = {}
 
     @property
     def folded(self) -> str:
@@ -134,28 +215,85 @@ class TextIndex:
             that digit (``1,234,567`` for ``about 1.2 million``).
         """
         interval = rounding_interval(key, precision)
-        if interval is None:
+        return interval is not None and self.has_number_between(*interval)
+
+    def bounds(self, key: Key, direction: str) -> bool:
+        """
+        Tell whether the texts state a number a bound (``at least 200``) is true of.
+
+        Args:
+            key: The bound's key.
+            direction: ``"above"`` (``at least``, ``more than``): a number at
+                or above it, up to ten times it; ``"below"`` (``up to``,
+                ``fewer than``): a number at or below it, down to a tenth.
+
+        Returns:
+            True when such a number is stated. The factor of ten keeps an
+            unrelated number (a year, a count of something else) from
+            supporting any bound below it.
+        """
+        value = key_decimal(key)
+        if value is None:
             return False
-        low, high = interval
+        ten = DECIMAL_CONTEXT.multiply(value, Decimal(10))
+        tenth = DECIMAL_CONTEXT.divide(value, Decimal(10))
+        if direction == "above":
+            return self.has_number_between(value, ten)
+        return self.has_number_between(tenth, value)
+
+    def has_number_between(self, low: Decimal, high: Decimal) -> bool:
+        """
+        Tell whether the texts state a number in the closed interval ``[low, high]``.
+
+        Args:
+            low: The lowest value accepted.
+            high: The highest value accepted.
+
+        Returns:
+            True when some number the texts state lies in the interval.
+        """
         if self._magnitudes is None:
             # Numbers by magnitude (the power of ten of their first digit + 1),
             # so a hedged number compares with its few neighbours only. Built
             # aside and assigned once: concurrent checks never see it half-built.
             magnitudes: dict[int, list[Key]] = {}
             for number in self._numbers:
+                if number[0] != "n":
+                    continue
                 _, digits, exponent = number  # number keys: ("n", digits, exponent)
                 magnitude = len(digits) + exponent  # type: ignore[arg-type,operator]
                 magnitudes.setdefault(magnitude, []).append(number)
             self._magnitudes = magnitudes
-        first, last = low.adjusted() + 1, high.adjusted() + 1
-        if high <= 0:
-            first = last = 1  # zero, the only number at or below 0, has magnitude 1
-        elif low <= 0:
-            first = 1
+        if high < low or high < 0:
+            return False
+        first, last = (low.adjusted() + 1 if low > 0 else 1), high.adjusted() + 1
+        if high == 0:
+            last = 1  # zero, the only number at or below 0, has magnitude 1
         for magnitude in range(first, min(last, first + 2) + 1):
             if any(low <= value <= high for value in self._values_of(magnitude)):
                 return True
         return False
+
+    def units_of(self, key: Key) -> frozenset[str | None] | None:
+        """
+        Return the units the texts write the number ``key`` with (None: no unit).
+
+        The digits of the key are looked for in the texts; each occurrence
+        that reads as the same number contributes the unit after it (or its
+        currency symbol), or None when it has none. Cached per key.
+
+        Args:
+            key: A number key (``("n", digits, exponent)``).
+
+        Returns:
+            The set of units, or None when no occurrence reads as the number
+            (it is held in another writing, such as words or a date).
+        """
+        if key in self._units:
+            return self._units[key]
+        found = _units_in(self.joined, key)
+        self._units[key] = found
+        return found
 
     def _values_of(self, magnitude: int) -> list[Decimal]:
         """Return the indexed numbers of one magnitude, as Decimals (converted once)."""

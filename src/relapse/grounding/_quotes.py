@@ -31,11 +31,13 @@ _OPEN_AFTER = frozenset(" \t\n\r\f\v\u00a0\u202f([{<-\u2013\u2014/:;,")
 # After a closer: end, space or punctuation.
 _CLOSE_BEFORE = frozenset(" \t\n\r\f\v\u00a0\u202f.,;:!?)]}>-\u2013\u2014/'\u2019\u2026*")
 # The closers each opener accepts.
+# A curly opener may close with a straight quote and the reverse: models
+# and editors mix the glyphs.
 _CLOSERS = {
-    '"': '"',
+    '"': '"\u201d',
     "\uff02": "\uff02",
-    "\u201c": "\u201d",
-    "\u201e": "\u201c\u201d",
+    "\u201c": '\u201d"',
+    "\u201e": '\u201c\u201d"',
     "\u00ab": "\u00bb",
     "\u2018": "\u2019",
 }
@@ -166,3 +168,27 @@ def introduces_question(text: str, start: int) -> bool:
         before the quotation.
     """
     return _QUESTION_BEFORE.search(text, max(0, start - QUESTION_WINDOW), start) is not None
+
+
+def occurs_as_words(text: str, fragment: str) -> bool:
+    """
+    Tell whether ``fragment`` occurs in ``text`` on word boundaries.
+
+    ``he is guilty`` is in ``she is guilty`` as characters, not as words: an
+    edge of the fragment that is a letter or a digit must not touch another
+    letter or digit in ``text``.
+
+    Args:
+        text: Folded text (the chunks, or the question).
+        fragment: A folded quotation fragment.
+
+    Returns:
+        True when some occurrence starts and ends on a word boundary.
+    """
+    if not fragment:
+        return True
+    # One regex search, in C: a loop over str.find hits would be quadratic
+    # on a chunk full of near misses.
+    before = r"(?<![^\W_])" if fragment[0].isalnum() else ""
+    after = r"(?![^\W_])" if fragment[-1].isalnum() else ""
+    return re.search(before + re.escape(fragment) + after, text) is not None

@@ -15,9 +15,17 @@ QUOTE_GLYPHS = (
     "\u2032\u2033\uff02\uff07"
 )
 
+#: Characters a reader does not see, deleted before scanning and folding:
+#: zero-width space, non-joiner and joiner, word joiner, soft hyphen, BOM.
+INVISIBLE = "\u200b\u200c\u200d\u2060\u00ad\ufeff"
+
 #: Dashes folded to ``-``: hyphen, non-breaking hyphen, figure dash, en and em
 #: dash, horizontal bar, minus sign, small and full-width hyphen-minus.
 DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
+
+#: The spaces a number, a month name or a unit may be written with:
+#: space, no-break space, narrow no-break space.
+SPACES = " \u00a0\u202f"
 
 #: Separator between folded chunks: a quotation never matches across it.
 CHUNK_SEPARATOR = "\x00"
@@ -27,10 +35,11 @@ def fold(text: str) -> str:
     """
     Fold ``text`` for quotation matching.
 
-    Case is folded, quote glyphs and apostrophes are deleted, every dash becomes
-    ``-`` with no space around it, an ellipsis (``…``, ``...``) becomes a space
-    and runs of whitespace become one space. Each step is a C-level string
-    method, so folding costs a few passes over the text whatever it holds.
+    Case is folded, quote glyphs, apostrophes and invisible characters are
+    deleted, every dash becomes ``-`` with no space around it, an ellipsis
+    (``…``, ``...``) becomes a space and runs of whitespace become one space.
+    Each step is a C-level string method, so folding costs a few passes over
+    the text whatever it holds.
 
     Args:
         text: Any text.
@@ -39,7 +48,7 @@ def fold(text: str) -> str:
         The folded text.
     """
     folded = text.casefold()
-    for glyph in QUOTE_GLYPHS:
+    for glyph in QUOTE_GLYPHS + INVISIBLE:
         if glyph in folded:
             folded = folded.replace(glyph, "")
     for dash in DASHES:
@@ -58,6 +67,25 @@ def fold(text: str) -> str:
         # "word - word", "word -word" and "word—word" are one way of writing.
         folded = folded.replace(" -", "-").replace("- ", "-")
     return folded
+
+
+def spellings(words: Iterable[str], *, lower: bool = True) -> set[str]:
+    """
+    Return ``words`` capitalized, in capitals and (if ``lower``) in lower case.
+
+    Patterns spell the cases out rather than match case-insensitively, which
+    costs at every position the regex engine tries; month names are matched
+    without their lower case (``may`` and ``march`` are mostly verbs).
+
+    Args:
+        words: Lower-case words.
+        lower: Keep the lower-case spelling too.
+
+    Returns:
+        The spellings.
+    """
+    forms = {form for word in words for form in (word.capitalize(), word.upper())}
+    return forms | set(words) if lower else forms
 
 
 def trie_pattern(words: Iterable[str]) -> str:
@@ -109,3 +137,10 @@ def ascii_digits(digits: str) -> str:
     if digits.isascii():
         return digits
     return "".join(str(unicodedata.decimal(char, 0)) for char in digits)
+
+
+def ascii_digits_in(text: str) -> str:
+    """Return ``text`` with every Unicode decimal digit written in ASCII."""
+    if text.isascii():
+        return text
+    return "".join(ascii_digits(char) if char.isdecimal() else char for char in text)

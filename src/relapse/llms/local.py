@@ -40,6 +40,17 @@ INSTALL_COMMAND = "pip install 'relapse[local]'"
 
 _WHITESPACE = re.compile(r"\s+")
 
+#: The second worked example's question: a retry note as relapse writes one.
+#: The grounding check's FG004 reads its echo phrases from it as well, since
+#: the model echoes what it was shown.
+RETRY_EXAMPLE_QUESTION = (
+    "how deep is lake baikal (Your previous answer was rejected:"
+    ' "Lake Baikal is 2,000 metres deep." states things the context does not support:'
+    " FG001: 1 number(s) not in retrieved chunks: ['2,000'] [\"2,000\"]. Answer using"
+    " only the context; if the context does not contain the answer, say: The context"
+    " does not say.)"
+)
+
 # One worked example teaches the base model the layout. A second one shows a
 # question that carries a note about a rejected answer, followed by a plain
 # answer to the question: without it the model tends to continue the note
@@ -54,11 +65,7 @@ _EXAMPLES = (
     "\n"
     "Context: Lake Baikal in Siberia is the deepest lake in the world, with a maximum"
     " depth of 1,642 metres. It holds about 23% of the world's fresh surface water.\n"
-    "Question: how deep is lake baikal (Your previous answer was rejected:"
-    ' "Lake Baikal is 2,000 metres deep." states things the context does not support:'
-    " FG001: 1 number(s) not in retrieved chunks: ['2,000'] [\"2,000\"]. Answer using"
-    " only the context; if the context does not contain the answer, say: The context"
-    " does not say.)\n"
+    f"Question: {RETRY_EXAMPLE_QUESTION}\n"
     "Answer: Lake Baikal has a maximum depth of 1,642 metres.\n"
     "\n"
 )

@@ -1,0 +1,27 @@
+"""The finding codes of the default check and the messages its findings carry."""
+
+from __future__ import annotations
+
+FG001 = "FG001"
+FG002 = "FG002"
+FG003 = "FG003"
+FG004 = "FG004"
+FG005 = "FG005"
+#: Every finding code the check can report.
+ALL_CODES = frozenset({FG001, FG002, FG003, FG004, FG005})
+#: The codes reported unless ``codes=`` says otherwise: FG005 (names) is
+#: opt-in, since it raises too many false alarms to be on by default (see
+#: ``docs/findings.md``).
+DEFAULT_CODES = frozenset({FG001, FG002, FG003, FG004})
+
+#: Message templates, filled with ``count`` and ``spans``.
+MESSAGES = {
+    FG001: "{count} number(s) not in the retrieved chunks: {spans}",
+    FG002: "{count} date(s) not in the retrieved chunks: {spans}",
+    FG003: "{count} quotation(s) not found verbatim in the retrieved chunks: {spans}",
+    FG005: "{count} name(s) not in the retrieved chunks or the question: {spans}",
+    FG004: "the answer repeats the grounding check's retry instructions instead of answering:"
+    " {spans}",
+}
+#: The message of an empty answer's FG004 finding.
+EMPTY_MESSAGE = "the answer is empty: it answers nothing"

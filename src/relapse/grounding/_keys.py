@@ -1,0 +1,179 @@
+"""
+Value keys: how a number is compared, by value and never by spelling.
+
+A number's value is kept as a *key* ``("n", significant_digits, exponent)``
+built from the digit string, so ``29,000``, ``29 000``, ``29000.0``, ``29
+thousand`` and ``twenty-nine thousand`` share one key, ``1.25`` and ``12.5``
+do not, and a number with thousands of digits is just a longer string: no
+``int`` conversion limit, no float overflow to ``inf``. A signed number's key
+is tagged ``"-n"``.
+"""
+
+from __future__ import annotations
+
+from decimal import Context, Decimal
+
+#: A hashable index key. The first item is a tag: ``"n"`` (number value),
+#: ``"t"`` (token such as ``GPT-4``), ``"d"`` (date pattern), ``"dec"`` and
+#: ``"dec2"`` (decades), ``"cent"`` (centuries).
+Key = tuple[str | int | None, ...]
+
+#: Significant digits beyond which a number is compared only exactly: the
+#: rounding that hedged numbers need is done with :class:`decimal.Decimal`,
+#: which is exact up to this precision.
+MAX_ROUNDING_DIGITS = 40
+
+#: Exact Decimal arithmetic for hedged comparisons, whatever the exponent.
+DECIMAL_CONTEXT = Context(prec=MAX_ROUNDING_DIGITS + 20, Emax=10**9, Emin=-(10**9))
+
+#: Scale words and abbreviations, as powers of ten.
+SCALE_EXPONENTS = {
+    "hundred": 2,
+    "thousand": 3,
+    "k": 3,
+    "million": 6,
+    "mn": 6,
+    "m": 6,
+    "billion": 9,
+    "bn": 9,
+    "b": 9,
+    "trillion": 12,
+    "tn": 12,
+}
+
+#: Abbreviations that are a scale only right after a currency symbol
+#: (``$5m``, ``£2b``); elsewhere ``5m`` is five metres and ``2b`` a label.
+CURRENCY_ONLY_SCALES = frozenset({"m", "b", "tn"})
+
+#: Currency symbols that may precede a number, as part of its span.
+CURRENCY_SYMBOLS = "$€£¥₹₩₽₺₦₱฿₫₴₪¢"
+
+
+#: Largest value whose spelled-out forms are looked up in the chunks.
+MAX_WORD_VALUE = 10**15
+
+
+def number_key(integer: str, fraction: str = "", exponent: int = 0) -> Key:
+    """
+    Return the value key of a number written with ASCII digits.
+
+    Args:
+        integer: The integer digits, without separators (may be empty).
+        fraction: The digits after the decimal point.
+        exponent: A power of ten to scale by (6 for ``million``).
+
+    Returns:
+        ``("n", significant_digits, exponent)``, with leading and trailing
+        zeros removed, so equal values have equal keys.
+    """
+    digits = (integer + fraction).lstrip("0")
+    if not digits:
+        return ("n", "0", 0)
+    stripped = digits.rstrip("0")
+    return ("n", stripped, exponent - len(fraction) + len(digits) - len(stripped))
+
+
+#: Most decimal places a fraction's value is written with (1/64 = 0.015625).
+MAX_FRACTION_PLACES = 6
+
+
+def fraction_key(whole: int, numerator: int, denominator: int) -> Key | None:
+    """
+    Return the value key of ``whole + numerator/denominator`` when its decimals end.
+
+    Args:
+        whole: The whole part (0 for a plain fraction).
+        numerator: The fraction's numerator.
+        denominator: The fraction's denominator.
+
+    Returns:
+        The key :func:`number_key` gives the value written in decimals
+        (``2 1/4``: the key of ``2.25``), or None when the decimals do not end
+        within :data:`MAX_FRACTION_PLACES` places (``1/3``).
+    """
+    if denominator <= 0:
+        return None
+    for places in range(MAX_FRACTION_PLACES + 1):
+        scale = 10**places
+        if scale % denominator == 0:
+            scaled = str((whole * denominator + numerator) * (scale // denominator))
+            digits = scaled.rjust(places + 1, "0")
+            return number_key(digits[: len(digits) - places], digits[len(digits) - places :])
+    return None
+
+
+def int_key(value: int) -> Key:
+    """
+    Return the value key of a non-negative ``int``.
+
+    Args:
+        value: The number.
+
+    Returns:
+        Its key, as :func:`number_key` builds it.
+    """
+    return number_key(str(value))
+
+
+def key_decimal(key: Key) -> Decimal | None:
+    """
+    Return the value of a number key as a Decimal, or None when it is too long.
+
+    Args:
+        key: A key built by :func:`number_key`.
+
+    Returns:
+        The value, or None when it has more than :data:`MAX_ROUNDING_DIGITS`
+        significant digits.
+    """
+    if key[0] != "n":
+        return None  # a negative number, a token, a date
+    digits = key[1]
+    exponent = key[2]
+    if not isinstance(digits, str) or not isinstance(exponent, int):
+        return None
+    if len(digits) > MAX_ROUNDING_DIGITS:
+        return None
+    return Decimal(f"{digits}E{exponent}")
+
+
+def key_int(key: Key) -> int | None:
+    """
+    Return the value of a number key as an ``int`` when it is a whole number
+    small enough to be spelled out in words.
+
+    Args:
+        key: A key built by :func:`number_key`.
+
+    Returns:
+        The integer, or None.
+    """
+    if key[0] != "n":
+        return None  # a negative number, a token, a date
+    digits = key[1]
+    exponent = key[2]
+    if not isinstance(digits, str) or not isinstance(exponent, int):
+        return None
+    if exponent < 0 or len(digits) + exponent > 16:
+        return None
+    value = int(digits) * 10**exponent
+    return value if value <= MAX_WORD_VALUE else None
+
+
+def rounding_interval(key: Key, precision: int) -> tuple[Decimal, Decimal] | None:
+    """
+    Return the closed interval of values that round to ``key`` at ``precision``.
+
+    Args:
+        key: The hedged number's key.
+        precision: The power of ten of its last written digit (``1.2
+            million``: 5).
+
+    Returns:
+        ``(low, high)``, or None when the number is too long to round.
+    """
+    value = key_decimal(key)
+    if value is None:
+        return None
+    half = DECIMAL_CONTEXT.multiply(Decimal(5), DECIMAL_CONTEXT.power(10, precision - 1))
+    return DECIMAL_CONTEXT.subtract(value, half), DECIMAL_CONTEXT.add(value, half)

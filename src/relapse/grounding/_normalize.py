@@ -1,0 +1,145 @@
+"""
+Writings the scanner reads through a rewrite: invisible characters, vulgar fractions, powers of ten.
+
+Before a text is scanned, characters a reader does not see are deleted
+(``12<U+200B>500`` is 12500), vulgar fractions are written with a slash
+(``3½`` is ``3 1/2``, ``¾`` is ``3/4``) and a power of ten written with a
+superscript exponent is written out (``10⁹`` is 1000000000, ``2.5 × 10⁻³``
+is 0.0025). The rewrite keeps a map back to the original offsets, so every
+claim's span is still a substring of the text as written. A text with none
+of these characters (every ASCII text) is scanned as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+from relapse.grounding._text import INVISIBLE
+
+_VULGAR = {
+    "\u00bc": "1/4",
+    "\u00bd": "1/2",
+    "\u00be": "3/4",
+    "\u2150": "1/7",
+    "\u2151": "1/9",
+    "\u2152": "1/10",
+    "\u2153": "1/3",
+    "\u2154": "2/3",
+    "\u2155": "1/5",
+    "\u2156": "2/5",
+    "\u2157": "3/5",
+    "\u2158": "4/5",
+    "\u2159": "1/6",
+    "\u215a": "5/6",
+    "\u215b": "1/8",
+    "\u215c": "3/8",
+    "\u215d": "5/8",
+    "\u215e": "7/8",
+    "\u2189": "0/3",
+}
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+#: Largest power of ten written out: beyond it the exponent is left as written.
+MAX_POWER = 100
+#: What the rewrite touches: invisible characters, vulgar fractions, the
+#: fraction slash, superscript digits and minus. A text without any of them
+#: is returned as it is.
+REWRITTEN_CHARACTERS = frozenset(
+    f"{INVISIBLE}{''.join(_VULGAR)}\u2044\u2070\u00b9\u00b2\u00b3"
+    + "".join(chr(code) for code in range(0x2074, 0x207C))
+)
+#: The same, as the body of a regex character class.
+REWRITTEN = "".join(sorted(REWRITTEN_CHARACTERS))
+_SPECIAL = re.compile(f"[{REWRITTEN}]")
+# The characters rewritten one by one.
+_CHARACTER = re.compile(f"[{INVISIBLE}{''.join(_VULGAR)}\u2044]")
+# "10⁹", "3 × 10⁸", "2.5·10⁻³": an optional mantissa, then 10 and a
+# superscript exponent. "m²" and "cm³" are units: no 10 before them.
+_POWER = re.compile(
+    r"(?:(?<![\d.,])(?P<mantissa>\d{1,15}(?:\.\d{1,15})?)[\ \u00a0]?[x×·*⋅][\ \u00a0]?)?"
+    r"(?<![\d.,])10(?P<exponent>\u207b?[\u2070\u00b9\u00b2\u00b3\u2074-\u2079]{1,3})"
+)
+
+
+def normalize(text: str) -> tuple[str, list[int] | None]:
+    """
+    Rewrite ``text`` for the scanner, with a map back to its offsets.
+
+    Args:
+        text: A chunk, a question or an answer.
+
+    Returns:
+        ``(rewritten, origin)``: ``origin[i]`` is the offset in ``text`` of
+        the character ``rewritten[i]`` came from, with one more entry,
+        ``len(text)``, for the end. ``origin`` is None when nothing was
+        rewritten (``rewritten is text``).
+    """
+    if text.isascii() or _SPECIAL.search(text) is None:
+        return text, None
+    pieces: list[str] = []
+    origin: list[int] = []
+    position = 0
+    for match in _POWER.finditer(text):
+        _rewrite_characters(text, position, match.start(), pieces, origin)
+        written = _power(match)
+        if written is None:
+            _rewrite_characters(text, match.start(), match.end(), pieces, origin)
+        else:
+            pieces.append(written)
+            origin.extend([match.start()] * (len(written) - 1) + [match.end() - 1])
+        position = match.end()
+    _rewrite_characters(text, position, len(text), pieces, origin)
+    origin.append(len(text))
+    return "".join(pieces), origin
+
+
+def _power(match: re.Match[str]) -> str | None:
+    """Write ``3 × 10⁸`` out in digits (``300000000``), or None when too large."""
+    exponent = int(match["exponent"].translate(_SUPERSCRIPTS))
+    if abs(exponent) > MAX_POWER:
+        return None
+    try:
+        value = Decimal(match["mantissa"] or "1").scaleb(exponent)
+    except InvalidOperation:
+        return None
+    return format(value.normalize(), "f")
+
+
+def _rewrite_characters(
+    text: str, start: int, end: int, pieces: list[str], origin: list[int]
+) -> None:
+    """Copy ``text[start:end]`` without invisible characters, fractions written with a slash."""
+    position = start
+    for match in _CHARACTER.finditer(text, start, end):
+        index = match.start()
+        if position < index:  # the run before it, copied whole
+            pieces.append(text[position:index])
+            origin.extend(range(position, index))
+        position = index + 1
+        char = match.group()
+        if char in INVISIBLE:
+            continue
+        written = "/" if char == "\u2044" else _VULGAR[char]  # fraction slash: "1⁄2"
+        if written != "/" and pieces and pieces[-1][-1:].isdigit():
+            written = " " + written  # "3½" is the mixed number "3 1/2"
+        pieces.append(written)
+        origin.extend([index] * len(written))
+    if position < end:
+        pieces.append(text[position:end])
+        origin.extend(range(position, end))
+
+
+def origin_span(origin: list[int], start: int, end: int) -> tuple[int, int]:
+    """
+    Map a span of the rewritten text back to the original text.
+
+    Args:
+        origin: The map :func:`normalize` returned.
+        start: The span's start in the rewritten text.
+        end: Its end (exclusive), greater than ``start``.
+
+    Returns:
+        ``(start, end)`` in the original text: from the first character's
+        origin to just past the last character's.
+    """
+    return origin[start], origin[end - 1] + 1
