@@ -31,6 +31,8 @@ export RELAPSE_PHOENIX_BIN="$PWD/.venv-phoenix/bin/phoenix"
 # --- Documentation site: every page, link and API reference must resolve
 # (mkdocs.yml sets strict; the flag repeats it so nobody loses it by accident).
 .venv/bin/python -m pip install --quiet --group docs
+.venv/bin/ruff check docs/_ext
+.venv/bin/ruff format --check docs/_ext
 docs_site=$(mktemp -d)
 NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet --site-dir "$docs_site"
 rm -rf "$docs_site"

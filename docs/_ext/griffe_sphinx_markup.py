@@ -72,8 +72,10 @@ def _rewrite(obj: griffe.Object, text: str) -> str:
     text = _DOCTEST.sub(doctest, text + "\n").rstrip("\n")
     text = _ROLE.sub(role, text)
     text = _VERSION.sub(
-        lambda m: f"{m.group(1)}*{'Added' if m.group(2) == 'added' else 'Changed'}"
-        f" in version {m.group(3)}.*",
+        lambda m: (
+            f"{m.group(1)}*{'Added' if m.group(2) == 'added' else 'Changed'}"
+            f" in version {m.group(3)}.*"
+        ),
         text,
     )
     return _LITERAL_INTRO.sub(r"\1:", text)
