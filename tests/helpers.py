@@ -149,3 +149,8 @@ SIX = [
     record("Founded in 1999 by Ann.", ["1999"], "Summary", id="r5", question=None),
     record("Steps:\n1. Mix well.", ["1. Mix well."], id="r6"),
 ]
+
+
+def refuse_to_load() -> LoopFake:
+    """A model factory that fails as a missing extra does."""
+    raise ImportError("the model's package is not installed")

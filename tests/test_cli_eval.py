@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
+import types
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 import relapse.llms.local
-from helpers import SIX, LoopFake, record, write
+from helpers import INVENTED, SIX, LoopFake, record, write
 from relapse.cli import main
 from relapse.llms.local import LocalModelUnavailable
 
@@ -108,7 +110,7 @@ class TestEval:
         """--workers only means something with --loop."""
         result = runner.invoke(main, ["eval", str(six), "--workers", "2"])
         assert 2 == result.exit_code
-        assert "--workers applies to --loop only" in result.stderr
+        assert "--workers and --model apply to --loop only" in result.stderr
 
 
 class TestEvalLoop:
@@ -165,3 +167,140 @@ class TestEvalLoop:
         assert 2 == data["questions"] == sum(data["outcomes"].values())
         assert all(run["tokens"] > 0 for run in data["runs"])
         assert data["final_grounded_rate"] >= data["first_try_grounded_rate"]
+
+
+class FakeUsage:
+    """The ``usage`` of an SDK response."""
+
+    def __init__(self, prompt_tokens: int, completion_tokens: int) -> None:
+        self.prompt_tokens = prompt_tokens
+        self.completion_tokens = completion_tokens
+
+
+def fake_openai_module(usage: bool) -> types.ModuleType:
+    """
+    A stand-in for ``relapse.llms.openai`` (eco branch): ``OpenAICompatible``,
+    ``Sampling`` and ``text_of``. It answers "Fine." when the prompt holds
+    "first|", else an invented number, with 10 + 2 tokens of usage.
+    """
+    module = types.ModuleType("relapse.llms.openai")
+    made: list[dict[str, object]] = []
+
+    class Sampling:
+        def __init__(self, **options: object) -> None:
+            self.options = options
+
+    class OpenAICompatible:
+        def __init__(self, **options: object) -> None:
+            made.append(options)
+
+        def create(self, prompt: str) -> object:
+            text = "Fine." if "first|" in prompt else INVENTED
+            return types.SimpleNamespace(text=text, usage=FakeUsage(10, 2) if usage else None)
+
+    module.Sampling = Sampling  # type: ignore[attr-defined]
+    module.OpenAICompatible = OpenAICompatible  # type: ignore[attr-defined]
+    module.text_of = lambda response: response.text  # type: ignore[attr-defined]
+    module.made = made  # type: ignore[attr-defined]
+    return module
+
+
+#: The options that pick an OpenAI-compatible server.
+OPENAI = ("--model", "openai", "--base-url", "u", "--model-name", "m")
+
+
+class TestEvalLoopOpenAI:
+    def test_openai_model_options_and_token_counts(
+        self, runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """--model openai: the client gets the URL, name, api and temperature 0; usage counts."""
+        module = fake_openai_module(usage=True)
+        monkeypatch.setitem(sys.modules, "relapse.llms.openai", module)
+        path = write(tmp_path, [{"question": "first|", "passages": ["p"]}])
+        out = tmp_path / "loop.json"
+        result = runner.invoke(
+            main,
+            [
+                *("eval", "--loop", str(path), "--model", "openai", "--json", str(out)),
+                *(
+                    "--base-url",
+                    "http://127.0.0.1:9/v1",
+                    "--model-name",
+                    "m",
+                    "--api",
+                    "completions",
+                ),
+            ],
+        )
+        assert 0 == result.exit_code, result.output
+        [options] = module.made  # type: ignore[attr-defined]
+        assert ("m", "http://127.0.0.1:9/v1", "completions", {"temperature": 0.0}) == (
+            options["model"],
+            options["base_url"],
+            options["api"],
+            options["sampling"].options,  # type: ignore[attr-defined]
+        )
+        data = json.loads(out.read_text(encoding="utf-8"))
+        assert ("grounded_first_try", 12) == (data["runs"][0]["outcome"], data["runs"][0]["tokens"])
+
+    def test_a_server_without_usage_has_no_token_figure(
+        self, runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """No usage in the responses: tokens n/a, never a partial sum."""
+        monkeypatch.setitem(sys.modules, "relapse.llms.openai", fake_openai_module(usage=False))
+        path = write(tmp_path, [{"question": "first|", "passages": ["p"]}])
+        result = runner.invoke(
+            main,
+            [
+                "eval",
+                "--loop",
+                str(path),
+                "--model",
+                "openai",
+                "--base-url",
+                "u",
+                "--model-name",
+                "m",
+            ],
+        )
+        assert 0 == result.exit_code, result.output
+        assert ", mean tokens n/a," in result.stdout
+
+    def test_missing_module_names_the_extra(
+        self, runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Without relapse.llms.openai or the SDK: exit 2 naming the extra."""
+        monkeypatch.setitem(sys.modules, "relapse.llms.openai", None)
+        path = write(tmp_path, [{"question": "q", "passages": ["p"]}])
+        result = runner.invoke(
+            main,
+            [
+                "eval",
+                "--loop",
+                str(path),
+                "--model",
+                "openai",
+                "--base-url",
+                "u",
+                "--model-name",
+                "m",
+            ],
+        )
+        assert 2 == result.exit_code
+        assert "pip install 'relapse[openai]'" in result.stderr
+
+    @pytest.mark.parametrize(
+        ("arguments", "message"),
+        [
+            (["--loop", "--model", "openai"], "--model openai needs --base-url and --model-name"),
+            (["--loop", "--base-url", "u"], "apply to --model openai only"),
+            (["--model", "openai", "--base-url", "u", "--model-name", "m"], "apply to --loop only"),
+        ],
+    )
+    def test_option_combinations(
+        self, runner: CliRunner, six: Path, arguments: list[str], message: str
+    ) -> None:
+        """Options that do not go together are usage errors before any model is made."""
+        result = runner.invoke(main, ["eval", str(six), *arguments])
+        assert 2 == result.exit_code
+        assert message in result.stderr

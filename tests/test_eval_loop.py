@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import LoopFake
+from helpers import LoopFake, refuse_to_load
 from relapse.evaluation import evaluate_loop, format_loop_report, load_questions
 
 
@@ -129,3 +129,12 @@ class TestEvaluateLoop:
         """Refused before any model is made."""
         with pytest.raises(ValueError, match=message):
             evaluate_loop(load_questions(dataset), LoopFake, **option)  # type: ignore[arg-type]
+
+
+class TestWorkerErrors:
+    def test_a_model_that_cannot_load_raises_its_own_error_from_the_pool(
+        self, dataset: Path
+    ) -> None:
+        """The factory's ImportError reaches the caller, not a BrokenProcessPool."""
+        with pytest.raises(ImportError, match="the model's package is not installed"):
+            evaluate_loop(load_questions(dataset), refuse_to_load, workers=2)

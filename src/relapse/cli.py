@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import re
 import sys
 from collections.abc import Callable, Iterator
@@ -233,6 +232,24 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
     show_default=True,
     help="With --loop: LLM calls allowed per question.",
 )
+@click.option(
+    "--model",
+    type=click.Choice(["local", "openai"]),
+    default="local",
+    show_default=True,
+    help="With --loop: the bundled Gemma 3 270M, or an OpenAI-compatible server.",
+)
+@click.option(
+    "--base-url", help="With --model openai: the API root, e.g. http://127.0.0.1:8000/v1."
+)
+@click.option("--model-name", help="With --model openai: the model name the server knows.")
+@click.option(
+    "--api",
+    type=click.Choice(["chat", "completions"]),
+    default="chat",
+    show_default=True,
+    help="With --model openai: /chat/completions, or /completions for a base model.",
+)
 def eval_(
     dataset: Path,
     check_spec: str,
@@ -243,6 +260,10 @@ def eval_(
     loop: bool,
     workers: int,
     max_iterations: int,
+    model: str,
+    base_url: str | None,
+    model_name: str | None,
+    api: str,
 ) -> None:
     """
     Score a check against DATASET (JSON Lines, RAGTruth sample format).
@@ -258,8 +279,12 @@ def eval_(
         check = evaluation.resolve_check(check_spec)
     except (ValueError, TypeError) as error:
         raise click.BadParameter(str(error), param_hint="--check") from error
-    if not loop and workers != 1:
-        raise click.UsageError("--workers applies to --loop only")
+    if not loop and (workers != 1 or model != "local"):
+        raise click.UsageError("--workers and --model apply to --loop only")
+    if model == "openai" and (not base_url or not model_name):
+        raise click.UsageError("--model openai needs --base-url and --model-name")
+    if model == "local" and (base_url or model_name):
+        raise click.UsageError("--base-url and --model-name apply to --model openai only")
     if loop and plot is not None:
         raise click.UsageError(
             "--plot draws the check's per-code scores; it does not apply to --loop"
@@ -282,7 +307,16 @@ def eval_(
     except evaluation.DatasetError as error:
         raise click.BadParameter(str(error), param_hint="DATASET") from error
     if loop:
-        _eval_loop(records, check, limit, workers, max_iterations, json_out)
+        from relapse.evaluation._models import local_model, openai_model
+
+        make_model: Callable[[], Any] = (
+            functools.partial(local_model, workers)
+            if model == "local"
+            else functools.partial(
+                openai_model, base_url=str(base_url), model=str(model_name), api=api
+            )
+        )
+        _eval_loop(records, check, make_model, limit, workers, max_iterations, json_out)
         return
     with _progress(len(records), "response") as advance:
         report = evaluation.evaluate(records, check, name=check_spec, progress=advance)
@@ -297,18 +331,17 @@ def eval_(
 def _eval_loop(
     records: list[Any],
     check: Any,
+    make_model: Callable[[], Any],
     limit: int | None,
     workers: int,
     max_iterations: int,
     json_out: Path | None,
 ) -> None:
     from relapse import evaluation
-    from relapse.llms.local import LocalModel, LocalModelUnavailable
+    from relapse.llms.local import LocalModelUnavailable
 
     questions, _, _ = evaluation.distinct_questions(records)
     total = len(questions[:limit])
-    # Each worker's model gets an equal share of the cores.
-    make_model = functools.partial(LocalModel, n_threads=max(1, (os.cpu_count() or 1) // workers))
     try:
         with _progress(total, "question") as advance:
             report = evaluation.evaluate_loop(
@@ -326,6 +359,9 @@ def _eval_loop(
             f" install it with:\n  {error.install_command}",
             err=True,
         )
+        sys.exit(2)
+    except ImportError as error:  # --model openai without its module or SDK
+        click.echo(f"relapse eval --loop: {error}", err=True)
         sys.exit(2)
     click.echo(evaluation.format_loop_report(report))
     if json_out is not None:

@@ -254,18 +254,26 @@ def _run_one(
     )
 
 
-# One model per worker process, made by the pool's initializer.
-_worker_model: list[LoopModel] = []
+# One model per worker process, made by the pool's initializer. A failure to
+# make it is kept and raised by the first question, so the caller gets the
+# real exception (a missing extra) rather than a broken pool.
+_worker_model: list[LoopModel | Exception] = []
 
 
 def _start_worker(make_model: Callable[[], LoopModel]) -> None:
-    _worker_model.append(make_model())
+    try:
+        _worker_model.append(make_model())
+    except Exception as error:
+        _worker_model.append(error)
 
 
 def _run_in_worker(
     record: QuestionRecord, max_iterations: int, grounding_check: GroundingCheck | None
 ) -> QuestionRun:
-    return _run_one(record, _worker_model[0], max_iterations, grounding_check)
+    model = _worker_model[0]
+    if isinstance(model, Exception):
+        raise model
+    return _run_one(record, model, max_iterations, grounding_check)
 
 
 def evaluate_loop(
@@ -303,8 +311,9 @@ def evaluate_loop(
     Raises:
         ValueError: ``max_iterations`` or ``workers`` below 1, ``limit``
             below 0.
-        Exception: whatever the model raises (the loop never hides an LLM
-            error); with a pool, the first failing question's error.
+        Exception: whatever ``make_model`` or the model raises (the loop
+            never hides an LLM error); with a pool, the first failing
+            question's error, of its own type.
     """
     if max_iterations < 1:
         raise ValueError(f"max_iterations must be >= 1, got {max_iterations}")
