@@ -366,3 +366,7 @@ def _eval_loop(
     click.echo(evaluation.format_loop_report(report))
     if json_out is not None:
         _write_json(json_out, report.to_dict())
+
+
+if __name__ == "__main__":  # python -m relapse.cli; spawned eval workers import this module
+    main()

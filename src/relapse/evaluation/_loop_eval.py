@@ -301,7 +301,9 @@ def evaluate_loop(
             when None. Picklable when ``workers > 1``.
         max_iterations: LLM calls allowed per question, at least 1.
         workers: 1 runs in this process; more runs a process pool of that
-            size (spawned processes, one model each).
+            size (spawned processes, one model each). As with any spawned
+            pool, a script calling this must keep its top-level work under
+            ``if __name__ == "__main__":`` (the ``relapse`` command does).
         limit: Run only the first ``limit`` distinct questions.
         progress: Called once after each question.
 
