@@ -9,7 +9,8 @@ The ``relapse`` command line.
 * ``relapse eval DATASET.jsonl [--check SPEC] [--json OUT] [--plot PNG]``:
   score a check against annotated answers (:mod:`relapse.evaluation`).
 * ``relapse eval --loop DATASET.jsonl [--limit N] [--workers N]``: run the
-  loop on the local model over the dataset's questions.
+  loop over the dataset's questions on the local model, or with ``--model
+  openai --base-url URL --model-name NAME`` on an OpenAI-compatible server.
 
 Exit status 2 means a usage problem: a bad or unreadable chunks file or
 dataset (the message names the line), or a missing extra (the message names
@@ -271,7 +272,8 @@ def eval_(
     Each line holds "question", "passages", "response" and
     "hallucinated_spans" (character offsets into the response). A bad line
     stops the run with its line number. With --loop, each distinct question
-    is run through the loop on the local model instead.
+    is run through the loop instead, on the local model or (--model openai)
+    an OpenAI-compatible server.
     """
     from relapse import evaluation
 
