@@ -6,12 +6,16 @@ RAGTruth sample (445 responses in the development half) and prints, for each
 (relapse's opt-in names check FG005 alone and with the default codes too):
 
 - response-level precision and recall (a response is flagged when the check
-  reports any finding; it is hallucinated when annotators marked any span),
+  does not accept it; it is hallucinated when annotators marked any span),
 - false-alarm rate: flagged clean responses / clean responses,
 - span precision: flagged spans overlapping an annotated span / flagged spans,
 - numeric-span recall: annotated spans holding a real number (not only a
   list marker or a passage reference) that a flagged span overlaps / such spans,
 - milliseconds per check.
+
+The scoring is ``relapse.evaluation``'s, the same as ``relapse eval``'s; this
+script adds the two peers. A peer finding whose spans cannot be located in
+the answer flags the response but is not a span.
 
 Usage::
 
@@ -26,16 +30,15 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import json
-import re
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+from relapse import GroundingFinding, GroundingResult
+from relapse.evaluation import EvalReport, evaluate, load_annotated
 
 ROOT = Path(__file__).resolve().parent.parent
 PEERS = ROOT / "benchmarks" / ".peers"
@@ -43,9 +46,8 @@ DEFAULT_DATA = ROOT / ".." / "shared" / "data" / "ragtruth-sample" / "ragtruth_s
 PEER_PACKAGES = {"relapse_010": "relapse==0.1.0", "corroborate_010": "corroborate==0.1.0"}
 PEER_FILES = {"relapse_010": "relapse.py", "corroborate_010": "corroborate.py"}
 
-#: A check under evaluation: (question, chunks, answer) -> [(code, start, end)].
-Spans = list[tuple[str, int, int]]
-Runner = Callable[[str, list[str], str], Spans]
+#: A check under evaluation: (question, chunks, answer) -> GroundingResult.
+Check = Callable[[str, Sequence[str], str], GroundingResult]
 
 
 def load_peer(alias: str) -> ModuleType:
@@ -100,56 +102,52 @@ def locate(answer: str, texts: Sequence[str]) -> list[tuple[int, int]]:
     return found
 
 
-def ours(codes: frozenset[str] | None = None) -> Runner:
+def ours(codes: frozenset[str] | None = None) -> Check:
     """relapse's check (default codes unless ``codes``), offsets as reported."""
     from relapse.grounding import GroundingCheck, default_grounding_check
 
-    check = default_grounding_check if codes is None else GroundingCheck(codes=codes)
-
-    def run(question: str, chunks: list[str], answer: str) -> Spans:
-        result = check(question, chunks, answer)
-        return [
-            (finding.code, start, end)
-            for finding in result.findings
-            for start, end in finding.offsets
-        ]
-
-    return run
+    return default_grounding_check if codes is None else GroundingCheck(codes=codes)
 
 
-def relapse_010() -> Runner:
+def _located(findings: Sequence[Any], answer: str) -> GroundingResult:
+    """A peer's findings as relapse's, their spans located in the answer."""
+    return GroundingResult(
+        ok=not findings,
+        findings=tuple(
+            GroundingFinding(
+                finding.code,
+                str(getattr(finding, "message", "")),
+                tuple(finding.spans),
+                tuple(locate(answer, finding.spans)),
+            )
+            for finding in findings
+        ),
+    )
+
+
+def relapse_010() -> Check:
     """relapse 0.1.0's ``default_grounding_check``; spans located in the answer."""
     module = load_peer("relapse_010")
 
-    def run(question: str, chunks: list[str], answer: str) -> Spans:
-        result = module.default_grounding_check(question, chunks, answer)
-        return [
-            (finding.code, start, end)
-            for finding in result.findings
-            for start, end in locate(answer, finding.spans)
-        ] or [(finding.code, 0, 0) for finding in result.findings]
+    def run(question: str, chunks: Sequence[str], answer: str) -> GroundingResult:
+        result = module.default_grounding_check(question, list(chunks), answer)
+        return _located(result.findings, answer)
 
     return run
 
 
-def corroborate_010() -> Runner:
+def corroborate_010() -> Check:
     """corroborate 0.1.0's ``check_answer``; flagged when its report is not ok."""
     module = load_peer("corroborate_010")
 
-    def run(question: str, chunks: list[str], answer: str) -> Spans:
-        report = module.check_answer(question, chunks, answer)
-        if report.ok():
-            return []
-        return [
-            (finding.code, start, end)
-            for finding in report.findings
-            for start, end in locate(answer, finding.spans)
-        ] or [(finding.code, 0, 0) for finding in report.findings]
+    def run(question: str, chunks: Sequence[str], answer: str) -> GroundingResult:
+        report = module.check_answer(question, list(chunks), answer)
+        return _located([] if report.ok() else report.findings, answer)
 
     return run
 
 
-CHECKS: dict[str, Callable[[], Runner]] = {
+CHECKS: dict[str, Callable[[], Check]] = {
     "relapse (this)": ours,
     # The opt-in names check, alone and with the default codes.
     "relapse FG005 alone": lambda: ours(frozenset({"FG005"})),
@@ -158,102 +156,22 @@ CHECKS: dict[str, Callable[[], Runner]] = {
     "corroborate 0.1.0": corroborate_010,
 }
 
-# What makes an annotated span "numeric" is decided here, independently of
-# any check: it holds a digit run that is neither a line-leading list marker
-# ("3. Print") nor a reference to the context ("Passage 2", "passages 1 and 3").
-_DIGITS = re.compile(r"\d+")
-_LIST_MARKER = re.compile(r"(?:^|\n)[ \t*#>-]*\Z")
-_LIST_MARKER_AFTER = re.compile(r"[.)]\s")
-_PASSAGE_REFERENCE = re.compile(
-    r"(?i:passages?|documents?)\s*(?:\d+\s*(?:,|and|&)\s*)*\Z",
-)
+
+def _rate(value: float | None) -> str:
+    return "    n/a" if value is None else f"{value:.3f}"
 
 
-def is_numeric_span(response: str, start: int, end: int) -> bool:
-    """Tell whether ``response[start:end]`` holds a real number (see above)."""
-    for match in _DIGITS.finditer(response, start, end):
-        digit_start = match.start()
-        before = response[max(0, digit_start - 40) : digit_start]
-        if _LIST_MARKER.search(before) and _LIST_MARKER_AFTER.match(response, match.end()):
-            continue
-        if _PASSAGE_REFERENCE.search(before):
-            continue
-        return True
-    return False
-
-
-@dataclass
-class Score:
-    """Counts for one check over the corpus."""
-
-    flagged_bad: int = 0
-    flagged_clean: int = 0
-    bad: int = 0
-    clean: int = 0
-    spans: int = 0
-    spans_overlapping: int = 0
-    numeric_spans: int = 0
-    numeric_caught: int = 0
-    seconds: float = 0.0
-    checks: int = 0
-    false_alarms: list[tuple[str, list[str]]] = field(default_factory=list)
-    misses: list[tuple[str, str]] = field(default_factory=list)
-
-    def row(self, name: str) -> str:
-        """Format this score as one line of the table."""
-        flagged = self.flagged_bad + self.flagged_clean
-        precision = self.flagged_bad / flagged if flagged else 0.0
-        recall = self.flagged_bad / self.bad if self.bad else 0.0
-        false_alarm = self.flagged_clean / self.clean if self.clean else 0.0
-        span_precision = self.spans_overlapping / self.spans if self.spans else 0.0
-        numeric = self.numeric_caught / self.numeric_spans if self.numeric_spans else 0.0
-        ms = 1000 * self.seconds / self.checks if self.checks else 0.0
-        return (
-            f"{name:<21} {precision:>9.3f} {recall:>7.3f} {false_alarm:>7.3f}"
-            f" ({self.flagged_clean:>3}/{self.clean}) {span_precision:>8.3f}"
-            f" ({self.spans_overlapping:>3}/{self.spans:<3}) {numeric:>8.3f}"
-            f" ({self.numeric_caught:>2}/{self.numeric_spans}) {ms:>8.3f}"
-        )
-
-
-def overlaps(a_start: int, a_end: int, b_start: int, b_end: int) -> bool:
-    """Tell whether two half-open spans share a character."""
-    return a_start < b_end and b_start < a_end
-
-
-def evaluate(records: list[dict[str, Any]], runner: Runner) -> Score:
-    """Run one check over every record and count."""
-    score = Score()
-    for record in records:
-        question = record["question"] or ""
-        chunks = record["passages"]
-        response = record["response"]
-        annotated = [(span["start"], span["end"]) for span in record["hallucinated_spans"]]
-        started = time.perf_counter()
-        flagged = runner(question, chunks, response)
-        score.seconds += time.perf_counter() - started
-        score.checks += 1
-        if annotated:
-            score.bad += 1
-            score.flagged_bad += bool(flagged)
-        else:
-            score.clean += 1
-            score.flagged_clean += bool(flagged)
-            if flagged:
-                score.false_alarms.append(
-                    (record["id"], [f"{code} {response[s:e]!r}" for code, s, e in flagged])
-                )
-        for _, start, end in flagged:
-            score.spans += 1
-            score.spans_overlapping += any(overlaps(start, end, a, b) for a, b in annotated)
-        for start, end in annotated:
-            if is_numeric_span(response, start, end):
-                score.numeric_spans += 1
-                caught = any(overlaps(start, end, s, e) for _, s, e in flagged if e > s)
-                score.numeric_caught += caught
-                if not caught:
-                    score.misses.append((record["id"], response[start:end]))
-    return score
+def row(name: str, report: EvalReport) -> str:
+    """Format one check's report as one line of the table."""
+    overall = report.overall
+    ms = report.ms_per_check or 0.0
+    return (
+        f"{name:<20} {_rate(overall.precision):>9} {_rate(overall.recall):>7}"
+        f" {_rate(overall.false_alarm_rate):>7} ({overall.flagged_clean:>3}/{overall.clean})"
+        f" {_rate(report.span_precision):>8} ({report.spans_overlapping:>3}/{report.spans:<3})"
+        f" {_rate(report.numeric_recall):>8} ({report.numeric_caught:>2}/{report.numeric_spans})"
+        f" {ms:>8.3f}"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -266,23 +184,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="also list this check's false alarms and missed numeric spans",
     )
     args = parser.parse_args(argv)
-    records = [json.loads(line) for line in args.path.read_text(encoding="utf-8").splitlines()]
+    records = load_annotated(args.path)
     print(f"RAGTruth sample: {args.path.resolve()} ({len(records)} responses)")
     print(
         f"{'check':<21} {'precision':>9} {'recall':>7} {'false-alarm':>17}"
         f" {'span-precision':>18} {'numeric-recall':>15} {'ms/check':>8}"
     )
-    scores = {name: evaluate(records, make()) for name, make in CHECKS.items()}
-    for name, score in scores.items():
-        print(score.row(name))
+    reports = {name: evaluate(records, make(), name=name) for name, make in CHECKS.items()}
+    for name, report in reports.items():
+        print(row(name, report))
     if args.details:
-        score = scores[args.details]
+        report = reports[args.details]
         print(f"\nfalse alarms of {args.details}:")
-        for record_id, spans in score.false_alarms:
-            print(f"  {record_id}: {'; '.join(spans)[:300]}")
+        for miss in report.false_alarms:
+            print(f"  {miss.id}: {'; '.join(miss.texts)[:300]}")
         print(f"\nmissed numeric spans of {args.details}:")
-        for record_id, text in score.misses:
-            print(f"  {record_id}: {text[:200]!r}")
+        for miss in report.numeric_misses:
+            print(f"  {miss.id}: {miss.texts[0][:200]!r}")
     return 0
 
 

@@ -24,4 +24,47 @@ export RELAPSE_PHOENIX_BIN="$PWD/.venv-phoenix/bin/phoenix"
 .venv/bin/mypy
 # The decorator's public types, pinned by a sample file (not part of the package).
 .venv/bin/mypy --strict tests/typing
-.venv/bin/pytest
+# Coverage of src/relapse (lines and branches; the settings are in
+# pyproject.toml's [tool.coverage.*]), reported after the tests.
+.venv/bin/pytest --cov=relapse --cov-report=term
+
+# --- Documentation site: every page, link and API reference must resolve
+# (mkdocs.yml sets strict; the flag repeats it so nobody loses it by accident).
+.venv/bin/python -m pip install --quiet --group docs
+.venv/bin/ruff check docs/_ext
+.venv/bin/ruff format --check docs/_ext
+docs_site=$(mktemp -d)
+NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet --site-dir "$docs_site"
+rm -rf "$docs_site"
+
+# --- Release: build the sdist and the wheel, check their metadata, then
+# install the wheel alone into a fresh virtual environment and use it there.
+.venv/bin/python -m pip install --quiet --group release
+release_dir=$(mktemp -d)
+.venv/bin/python -m build --outdir "$release_dir/dist" .
+.venv/bin/twine check --strict "$release_dir"/dist/*
+sdist_files=$(tar -tzf "$release_dir"/dist/relapse-*.tar.gz)
+for required in LICENSE tests/test_run.py tests/conftest.py src/relapse/py.typed; do
+  if ! grep -q "^relapse-[^/]*/$required\$" <<<"$sdist_files"; then
+    echo "the sdist lacks $required" >&2
+    exit 1
+  fi
+done
+python3 -m venv "$release_dir/venv"
+wheel=$(ls "$release_dir"/dist/relapse-*.whl)
+"$release_dir/venv/bin/python" -m pip install --quiet "$wheel[cli]"
+"$release_dir/venv/bin/relapse" check --help >/dev/null
+(cd "$release_dir" && "$release_dir/venv/bin/python" - <<'PY'
+import relapse
+
+@relapse.grounded(chunks_arg="docs", max_iterations=2)
+def answer(query: str, docs: list[str]) -> str:
+    return "The bridge opened in 1937."
+
+result = answer.run("When did the bridge open?", ["The Golden Gate Bridge opened in 1937."])
+assert (result.grounded, result.iterations) == (True, 1), result
+assert "site-packages" in relapse.__file__, relapse.__file__
+print(f"installed wheel relapse {relapse.__version__}: a decorated call returned {result.answer!r}")
+PY
+)
+rm -rf "$release_dir"

@@ -5,7 +5,9 @@ the default check, and assertions on iteration spans read back from a backend.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import relapse
@@ -75,3 +77,111 @@ def echo_answer(query: str, docs: list[str]) -> str:
 def never_grounded(query: str, docs: list[str]) -> str:
     """Always hallucinate: raises relapse.NotGroundedError after three calls."""
     return "WRONG"
+
+
+def flag_42_and_maybe(query: str, chunks: Sequence[str], answer: str) -> GroundingResult:
+    """
+    A check for scoring tests: each "42" is an FG001 span with offsets; "maybe"
+    anywhere adds one LJ001 finding without offsets.
+    """
+    findings = []
+    starts = [i for i in range(len(answer)) if answer.startswith("42", i)]
+    if starts:
+        findings.append(
+            GroundingFinding(
+                "FG001",
+                "42 is not in the chunks",
+                tuple("42" for _ in starts),
+                tuple((i, i + 2) for i in starts),
+            )
+        )
+    if "maybe" in answer:
+        findings.append(GroundingFinding("LJ001", "the judge doubts it"))
+    return GroundingResult(ok=not findings, findings=tuple(findings))
+
+
+#: An answer with a number no test passage holds.
+INVENTED = "It is 987654."
+
+
+class LoopFake:
+    """
+    A loop-evaluation model whose answers depend on the record's first passage.
+
+    ``build_prompt`` writes the first passage's key and ``F`` (first call) or
+    ``R`` (a retry, whose query quotes the invented number), padded to 100 or
+    150 characters, so every retry prompt is 1.5 times its first prompt. Each
+    call counts 10 prompt tokens and 2 completion tokens.
+
+    Keys: ``first`` answers plainly; ``recovers`` invents then answers;
+    ``refuses`` invents then refuses; ``stubborn`` always invents.
+    """
+
+    def __init__(self) -> None:
+        self.prompt_tokens = 0
+        self.completion_tokens = 0
+
+    @staticmethod
+    def build_prompt(question: str, chunk_texts: Sequence[str]) -> str:
+        kind = "R" if "987654" in question else "F"
+        return f"{chunk_texts[0]}|{kind}".ljust(100 if kind == "F" else 150, ".")
+
+    def __call__(self, prompt: str) -> str:
+        self.prompt_tokens += 10
+        self.completion_tokens += 2
+        key, kind = prompt.rstrip(".").split("|")
+        if key == "first" or (kind == "R" and key == "recovers"):
+            return "Fine."
+        if kind == "R" and key == "refuses":
+            return "The context does not say."
+        return INVENTED
+
+
+def record(response: str, spans: list[str], task_type: str = "QA", **extra: Any) -> dict[str, Any]:
+    """One RAGTruth-format record whose spans are the first occurrences of ``spans``."""
+    hallucinated = []
+    for text in spans:
+        start = response.index(text)
+        hallucinated.append({"text": text, "start": start, "end": start + len(text)})
+    return {
+        "id": extra.pop("id", response[:8]),
+        "task_type": task_type,
+        "question": extra.pop("question", "What?"),
+        "passages": extra.pop("passages", ["A passage."]),
+        "response": response,
+        "hallucinated_spans": hallucinated,
+        **extra,
+    }
+
+
+def write(tmp_path: Path, lines: list[Any], name: str = "data.jsonl") -> Path:
+    """Write each item as one JSON line (strings are written verbatim)."""
+    path = tmp_path / name
+    path.write_text(
+        "".join((x if isinstance(x, str) else json.dumps(x)) + "\n" for x in lines),
+        encoding="utf-8",
+    )
+    return path
+
+
+#: Six records, scored with flag_42_and_maybe (FG001 on "42" with
+#: offsets, LJ001 on "maybe" without):
+#: 1 QA hallucinated "42", flagged at it         -> TP, span hit, numeric caught
+#: 2 QA clean, not flagged                        -> TN
+#: 3 QA clean, "42" flagged                       -> FP, span miss
+#: 4 Summary hallucinated "Paris", LJ001 only     -> TP, unlocated, not numeric
+#: 5 Summary hallucinated "1999", not flagged     -> FN, numeric missed
+#: 6 QA hallucinated list item "1. Mix well."     -> FN, not numeric (list marker)
+SIX = [
+    record("The answer is 42 units.", ["42"], id="r1"),
+    record("It is blue.", [], id="r2"),
+    record("It costs 42 dollars.", [], id="r3"),
+    record("Paris is maybe in France.", ["Paris"], "Summary", id="r4", question=None),
+    record("Founded in 1999 by Ann.", ["1999"], "Summary", id="r5", question=None),
+    record("Steps:\n1. Mix well.", ["1. Mix well."], id="r6"),
+]
+
+
+def refuse_to_load() -> LoopFake:
+    """A model factory that fails as a missing extra does."""
+    raise ImportError("the model's package is not installed")

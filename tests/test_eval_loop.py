@@ -1,0 +1,140 @@
+"""relapse.evaluation.evaluate_loop: outcomes, refusals apart, calls, tokens, prompt growth."""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+import pytest
+
+from helpers import LoopFake, refuse_to_load
+from relapse.evaluation import evaluate_loop, format_loop_report, load_questions
+
+
+def question(key: str, **extra: object) -> dict[str, object]:
+    """A question record whose first passage is the fake model's key."""
+    return {"id": key, "question": f"What about {key}?", "passages": [key, "more"], **extra}
+
+
+@pytest.fixture
+def dataset(tmp_path: Path) -> Path:
+    """Four questions (one of each fate), a repeat of the first, and a Summary record."""
+    lines = [
+        question("first"),
+        question("recovers"),
+        question("first"),  # a second response to the same question in RAGTruth
+        question("refuses"),
+        {"id": "s1", "task_type": "Summary", "question": None, "passages": ["an article"]},
+        question("stubborn"),
+    ]
+    path = tmp_path / "questions.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+class TestEvaluateLoop:
+    def test_outcomes_and_rates(self, dataset: Path) -> None:
+        """1 first try, 1 recovered, 1 recovered as a refusal, 1 exhausted at 2 calls."""
+        report = evaluate_loop(load_questions(dataset), LoopFake, max_iterations=2)
+        assert ["first", "recovers", "refuses", "stubborn"] == [run.id for run in report.runs]
+        assert [
+            "grounded_first_try",
+            "recovered",
+            "recovered_refusal",
+            "exhausted",
+        ] == [run.outcome for run in report.runs]
+        assert (0.25, 0.75) == (report.first_try_rate, report.final_rate)
+        assert {
+            "grounded_first_try": 1,
+            "recovered": 1,
+            "recovered_refusal": 1,
+            "exhausted": 1,
+            "stalled": 0,
+            "timeout": 0,
+        } == report.outcomes
+
+    def test_calls_tokens_and_prompt_growth(self, dataset: Path) -> None:
+        """Calls 1+2+2+2 = 7 (mean 1.75); 12 tokens a call (21.0); retries 150/100 chars."""
+        report = evaluate_loop(load_questions(dataset), LoopFake, max_iterations=2)
+        assert [1, 2, 2, 2] == [run.calls for run in report.runs]
+        assert (1.75, 21.0, 1.5) == (
+            report.mean_calls,
+            report.mean_tokens,
+            report.retry_prompt_ratio,
+        )
+        assert (100, 150) == report.runs[1].prompt_chars
+
+    def test_repeats_and_questionless_records_are_reported(self, dataset: Path) -> None:
+        """The repeated question runs once; the Summary record is listed as not run."""
+        report = evaluate_loop(load_questions(dataset), LoopFake, max_iterations=2)
+        assert 1 == report.duplicates
+        assert [(5, "s1", "no question (task type Summary)")] == report.not_run
+        text = format_loop_report(report)
+        assert "not run: line 5 (id s1): no question (task type Summary)" in text
+        assert "1 record(s) repeat an earlier question: run once" in text
+
+    def test_summary_line(self, dataset: Path) -> None:
+        """The printed summary carries the hand-computed figures."""
+        text = format_loop_report(
+            evaluate_loop(load_questions(dataset), LoopFake, max_iterations=2)
+        )
+        assert text.startswith(
+            "summary: 4 questions, first-try grounded 0.25 (1/4), final grounded 0.75 (3/4),"
+            " recovered 2 (1 as a refusal), mean calls 1.75, mean tokens 21,"
+            " retry prompt / first prompt 1.50, "
+        )
+
+    def test_limit(self, dataset: Path) -> None:
+        """--limit counts distinct questions."""
+        report = evaluate_loop(load_questions(dataset), LoopFake, max_iterations=2, limit=2)
+        assert ["first", "recovers"] == [run.id for run in report.runs]
+
+    def test_a_model_without_counters_has_no_token_figure(self, dataset: Path) -> None:
+        """Tokens are n/a, never 0, when the model does not count them."""
+
+        class Uncounted(LoopFake):
+            def __init__(self) -> None:
+                pass
+
+            def __call__(self, prompt: str) -> str:
+                return "Fine."
+
+        report = evaluate_loop(load_questions(dataset), Uncounted, max_iterations=2)
+        assert None is report.mean_tokens
+        assert ", mean tokens n/a," in format_loop_report(report)
+
+    def test_two_worker_processes_give_the_same_runs(self, dataset: Path) -> None:
+        """A spawned pool of two: same outcomes in dataset order as in-process."""
+        report = evaluate_loop(
+            load_questions(dataset), functools.partial(LoopFake), max_iterations=2, workers=2
+        )
+        assert 2 == report.workers
+        assert [
+            ("first", "grounded_first_try", 1),
+            ("recovers", "recovered", 2),
+            ("refuses", "recovered_refusal", 2),
+            ("stubborn", "exhausted", 2),
+        ] == [(run.id, run.outcome, run.calls) for run in report.runs]
+
+    @pytest.mark.parametrize(
+        ("option", "message"),
+        [
+            ({"max_iterations": 0}, "max_iterations must be >= 1"),
+            ({"workers": 0}, "workers must be >= 1"),
+            ({"limit": -1}, "limit must be >= 0"),
+        ],
+    )
+    def test_bad_options(self, dataset: Path, option: dict[str, int], message: str) -> None:
+        """Refused before any model is made."""
+        with pytest.raises(ValueError, match=message):
+            evaluate_loop(load_questions(dataset), LoopFake, **option)  # type: ignore[arg-type]
+
+
+class TestWorkerErrors:
+    def test_a_model_that_cannot_load_raises_its_own_error_from_the_pool(
+        self, dataset: Path
+    ) -> None:
+        """The factory's ImportError reaches the caller, not a BrokenProcessPool."""
+        with pytest.raises(ImportError, match="the model's package is not installed"):
+            evaluate_loop(load_questions(dataset), refuse_to_load, workers=2)
