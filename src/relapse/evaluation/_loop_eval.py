@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 import relapse
-from relapse._loop import GroundingCheck
+from relapse._checking import Check as GroundingCheck
 from relapse._outcomes import outcome_of
 from relapse.evaluation._data import QuestionRecord
 

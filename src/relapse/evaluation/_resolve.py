@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import Any, cast
 
-from relapse._loop import GroundingCheck
 from relapse.checks import all_of
+from relapse.evaluation._score import Check as GroundingCheck
 from relapse.grounding import default_grounding_check
 
 __all__ = ["resolve_check"]
@@ -63,4 +63,7 @@ def resolve_check(spec: str) -> GroundingCheck:
     """
     parts = [part.strip() for part in spec.split("&")]
     checks = [_one(part, spec) for part in parts]
-    return checks[0] if len(checks) == 1 else all_of(*checks)
+    if len(checks) == 1:
+        return checks[0]
+    # all_of of synchronous checks answers synchronously.
+    return cast("GroundingCheck", all_of(*checks))
