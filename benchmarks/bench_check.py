@@ -1,4 +1,4 @@
-"""
+r"""
 Time the default grounding check against its peers and a floor, then on hostile inputs.
 
 Contexts of 10 KB, 100 KB and 1 MB are built from the real passages of the
@@ -9,7 +9,7 @@ four that no passage supports. Each size times, in one run:
 - this check: ``relapse.grounding.default_grounding_check``,
 - relapse 0.1.0's ``default_grounding_check``,
 - corroborate 0.1.0's ``check_answer``,
-- the floor: one ``re.finditer(r"\\d+", context)`` pass collecting the matches.
+- the floor: one ``re.finditer(r"\d+", context)`` pass collecting the matches.
 
 Then a number-dense corpus (every sentence a number, a date, money or a
 quoted figure), built afresh from a new seed on every run so that no run

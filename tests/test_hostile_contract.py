@@ -114,7 +114,7 @@ class TestAsyncDetection:
         assert 1 == llm.calls
 
 
-class _NotesNotAList(Exception):
+class _NotesNotAList(Exception):  # noqa: N818
     pass
 
 

@@ -1,4 +1,4 @@
-"""
+r"""
 A grounded call to any OpenAI-compatible server, with the cost of each attempt.
 
 Start a server, for example llama-cpp-python's with the bundled model::
@@ -9,7 +9,7 @@ default_model_path; print(default_model_path())')" --model_alias gemma-3-270m --
 
 then run::
 
-    OPENAI_BASE_URL=http://127.0.0.1:8000/v1 RELAPSE_MODEL=gemma-3-270m \\
+    OPENAI_BASE_URL=http://127.0.0.1:8000/v1 RELAPSE_MODEL=gemma-3-270m \
         python examples/integrations/openai_compatible.py
 
 The decorated function returns the SDK's own ``Completion``; relapse reads

@@ -27,7 +27,7 @@ from relapse._state import Attempt, current_attempt
 from relapse._streams import Streamed
 from relapse._types import GroundingFinding, GroundingResult, IterationRecord, RelapseResult
 from relapse._usage import Usage, default_usage_of
-from relapse._version import VERSION as __version__
+from relapse._version import VERSION as __version__  # noqa: N811 (the dunder is the convention)
 from relapse.exceptions import NotGroundedError, RelapseError
 from relapse.grounding import default_grounding_check
 

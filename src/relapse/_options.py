@@ -169,9 +169,11 @@ def is_enabled(enabled: Enabled) -> bool:
 
 class LoopOptions(TypedDict, total=False):
     """
-    The options every entry point shares (:func:`relapse.grounded`,
-    :func:`relapse.run`, :func:`relapse.arun`), with their meaning in
-    :func:`relapse.grounded`'s docstring. Defaults are in :data:`DEFAULTS`.
+    The options every entry point shares.
+
+    :func:`relapse.grounded`, :func:`relapse.run` and :func:`relapse.arun` take
+    them, with their meaning in :func:`relapse.grounded`'s docstring. Defaults
+    are in :data:`DEFAULTS`.
     """
 
     max_iterations: int

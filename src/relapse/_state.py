@@ -90,7 +90,7 @@ def current_attempt() -> Attempt | None:
     return _CURRENT.get()
 
 
-class attempt_scope:  # a context manager used like a function, as contextlib.suppress
+class attempt_scope:  # noqa: N801 (a context manager used like a function, as contextlib.suppress)
     """Make ``attempt`` what :func:`current_attempt` returns inside the ``with`` block."""
 
     __slots__ = ("_attempt", "_token")

@@ -699,7 +699,9 @@ class _Activation:
 
 def active(span: Span) -> _Activation:
     """
-    Make ``span`` the current span while the LLM is called: ``with active(span): ...``.
+    Make ``span`` the current span while the LLM is called.
+
+    Use it as ``with active(span): ...``.
 
     Spans the caller's own code starts inside (for example a provider's
     instrumentation) then become its children. Entering does nothing when

@@ -158,9 +158,7 @@ def demo(limit: int | None, max_iterations: int, trace: bool) -> None:
 @click.option("--answer", required=True, help="The answer to check; '-' reads it from stdin.")
 @click.option("--query", default="", help="The question the answer replies to.")
 def check(chunks_file: Path, answer: str, query: str) -> None:
-    """
-    Check ANSWER against the chunks; exit 0 when grounded, 1 when not.
-    """
+    """Check ANSWER against the chunks; exit 0 when grounded, 1 when not."""
     chunks = load_chunks(chunks_file)
     if answer == "-":
         answer = sys.stdin.read()

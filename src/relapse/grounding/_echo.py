@@ -33,7 +33,7 @@ def wording_phrases(texts: Iterable[str], exclude: Iterable[str] = ()) -> tuple[
     a line and ends in a colon (``Problems found:``), kept with its colon.
 
     Args:
-        texts: Wordings with their arguments replaced by ``"\\x00"``.
+        texts: Wordings with their arguments replaced by the NUL character.
         exclude: Text to drop first, such as the refusal the wording asks
             for (saying it is an answer, not an echo).
 

@@ -139,8 +139,7 @@ def key_decimal(key: Key) -> Decimal | None:
 
 def key_int(key: Key) -> int | None:
     """
-    Return the value of a number key as an ``int`` when it is a whole number
-    small enough to be spelled out in words.
+    Return a number key's value as an ``int``, for whole numbers words can spell.
 
     Args:
         key: A key built by :func:`number_key`.

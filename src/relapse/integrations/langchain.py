@@ -223,12 +223,12 @@ class GroundedRunnable(Runnable[Input, Output], Generic[Input, Output]):
     # Types are the wrapped chain's (schemas follow from them) ---------------
 
     @property
-    def InputType(self) -> type[Input]:
+    def InputType(self) -> type[Input]:  # noqa: N802 (LangChain's Runnable API)
         """The wrapped chain's input type."""
         return self.runnable.InputType
 
     @property
-    def OutputType(self) -> type[Output]:
+    def OutputType(self) -> type[Output]:  # noqa: N802 (LangChain's Runnable API)
         """The wrapped chain's output type."""
         return self.runnable.OutputType
 

@@ -71,7 +71,7 @@ _EXAMPLES = (
 )
 
 
-class LocalModelUnavailable(RelapseError):
+class LocalModelUnavailable(RelapseError):  # noqa: N818 (public name since 0.2.0 previews)
     """
     The ``local`` extra (llama-cpp-python and the Gemma weights) is not installed.
 
