@@ -115,6 +115,17 @@ def int_key(value: int) -> Key:
     return number_key(str(value))
 
 
+def _digits_and_exponent(key: Key) -> tuple[str, int] | None:
+    """The digits and power of ten of a non-negative number key; None for other keys."""
+    if key[0] != "n":
+        return None  # a negative number, a token, a date
+    digits = key[1]
+    exponent = key[2]
+    if not isinstance(digits, str) or not isinstance(exponent, int):
+        return None
+    return digits, exponent
+
+
 def key_decimal(key: Key) -> Decimal | None:
     """
     Return the value of a number key as a Decimal, or None when it is too long.
@@ -126,12 +137,10 @@ def key_decimal(key: Key) -> Decimal | None:
         The value, or None when it has more than :data:`MAX_ROUNDING_DIGITS`
         significant digits.
     """
-    if key[0] != "n":
-        return None  # a negative number, a token, a date
-    digits = key[1]
-    exponent = key[2]
-    if not isinstance(digits, str) or not isinstance(exponent, int):
+    parts = _digits_and_exponent(key)
+    if parts is None:
         return None
+    digits, exponent = parts
     if len(digits) > MAX_ROUNDING_DIGITS:
         return None
     return Decimal(f"{digits}E{exponent}")
@@ -147,12 +156,10 @@ def key_int(key: Key) -> int | None:
     Returns:
         The integer, or None.
     """
-    if key[0] != "n":
-        return None  # a negative number, a token, a date
-    digits = key[1]
-    exponent = key[2]
-    if not isinstance(digits, str) or not isinstance(exponent, int):
+    parts = _digits_and_exponent(key)
+    if parts is None:
         return None
+    digits, exponent = parts
     if exponent < 0 or len(digits) + exponent > 16:
         return None
     value = int(digits) * 10**exponent

@@ -243,7 +243,41 @@ def _client_options(base_url: str | None, api_key: str | None, **extra: Any) -> 
     return options
 
 
-class OpenAICompatible:
+class _Endpoint:
+    """What the sync and async clients share: the request options and the SDK client."""
+
+    #: The name of the SDK's client class this endpoint builds.
+    _sdk_client: str
+
+    def __init__(
+        self,
+        *,
+        model: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        api: Api = "chat",
+        sampling: Sampling | None = None,
+        system: str | None = None,
+        on_retry: OnRetry | None = None,
+        timeout: float | None = None,
+        max_retries: int | None = None,
+        client: Any = None,
+    ) -> None:
+        self._request = _Request.of(model, api, sampling or Sampling(), system, on_retry)
+        if client is None:
+            sdk = _import_openai()
+            client = getattr(sdk, self._sdk_client)(
+                **_client_options(base_url, api_key, timeout=timeout, max_retries=max_retries)
+            )
+        self.client = client
+
+    @property
+    def sampling(self) -> Sampling:
+        """The sampling options sent with every request (``on_retry`` aside)."""
+        return self._request.sampling
+
+
+class OpenAICompatible(_Endpoint):
     """
     A synchronous LLM call to an OpenAI-compatible server.
 
@@ -272,32 +306,8 @@ class OpenAICompatible:
         TypeError, ValueError: a bad argument, named in the message.
     """
 
-    def __init__(
-        self,
-        *,
-        model: str,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        api: Api = "chat",
-        sampling: Sampling | None = None,
-        system: str | None = None,
-        on_retry: OnRetry | None = None,
-        timeout: float | None = None,
-        max_retries: int | None = None,
-        client: openai.OpenAI | None = None,
-    ) -> None:
-        self._request = _Request.of(model, api, sampling or Sampling(), system, on_retry)
-        if client is None:
-            sdk = _import_openai()
-            client = sdk.OpenAI(
-                **_client_options(base_url, api_key, timeout=timeout, max_retries=max_retries)
-            )
-        self.client = client
-
-    @property
-    def sampling(self) -> Sampling:
-        """The sampling options sent with every request (``on_retry`` aside)."""
-        return self._request.sampling
+    _sdk_client = "OpenAI"
+    client: openai.OpenAI
 
     def create(self, prompt: str, **overrides: Any) -> Any:
         """
@@ -328,7 +338,7 @@ class OpenAICompatible:
         return text_of(self.create(prompt))
 
 
-class AsyncOpenAICompatible:
+class AsyncOpenAICompatible(_Endpoint):
     """
     :class:`OpenAICompatible` with ``openai.AsyncOpenAI``: ``await llm(prompt)``.
 
@@ -337,32 +347,8 @@ class AsyncOpenAICompatible:
     (the SDK's connection pool); the server decides how many it serves at once.
     """
 
-    def __init__(
-        self,
-        *,
-        model: str,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        api: Api = "chat",
-        sampling: Sampling | None = None,
-        system: str | None = None,
-        on_retry: OnRetry | None = None,
-        timeout: float | None = None,
-        max_retries: int | None = None,
-        client: openai.AsyncOpenAI | None = None,
-    ) -> None:
-        self._request = _Request.of(model, api, sampling or Sampling(), system, on_retry)
-        if client is None:
-            sdk = _import_openai()
-            client = sdk.AsyncOpenAI(
-                **_client_options(base_url, api_key, timeout=timeout, max_retries=max_retries)
-            )
-        self.client = client
-
-    @property
-    def sampling(self) -> Sampling:
-        """The sampling options sent with every request (``on_retry`` aside)."""
-        return self._request.sampling
+    _sdk_client = "AsyncOpenAI"
+    client: openai.AsyncOpenAI
 
     async def create(self, prompt: str, **overrides: Any) -> Any:
         """The async :meth:`OpenAICompatible.create`."""
