@@ -16,6 +16,7 @@ from openai.types.chat import ChatCompletion
 import relapse
 from helpers import forbid
 from llama_server import MODEL, LlamaServer
+from relapse._attributes import RELAPSE_USAGE_INPUT_TOKENS, RELAPSE_USAGE_OUTPUT_TOKENS
 from relapse.llms.local import LocalModel
 from relapse.llms.openai import (
     AsyncOpenAICompatible,
@@ -24,6 +25,7 @@ from relapse.llms.openai import (
     resample,
     text_of,
 )
+from relapse.testing import capture_spans
 
 BRIDGE = [
     "The Golden Gate Bridge opened to traffic on May 27, 1937. Its main span is 1,280 metres."
@@ -319,6 +321,54 @@ class TestLocalServer:
         assert sum(u.total_tokens for u in usages) == result.usage.total_tokens
         # The retry prompt quotes the rejected answer, so it is longer.
         assert usages[1].prompt_tokens > usages[0].prompt_tokens
+
+    async def test_async_decorated_function_tokens_in_result_and_spans(
+        self, llama_server: LlamaServer
+    ) -> None:
+        """async @grounded around the async SDK: each attempt's tokens on its record and span."""
+        llm = AsyncOpenAICompatible(
+            base_url=llama_server.base_url, model=MODEL, api="completions", sampling=GREEDY
+        )
+        with capture_spans() as captured:
+
+            @relapse.grounded(
+                chunks_arg="docs",
+                grounding_check=forbid("1937"),
+                max_iterations=2,
+                tracer_provider=captured.provider,
+            )
+            async def answer(question: str, docs: list[str]) -> Completion:
+                return await llm.create(LocalModel.build_prompt(question, docs))  # type: ignore[no-any-return]
+
+            returned = await answer("When did the Golden Gate Bridge open?", BRIDGE)
+            result = await answer.run("When did the Golden Gate Bridge open?", BRIDGE)
+
+            assert isinstance(returned, Completion)
+            usages = [r.response.usage for r in result.transcript]
+            assert 2 == len(usages)
+            assert [(u.prompt_tokens, u.completion_tokens) for u in usages] == [
+                (r.usage.input_tokens, r.usage.output_tokens) for r in result.transcript
+            ]
+            # The second call's spans: its two iteration spans and their parent.
+            iterations = captured.named("relapse.iteration")[-2:]
+            assert [(u.prompt_tokens, u.completion_tokens) for u in usages] == [
+                (
+                    span.attributes[RELAPSE_USAGE_INPUT_TOKENS],
+                    span.attributes[RELAPSE_USAGE_OUTPUT_TOKENS],
+                )
+                for span in iterations
+                if span.attributes is not None
+            ]
+            parent_id = iterations[0].parent.span_id if iterations[0].parent else None
+            (call,) = [s for s in captured.spans if s.context.span_id == parent_id]
+            assert call.attributes is not None
+            assert (
+                sum(u.prompt_tokens for u in usages),
+                sum(u.completion_tokens for u in usages),
+            ) == (
+                call.attributes[RELAPSE_USAGE_INPUT_TOKENS],
+                call.attributes[RELAPSE_USAGE_OUTPUT_TOKENS],
+            )
 
     async def test_arun_concurrent_calls(self, llama_server: LlamaServer) -> None:
         """Three arun calls gathered at once each get the answer to their own question."""
