@@ -242,9 +242,11 @@ def run_demo(
         out = sys.stdout
     started = time.monotonic()
     if model is None:
-        from relapse.llms.local import LocalModel
+        from relapse.llms.local import RETRY_TEMPERATURE, LocalModel
 
-        model = LocalModel()
+        # Retries sample (a new seed each) instead of repeating a rejected
+        # greedy answer byte for byte; benchmarks/loop_settings.py measured it.
+        model = LocalModel(retry_temperature=RETRY_TEMPERATURE)
     provider = exporter = None
     if trace:
         from opentelemetry.sdk.trace import TracerProvider

@@ -30,9 +30,11 @@ def local_model(workers: int = 1) -> Any:
         relapse.llms.local.LocalModelUnavailable: the ``local`` extra is
             missing.
     """
-    from relapse.llms.local import LocalModel
+    from relapse.llms.local import RETRY_TEMPERATURE, LocalModel
 
-    return LocalModel(n_threads=max(1, (os.cpu_count() or 1) // workers))
+    return LocalModel(
+        n_threads=max(1, (os.cpu_count() or 1) // workers), retry_temperature=RETRY_TEMPERATURE
+    )
 
 
 class OpenAIMetered:

