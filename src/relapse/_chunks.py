@@ -122,7 +122,13 @@ def chunk_texts(chunks: Iterable[Any], argument: str = "chunks") -> list[str]:
         iterator = iter(chunks)
     except TypeError:
         raise TypeError(f"{argument} must be {_EXPECTED_CHUNKS}, got {describe(chunks)}") from None
-    return [chunk_text(chunk, f"{argument}[{index}]") for index, chunk in enumerate(iterator)]
+    texts = list(iterator)
+    for index, chunk in enumerate(texts):
+        # Most chunks are already text; only the others pay for reading and
+        # for the name an error message would give them.
+        if type(chunk) is not str:
+            texts[index] = chunk_text(chunk, f"{argument}[{index}]")
+    return texts
 
 
 def materialize(chunks: Any, argument: str = "chunks") -> tuple[Any, list[str]]:

@@ -287,7 +287,7 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                     attempt = replace(attempt, chunks=texts)
                 checked = time.perf_counter()
                 pending: object = checker(reply.answer)
-                if inspect.isawaitable(pending):
+                if type(pending) is not GroundingResult and inspect.isawaitable(pending):
                     pending = _unwrapped((yield Await(pending)))
                 verdict = _verified(pending)
             except BaseException:

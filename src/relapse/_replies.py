@@ -103,6 +103,9 @@ class Readers:
                 :class:`relapse.Usage` or None.
             Exception: whatever the user's ``answer_of``/``usage_of`` raises.
         """
+        if type(response) is str and self.answer_of is None and self.usage_of is None:
+            # The common case, on every LLM call: a plain str has no usage to read.
+            return Reply(response, response, None)
         answer = (self.answer_of or _default_answer)(response)
         if not isinstance(answer, str):
             raise TypeError(f"answer_of returned {describe(answer)}; expected str")

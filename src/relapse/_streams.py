@@ -255,6 +255,8 @@ def settle(value: Any) -> Any:
             synchronous call cannot have read or awaited; the message says to
             make the function ``async def``. A coroutine is closed first.
     """
+    if type(value) is str:
+        return value  # the common case, on every LLM call
     if inspect.iscoroutine(value):
         value.close()  # never awaited: close it so Python does not warn
         raise TypeError(
