@@ -40,19 +40,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import relapse
-from relapse._prompts import NO_ANSWER
+from relapse._outcomes import RECOVERED_REFUSAL, outcome_of
 from relapse.demo import load_items
-from relapse.grounding import REFUSAL_PHRASES
 from relapse.llms.local import LocalModel
-
-#: Phrases of an answer that declines to answer from the context.
-_REFUSALS = (NO_ANSWER.lower().rstrip("."), *REFUSAL_PHRASES, "does not contain", "not mentioned")
-
-
-def is_refusal(answer: str) -> bool:
-    """Whether ``answer`` says the context does not hold the answer."""
-    folded = answer.casefold()
-    return any(phrase in folded for phrase in _REFUSALS)
 
 
 @dataclass
@@ -75,7 +65,7 @@ class Tally:
         self.calls += result.iterations
         self.first_failed += not result.transcript[0].grounded
         self.recovered += result.outcome == "recovered"
-        self.recovered_refusal += result.outcome == "recovered" and is_refusal(result.answer)
+        self.recovered_refusal += outcome_of(result) == RECOVERED_REFUSAL
         self.exhausted += result.outcome == "exhausted"
         self.stalled += result.outcome == "stalled"
         answers = [r.answer for r in result.transcript]
