@@ -215,7 +215,7 @@ class PreparedCheck:
             texts: The chunk texts.
         """
         self._config = config
-        self._chunks = TextIndex(texts)
+        self._chunks = TextIndex(texts, lazy=True)
         self._question_text = query
         self._question = TextIndex([query], eager_words=True) if config.exempt_question else None
         self._known_words: frozenset[str] | None = None
@@ -268,7 +268,10 @@ class PreparedCheck:
             # only within a bounded window around the claim, so an answer that
             # repeats a claim ("7 7 7 ...") is judged once per distinct context.
             verdicts: dict[tuple[object, ...], bool] = {}
-            for claim in scan(answer):
+            claims = scan(answer)
+            if not self._chunks.complete:
+                self._chunks.warm(claim.needs[0] for claim in claims[:MAX_WARMED_CLAIMS])
+            for claim in claims:
                 code, start, end = claim[:3]
                 read.append((start, end))
                 if code not in codes or (covered and regions.covers(start, end)):
@@ -357,6 +360,12 @@ class PreparedCheck:
 
     def _has(self, key: Key, plain: bool) -> bool:
         """Tell whether the chunks (or the question, or the trivial set) hold ``key``."""
+        if self._known(key, plain):
+            return True
+        return self._chunks.has(key)
+
+    def _known(self, key: Key, plain: bool) -> bool:
+        """Tell whether ``key`` is held without reading more chunks."""
         if key in self._chunks.keys:
             return True
         if self._question is not None and key in self._question.keys:
@@ -388,9 +397,17 @@ class PreparedCheck:
     def _supported(self, answer: str, claim: Claim) -> bool:
         """Tell whether an alternative of the claim's needs is held, or a fallback supports it."""
         plain = self._trivial(answer, claim) if claim.key is not None else claim.plain
-        for alternative in claim.needs:
-            if all(self._has(part, plain) for part in alternative):
-                return True
+        needs = claim.needs
+        # First what the chunks read so far hold; only then read the chunks
+        # that may hold each part, dates last (their evidence is a pattern,
+        # slower to search than a number's digits).
+        if any(all(self._known(part, plain) for part in alternative) for alternative in needs):
+            return True
+        if not self._chunks.complete:
+            for alternative in needs:
+                parts = sorted(alternative, key=_is_date) if len(alternative) > 1 else alternative
+                if all(self._has(part, plain) for part in parts):
+                    return True
         if claim.parts and claim.plain:
             # Each end stated on its own, or spelled out ("three to four weeks"
             # grounds "3-4 weeks").
@@ -481,6 +498,11 @@ class _Regions:
         return index >= 0 and start < self._ends[index]
 
 
+def _is_date(key: Key) -> bool:
+    """Tell whether ``key`` is a date pattern."""
+    return key[0] == "d"
+
+
 def _word_claims(answer: str) -> Iterator[Claim]:
     """Yield a claim for each number written in words (``seventy``, ``a dozen``)."""
     for word in word_numbers(answer):
@@ -489,6 +511,10 @@ def _word_claims(answer: str) -> Iterator[Claim]:
         key = int_key(word.value)
         yield Claim(FG001, word.start, word.end, ((key,),), (key,), key, word.precision, True)
 
+
+#: Claims of an answer whose most selective keys are looked up first (see
+#: :meth:`TextIndex.warm`); beyond them the search budget rules.
+MAX_WARMED_CLAIMS = 256
 
 #: Characters before and after a claim that every rule reading its context
 #: stays within, but the inline-enumeration look-back (INLINE_MARKER_WINDOW),

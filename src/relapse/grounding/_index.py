@@ -11,10 +11,23 @@ sorted values for hedged numbers. Memory is linear in the chunks.
 from __future__ import annotations
 
 import re
+import threading
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Iterator
 from decimal import Decimal
+from functools import partial
 from itertools import chain
 
-from relapse.grounding._claims import plain_number_keys
+from relapse.grounding._claims import Claim, plain_number_keys
+from relapse.grounding._evidence import (
+    Alternative,
+    TextTest,
+    date_digest,
+    digest,
+    evidence,
+    interval_evidence,
+    opaque_positions,
+)
 from relapse.grounding._keys import (
     DECIMAL_CONTEXT,
     SCALE_EXPONENTS,
@@ -108,53 +121,276 @@ def _units_in(text: str, key: Key) -> frozenset[str | None] | None:
 
 
 class TextIndex:
-    """The claims held by some texts: the chunks, or the question."""
+    """
+    The claims held by some texts: the chunks, or the question.
+
+    With ``lazy`` (the chunks), a chunk is read by the scanner only when a
+    lookup needs a key it may provide (:mod:`._evidence`), so a check costs
+    the answer's claims and a few searches in C, not a reading of every
+    number in the chunks. A lookup that finds no selective evidence, or a
+    check that has searched more than :data:`SEARCH_BUDGET` times the
+    chunks' length, reads every chunk left: the cost stays linear in the
+    chunks and the answer, and every answer is judged as a full reading
+    would judge it.
+    """
 
     __slots__ = (
+        "_absent",
+        "_date_digest_starts",
+        "_date_digests",
         "_decimals",
+        "_digest",
+        "_digest_starts",
         "_folded",
         "_head_values",
+        "_joined_starts",
+        "_lock",
         "_magnitudes",
         "_numbers",
+        "_read",
+        "_searched",
         "_units",
+        "_unread",
         "joined",
         "keys",
         "texts",
     )
 
-    def __init__(self, texts: list[str], *, eager_words: bool = False) -> None:
+    def __init__(self, texts: list[str], *, eager_words: bool = False, lazy: bool = False) -> None:
         """
-        Index ``texts`` in one pass of the digit scanner.
+        Index ``texts``: all at once, or with ``lazy`` on demand.
 
         Args:
             texts: The texts (chunks, or the question alone).
             eager_words: Also index number words now (for the short question);
                 for chunks they are looked up on demand.
+            lazy: Read a text's claims only when a lookup may need them
+                (chunks); texts whose digest cannot show their values
+                (:func:`opaque_positions`) are read at once.
         """
         #: The texts, in order.
         self.texts = texts
         #: The texts joined by :data:`CHUNK_SEPARATOR`.
         self.joined = CHUNK_SEPARATOR.join(texts)
+        #: Every key the texts read so far provide (all of them once
+        #: :attr:`complete`).
+        self.keys: set[Key] = set()
+        # The values of the numbers stated, for hedged numbers ("about 30").
+        self._numbers: set[Key] = set()
+        self._magnitudes: dict[int, list[Key]] | None = None
+        self._decimals: dict[int, list[Decimal]] = {}
+        self._read = bytearray(len(texts))
+        self._unread = len(texts)
+        self._absent: set[Key] = set()
+        self._digest: bytes | None = None
+        self._digest_starts: list[int] = []
+        self._date_digests: bytes | None = None
+        self._date_digest_starts: list[int] = []
+        self._joined_starts: list[int] = []
+        self._searched = 0
+        self._lock = threading.RLock()
+        if not lazy:
+            self._read_joined()
+        else:
+            starts = self._joined_starts = _starts(len(text) for text in texts)
+            for offset in opaque_positions(self.joined):
+                self._read_text(bisect_right(starts, offset) - 1)
+        if eager_words:
+            spelled = {int_key(word.value) for word in word_numbers(self.joined)}
+            self.keys |= spelled
+            self._numbers |= spelled
+        self._folded: str | None = None
+        self._head_values: dict[str, frozenset[int]] = {}
+        self._units: dict[Key, frozenset[str | None] | None] = {}
+
+    @property
+    def complete(self) -> bool:
+        """True once every text is read: :attr:`keys` then holds every key."""
+        return not self._unread
+
+    def _read_joined(self) -> None:
+        """Read every text in one pass of the scanner over the joined texts."""
         plain: list[str] = []
         claims = scan(self.joined, plain_numbers=plain)
-        keys: set[Key] = set(chain.from_iterable(claim.provides for claim in claims))
-        # The values of the numbers stated, for hedged numbers ("about 30").
-        self._numbers = {claim.key for claim in claims if claim.key is not None}
+        self._add(claims, plain)
+        self._read = bytearray(b"\x01" * len(self.texts))
+        self._unread = 0
+
+    def _read_text(self, position: int) -> None:
+        """Read one text's claims into the index (once)."""
+        if self._read[position]:
+            return
+        plain: list[str] = []
+        claims = scan(self.texts[position], plain_numbers=plain)
+        self._add(claims, plain)
+        # Marked only once its keys are in: a concurrent lookup that sees the
+        # mark also sees the keys.
+        self._read[position] = 1
+        self._unread -= 1
+
+    def _add(self, claims: list[Claim], plain: list[str]) -> None:
+        """Add the keys and numbers of ``claims`` and of the plain digit runs ``plain``."""
+        keys = self.keys
+        keys.update(chain.from_iterable(claim.provides for claim in claims))
+        numbers = [claim.key for claim in claims if claim.key is not None]
         for raw in set(plain):  # numbers repeat: each is read once
             provides, key = plain_number_keys(raw)
             keys.update(provides)
-            self._numbers.add(key)
-        if eager_words:
-            spelled = {int_key(word.value) for word in word_numbers(self.joined)}
-            keys |= spelled
-            self._numbers |= spelled
-        #: Every key the texts provide.
-        self.keys = keys
-        self._folded: str | None = None
-        self._magnitudes: dict[int, list[Key]] | None = None
-        self._decimals: dict[int, list[Decimal]] = {}
-        self._head_values: dict[str, frozenset[int]] = {}
-        self._units: dict[Key, frozenset[str | None] | None] = {}
+            numbers.append(key)
+        for number in numbers:
+            self._add_number(number)
+
+    def _add_number(self, number: Key) -> None:
+        """Add one stated number, and to the magnitude lists once they are built."""
+        if number in self._numbers:
+            return
+        self._numbers.add(number)
+        if self._magnitudes is None or number[0] != "n":
+            return
+        magnitude = _magnitude(number)
+        self._magnitudes.setdefault(magnitude, []).append(number)
+        converted = self._decimals.get(magnitude)
+        if converted is not None:
+            value = key_decimal(number)
+            if value is not None:
+                converted.append(value)
+
+    def read_all(self) -> None:
+        """Read every text not read yet."""
+        with self._lock:
+            for position in range(len(self.texts)):
+                self._read_text(position)
+
+    def has(self, key: Key) -> bool:
+        """
+        Tell whether the texts provide ``key``, reading the texts that may.
+
+        Args:
+            key: An index key.
+
+        Returns:
+            True when some text's claims provide it.
+        """
+        if key in self.keys:
+            return True
+        if not self._unread or key in self._absent:
+            return False
+        with self._lock:
+            alternatives = evidence(key)
+            if alternatives is None:
+                self.read_all()
+                return key in self.keys
+            for alternative in alternatives:
+                for position in self._candidates(alternative):
+                    self._read_text(position)
+                    if key in self.keys:
+                        return True
+            if key in self.keys:  # read by a concurrent lookup meanwhile
+                return True
+            self._absent.add(key)
+            return False
+
+    def warm(self, needs: Iterable[tuple[Key, ...]]) -> None:
+        """
+        Look up first the keys whose evidence is most selective.
+
+        An answer copied from a chunk holds long numbers and short ones; the
+        chunk a long number points to (``4,567,123``: one chunk in a
+        hundred) usually also holds the short ones (``45``, which a third of
+        the chunks may hold), so reading it first saves reading the others.
+
+        Args:
+            needs: For each claim, the keys of its first alternative.
+        """
+        strong: list[tuple[int, Key]] = []
+        for keys in needs:
+            for key in keys:
+                if key[0] in ("n", "-n") and isinstance(key[1], str):
+                    if len(key[1]) >= STRONG_DIGITS:
+                        strong.append((len(key[1]), key))
+                elif key[0] == "d" and key[1] is not None:
+                    strong.append((4, key))
+        for _, key in sorted(strong, key=lambda item: -item[0]):
+            self.has(key)
+
+    def _candidates(self, alternative: Alternative) -> Iterator[int]:
+        """
+        Yield the unread texts that satisfy one alternative of some evidence.
+
+        The first byte string is searched in the joined digests (or, with
+        none, the first pattern in the joined texts); each text found is
+        then tested against the rest. Each text is yielded at most once:
+        after a match the search resumes at the next text. Past the search
+        budget, every unread text is read and nothing is yielded.
+        """
+        if self._digest is None:
+            self._build_digest()
+        digests = self._digest or b""
+        if self._searched > SEARCH_BUDGET * (len(self.joined) + 1):
+            self.read_all()
+            return
+        needles = sorted((part for part in alternative if isinstance(part, bytes)), key=len)
+        date_patterns: list[re.Pattern[bytes]] = []
+        text_tests: list[TextTest] = []
+        for part in alternative:
+            if isinstance(part, bytes):
+                continue
+            if isinstance(part, re.Pattern) and isinstance(part.pattern, bytes):
+                date_patterns.append(part)
+            else:
+                text_tests.append(part)  # type: ignore[arg-type]  # a str pattern or a test
+        find: Callable[[int], int]
+        if needles:
+            starts = self._digest_starts
+            find = partial(digests.find, needles.pop())
+            self._searched += len(digests)
+        elif date_patterns:
+            dates = self._date_digest()
+            starts = self._date_digest_starts
+            find = partial(_search_bytes, date_patterns.pop(), dates)
+            self._searched += len(dates)
+        else:
+            first = text_tests.pop()
+            assert isinstance(first, re.Pattern)  # an alternative of tests alone starts with one
+            starts = self._joined_starts
+            find = partial(_search, first, self.joined)
+            self._searched += len(self.joined)
+        position = find(0)
+        while position >= 0:
+            text = bisect_right(starts, position) - 1
+            if (
+                not self._read[text]
+                and all(needle in self._digest_of(text) for needle in needles)
+                and all(pattern.search(self._date_digest_of(text)) for pattern in date_patterns)
+                and all(test.search(self.texts[text]) for test in text_tests)
+            ):
+                yield text
+            position = find(starts[text + 1])
+
+    def _date_digest(self) -> bytes:
+        """Return the texts' date digests, joined (computed on first use)."""
+        if self._date_digests is None:
+            parts = [date_digest(text) for text in self.texts]
+            self._date_digest_starts = _starts(len(part) for part in parts)
+            self._date_digests = b"\x00".join(parts)
+        return self._date_digests
+
+    def _date_digest_of(self, text: int) -> bytes:
+        """Return one text's date digest."""
+        dates = self._date_digest()
+        starts = self._date_digest_starts
+        return dates[starts[text] : starts[text + 1] - 1]
+
+    def _digest_of(self, text: int) -> bytes:
+        """Return one text's digest."""
+        starts = self._digest_starts
+        return (self._digest or b"")[starts[text] : starts[text + 1] - 1]
+
+    def _build_digest(self) -> None:
+        """Compute the texts' digests, joined, and where each text starts."""
+        digests = [digest(text) for text in self.texts]
+        self._digest_starts = _starts(len(part) for part in digests)
+        self._digest = b"\x00".join(digests)
 
     @property
     def folded(self) -> str:
@@ -252,17 +488,17 @@ class TextIndex:
         Returns:
             True when some number the texts state lies in the interval.
         """
+        if self._unread:
+            with self._lock:
+                self._read_interval(low, high)
         if self._magnitudes is None:
             # Numbers by magnitude (the power of ten of their first digit + 1),
             # so a hedged number compares with its few neighbours only. Built
             # aside and assigned once: concurrent checks never see it half-built.
             magnitudes: dict[int, list[Key]] = {}
             for number in self._numbers:
-                if number[0] != "n":
-                    continue
-                _, digits, exponent = number  # number keys: ("n", digits, exponent)
-                magnitude = len(digits) + exponent  # type: ignore[arg-type,operator]
-                magnitudes.setdefault(magnitude, []).append(number)
+                if number[0] == "n":
+                    magnitudes.setdefault(_magnitude(number), []).append(number)
             self._magnitudes = magnitudes
         if high < low or high < 0:
             return False
@@ -273,6 +509,16 @@ class TextIndex:
             if any(low <= value <= high for value in self._values_of(magnitude)):
                 return True
         return False
+
+    def _read_interval(self, low: Decimal, high: Decimal) -> None:
+        """Read every unread text that may state a number in ``[low, high]``."""
+        alternatives = interval_evidence(low, high) if low <= high else ()
+        if alternatives is None:
+            self.read_all()
+            return
+        for alternative in alternatives:
+            for position in self._candidates(alternative):
+                self._read_text(position)
 
     def units_of(self, key: Key) -> frozenset[str | None] | None:
         """
@@ -304,3 +550,39 @@ class TextIndex:
             values = [value for value in converted if value is not None]
             self._decimals[magnitude] = values
         return values
+
+
+def _search_bytes(pattern: re.Pattern[bytes], text: bytes, start: int) -> int:
+    """Return where ``pattern`` first matches ``text`` from ``start``, or -1."""
+    match = pattern.search(text, start)
+    return -1 if match is None else match.start()
+
+
+def _search(pattern: re.Pattern[str], text: str, start: int) -> int:
+    """Return where ``pattern`` first matches ``text`` from ``start``, or -1."""
+    match = pattern.search(text, start)
+    return -1 if match is None else match.start()
+
+
+def _magnitude(number: Key) -> int:
+    """The power of ten of a number key's first digit, plus one."""
+    _, digits, exponent = number  # number keys: ("n", digits, exponent)
+    return len(digits) + exponent  # type: ignore[arg-type,operator]
+
+
+def _starts(lengths: Iterable[int]) -> list[int]:
+    """Where each of texts of these lengths starts once joined by one separator, and the end."""
+    starts = [0]
+    for length in lengths:
+        starts.append(starts[-1] + length + 1)
+    return starts
+
+
+#: Digits from which a number's evidence is selective enough to look it up
+#: first (:meth:`TextIndex.warm`).
+STRONG_DIGITS = 4
+
+#: Characters a lazy index may search, as a multiple of the chunks' length,
+#: before it reads every chunk instead: an answer with thousands of distinct
+#: unsupported numbers costs one full reading, not a search per number.
+SEARCH_BUDGET = 64

@@ -188,7 +188,9 @@ def occurs_as_words(text: str, fragment: str) -> bool:
     if not fragment:
         return True
     # One regex search, in C: a loop over str.find hits would be quadratic
-    # on a chunk full of near misses.
-    before = r"(?<![^\W_])" if fragment[0].isalnum() else ""
+    # on a chunk full of near misses. The fragment comes first, so that the
+    # engine skips to its occurrences with a fast literal search; the test
+    # of the character before it is a lookbehind over the fragment's length.
+    before = rf"(?<![^\W_][\s\S]{{{len(fragment)}}})" if fragment[0].isalnum() else ""
     after = r"(?![^\W_])" if fragment[-1].isalnum() else ""
-    return re.search(before + re.escape(fragment) + after, text) is not None
+    return re.search(re.escape(fragment) + before + after, text) is not None

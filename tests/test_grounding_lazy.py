@@ -1,0 +1,298 @@
+"""The lazy chunk index: evidence rules, opaque chunks, and verdicts equal to a full reading."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import relapse.grounding._check as check_module
+from relapse._types import GroundingResult
+from relapse.grounding import GroundingCheck, default_grounding_check
+from relapse.grounding._evidence import (
+    WrittenNumber,
+    date_digest,
+    digest,
+    evidence,
+    interval_evidence,
+    opaque_positions,
+)
+from relapse.grounding._index import TextIndex
+from relapse.grounding._keys import Key
+from relapse.grounding._scan import scan
+from test_grounding_properties import _DENSE_TEXT, _SENTENCES
+
+# The bundled RAGTruth dev questions: real passages and real answers.
+_DATA = Path(__file__).resolve().parents[1] / "src" / "relapse" / "data"
+
+# Pieces that make every writing the scanner reads, and the ones the
+# evidence rules single out: scales, fractions, year ranges, other scripts.
+_PIECES = st.sampled_from(
+    [
+        *("0123456789" * 3),
+        *" ,./-:%$'–",
+        *["March ", "Sept. ", "MAY ", "th ", "rd ", "of ", "the ", "million", "k", "bn"],
+        *["s", "x", "between ", " and ", " to ", "about ", "at least ", "up to ", "COVID-", "v"],
+        *["1/4", "'90s", "20th century", "\u00a0", "\u202f", "١", "½", "10⁹", "\u200b", '"'],
+        *["seventy ", "°C ", "km ", " hundred", " thousand", "tn", "mn", "b", "m", "K", "0"],
+        *["0.0", "-"],
+    ]
+)
+_TEXT = st.lists(_PIECES, max_size=40).map("".join)
+
+
+def _passes(item: bytes | re.Pattern[bytes] | object, text: str) -> bool:
+    """Tell whether one part of an alternative holds for ``text``."""
+    if isinstance(item, bytes):
+        return item in digest(text)
+    if isinstance(item, re.Pattern) and isinstance(item.pattern, bytes):
+        return item.search(date_digest(text)) is not None
+    return bool(item.search(text))  # type: ignore[attr-defined]
+
+
+def _evidenced(key: Key, text: str) -> bool:
+    """Tell whether ``text`` satisfies some alternative of the evidence of ``key``."""
+    alternatives = evidence(key)
+    return alternatives is None or any(
+        all(_passes(part, text) for part in alternative) for alternative in alternatives
+    )
+
+
+def _unevidenced(text: str) -> list[tuple[str, Key]]:
+    """Return each key a claim of ``text`` provides (or states) that its evidence misses."""
+    if next(iter(opaque_positions(text)), None) is not None:
+        return []
+    return [
+        (text[claim.start : claim.end], key)
+        for claim in scan(text)
+        for key in (*claim.provides, *([claim.key] if claim.key is not None else []))
+        if not _evidenced(key, text)
+    ]
+
+
+def _real_texts() -> Iterator[str]:
+    """The passages and questions of the bundled RAGTruth questions."""
+    for name in ("dev.jsonl", "demo.jsonl"):
+        for line in (_DATA / name).read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            yield from row["passages"]
+            yield row["question"]
+
+
+class _FullReading(TextIndex):
+    """An index that reads every chunk at once, as before the lazy index."""
+
+    def __init__(self, texts: list[str], *, eager_words: bool = False, lazy: bool = False) -> None:
+        super().__init__(texts, eager_words=eager_words, lazy=False)
+
+
+def _fully_read(query: str, chunks: list[str], answer: str) -> GroundingResult:
+    """Check with every chunk read up front."""
+    original = check_module.TextIndex
+    check_module.TextIndex = _FullReading  # type: ignore[misc]
+    try:
+        return default_grounding_check(query, chunks, answer)
+    finally:
+        check_module.TextIndex = original  # type: ignore[misc]
+
+
+class TestDigests:
+    def test_digest_keeps_ascii_letters_digits_and_slash_in_lower_case(self) -> None:
+        assert digest("Paid $1,234.5 Million — on 3/4, ½ é") == b"paid12345millionon3/4"
+
+    def test_date_digest_keeps_date_separators_as_slashes(self) -> None:
+        assert date_digest("2017-03-04, 4.3.2017 Mar. 3") == b"2017/03/044/3/2017mar/3"
+
+
+class TestOpaque:
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "a 1/4 share",  # the pair provides 0.25
+            "24/7",
+            "0.5/1/4",  # the scanner reads 0.5, then the fraction 1/4
+            "the war of 1939-45",  # 45 stands for 1945
+            "1939 \u2013 45",
+            "2.0k",  # the digits run into the zeros before the scale
+            "$0,50m",
+            "3\u00bd cups",
+            "\u0661\u0662 items",
+            "10\u2079 stars",
+            "12\u200b500",
+        ],
+    )
+    def test_writings_the_digest_cannot_show_are_opaque(self, text: str) -> None:
+        assert list(opaque_positions(text))
+
+    @pytest.mark.parametrize(
+        "text",
+        ["on 3/4/2019", "1/2/3", "1939-1945", "20k", "a 0k", "$1,500m", "12 500", "plain 12,5"],
+    )
+    def test_other_writings_are_not(self, text: str) -> None:
+        assert not list(opaque_positions(text))
+
+
+class TestEvidence:
+    def test_long_digits_are_their_own_needle(self) -> None:
+        assert evidence(("n", "12345", -1)) == ((b"12345",),)
+
+    def test_short_digits_must_be_written_as_a_number(self) -> None:
+        alternatives = evidence(("n", "934", -1))
+        assert alternatives is not None
+        ((needle, written),) = alternatives
+        assert needle == b"934"
+        assert isinstance(written, WrittenNumber)
+        assert written.digits == "934"
+
+    def test_a_year_may_be_written_with_two_digits_after_a_slash(self) -> None:
+        alternatives = evidence(("n", "2017", 0))
+        assert alternatives is not None
+        assert (b"/17",) in alternatives
+
+    def test_one_digit_with_zeros_is_searched_with_its_zeros_or_its_scale(self) -> None:
+        # 20 is "20", "0.2 hundred" (digest 02hundred), "0.02 thousand"
+        # (002thousand), "0.02k" (002k), "0.00002 million"...
+        alternatives = evidence(("n", "2", 1))
+        assert alternatives is not None
+        assert (b"20",) in alternatives
+        assert (b"2", b"hundred") in alternatives
+        assert (b"02", b"thousand") in alternatives
+        assert (b"02k",) in alternatives
+        assert (b"00002", b"million") in alternatives
+
+    @pytest.mark.parametrize(
+        "key", [("n", "7", 0), ("n", "5", -1), ("dec2", 4), ("d", None, 3, None)]
+    )
+    def test_keys_without_selective_evidence_have_none(self, key: Key) -> None:
+        assert evidence(key) is None
+
+    def test_a_range_needs_both_ends(self) -> None:
+        alternatives = evidence(("r", "12345", 0, "67890", 0))
+        assert alternatives == ((b"12345", b"67890"),)
+
+    def test_a_full_date_needs_its_year_and_its_day_of_month(self) -> None:
+        alternatives = evidence(("d", 2017, 3, 4))
+        assert alternatives is not None
+        assert [part for part in alternatives[0] if isinstance(part, bytes)] == [b"2017"]
+        assert [part for part in alternatives[1] if isinstance(part, bytes)] == [b"/17"]
+
+    def test_a_day_of_month_without_year_is_found_in_every_writing(self) -> None:
+        alternatives = evidence(("d", None, 3, 4))
+        assert alternatives is not None
+        for text in ["on March 4", "4th of March", "Mar. the 4th", "3/4/19", "2019-03-04"]:
+            assert any(all(_passes(part, text) for part in alt) for alt in alternatives), text
+        for text in ["on March 14", "May 4", "3/14/19"]:
+            assert not any(all(_passes(part, text) for part in alt) for alt in alternatives), text
+
+    def test_an_interval_is_searched_by_the_first_digits_it_allows(self) -> None:
+        # Every number in [93.35, 93.45] starts with 933 or 934.
+        alternatives = interval_evidence(Decimal("93.35"), Decimal("93.45"))
+        assert alternatives is not None
+        assert [alternative[0] for alternative in alternatives] == [b"933", b"934"]
+
+    def test_an_interval_whose_numbers_share_one_digit_has_none(self) -> None:
+        assert interval_evidence(Decimal(25), Decimal(35)) is None
+        assert interval_evidence(Decimal(95), Decimal(105)) is None
+
+
+class TestWrittenNumber:
+    @pytest.mark.parametrize(
+        ("text", "found"),
+        [
+            ("1,293,400 people", False),  # inside a longer number
+            ("93.45 g", False),  # a longer decimal
+            ("93.4%", True),
+            ("0.934", True),  # leading zeros
+            ("9,340 units", True),  # trailing zeros
+            ("from 5 934 to", True),  # after a separator
+            ("(934)", True),
+        ],
+    )
+    def test_whole_digits(self, text: str, found: bool) -> None:
+        assert WrittenNumber("934").search(text) is found
+
+    def test_first_digits(self) -> None:
+        assert WrittenNumber("934", whole=False).search("93.47 g")
+        assert not WrittenNumber("934", whole=False).search("1934.7 g")
+
+
+class TestEveryProvidedKeyHasItsEvidence:
+    """The rule the lazy index rests on: a chunk that provides a key shows its evidence."""
+
+    def test_on_the_real_passages_and_answers(self) -> None:
+        missed = [miss for text in _real_texts() for miss in _unevidenced(text)]
+        assert missed == []
+
+    @settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(text=st.one_of(_TEXT, _DENSE_TEXT, _SENTENCES))
+    def test_on_generated_texts(self, text: str) -> None:
+        assert _unevidenced(text) == []
+
+
+class TestVerdictsEqualAFullReading:
+    @settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(
+        chunks=st.lists(st.one_of(_TEXT, _SENTENCES), max_size=6),
+        answer=_TEXT,
+        query=st.sampled_from(["", "What happened in 2019?"]),
+    )
+    def test_on_generated_chunks_and_answers(
+        self, chunks: list[str], answer: str, query: str
+    ) -> None:
+        assert default_grounding_check(query, chunks, answer) == _fully_read(query, chunks, answer)
+
+    @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(chunks=st.lists(_SENTENCES, min_size=1, max_size=6), data=st.data())
+    def test_on_answers_copied_from_the_chunks(
+        self, chunks: list[str], data: st.DataObject
+    ) -> None:
+        answer = " ".join(data.draw(st.lists(st.sampled_from(chunks), max_size=3)))
+        answer += data.draw(_TEXT)
+        assert default_grounding_check("", chunks, answer) == _fully_read("", chunks, answer)
+
+
+def _counts(size: int) -> list[str]:
+    """Chunks each stating one count: 1000, 1007, 1014, ..."""
+    return [f"Chunk {n} says the count was {1000 + 7 * n}." for n in range(size)]
+
+
+class TestReading:
+    def test_a_supported_number_reads_the_one_chunk_that_holds_it(self) -> None:
+        prepared = GroundingCheck().prepare("", _counts(100))
+        # 1350 = 1000 + 7 * 50: only chunk 50 writes 135 as a number.
+        assert prepared.check("The count was 1350.").ok
+        assert prepared._chunks._read == bytearray(1 if n == 50 else 0 for n in range(100))
+
+    def test_an_unsupported_number_no_chunk_writes_reads_nothing(self) -> None:
+        prepared = GroundingCheck().prepare("", _counts(100))
+        result = prepared.check("The count was 9999.")
+        assert [finding.code for finding in result.findings] == ["FG001"]
+        assert not any(prepared._chunks._read)
+
+    def test_many_distinct_unsupported_numbers_read_every_chunk_once(self) -> None:
+        chunks = _counts(200)
+        answer = " ".join(f"{20_000 + 3 * n}" for n in range(3000))
+        prepared = GroundingCheck().prepare("", chunks)
+        result = prepared.check(answer)
+        assert prepared._chunks.complete  # past the search budget
+        assert result == _fully_read("", chunks, answer)
+        assert len(result.findings[0].spans) == 3000
+
+    def test_opaque_chunks_are_read_up_front(self) -> None:
+        prepared = GroundingCheck().prepare("", ["It grew by 1/4.", "It cost 5 dollars."])
+        assert prepared._chunks._read == bytearray(b"\x01\x00")
+
+    def test_concurrent_checks_of_one_prepared_check_agree_with_a_full_reading(self) -> None:
+        chunks = _counts(300)
+        answers = [f"The count was {1000 + 7 * n} and then {1003 + 7 * n}." for n in range(300)]
+        prepared = GroundingCheck().prepare("", chunks)
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            results = list(pool.map(prepared.check, answers))
+        assert results == [_fully_read("", chunks, answer) for answer in answers]
