@@ -3,9 +3,11 @@ Render docs/phoenix-trace.png: a recovered call as Phoenix shows it, in a real b
 
 Starts ``phoenix serve`` on free loopback ports in a temporary folder, runs
 ``examples/otel-collector/app.py`` against it with content capture on, finds
-the trace and its call span over Phoenix's REST API, and has headless
-Chromium (Debian's ``chromium`` package) screenshot the trace view with the
-call span selected. Phoenix and Chromium are stopped by their process ids.
+the trace and its spans over Phoenix's REST API, and has headless Chromium
+(Debian's ``chromium`` package) screenshot the trace view with the first
+check span selected: the tree shows the call recovering (a GUARDRAIL check
+span under each iteration), the pane the rejected answer and why. Phoenix and
+Chromium are stopped by their process ids.
 
     apt-get install chromium
     RELAPSE_PHOENIX_BIN=.venv-phoenix/bin/phoenix .venv/bin/python scripts/phoenix_screenshot.py
@@ -96,12 +98,17 @@ def main() -> None:
             sys.exit(f"app.py printed no trace id:\n{done.stdout}")
         trace_id = match.group(1)
         spans_url = f"{base}/v1/projects/{PROJECT}/spans?trace_id={trace_id}&limit=100"
+        # root, call, 2 iterations, their 2 chats and 2 checks
         spans = wait_for(
-            lambda: len(data := get(spans_url)["data"]) >= 6 and data, "the trace in phoenix"
+            lambda: len(data := get(spans_url)["data"]) >= 8 and data, "the trace in phoenix"
         )
-        (call,) = [s for s in spans if s["name"] == "relapse answer"]
+        rejected = min(
+            (s for s in spans if s["name"] == "relapse.check"), key=lambda s: s["start_time"]
+        )
         (project,) = [p for p in get(base + "/v1/projects")["data"] if p["name"] == PROJECT]
-        url = f"{base}/projects/{project['id']}/traces/{trace_id}?selectedSpanNodeId={call['id']}"
+        url = (
+            f"{base}/projects/{project['id']}/traces/{trace_id}?selectedSpanNodeId={rejected['id']}"
+        )
         subprocess.run(
             [chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
              "--window-size=1400,900", "--virtual-time-budget=20000",

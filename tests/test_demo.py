@@ -137,7 +137,7 @@ class TestRunDemo:
         assert "  outcome: exhausted\n" in out.getvalue()
 
     def test_trace_prints_the_span_tree(self) -> None:
-        """--trace: call span, then one indented iteration span per attempt with its codes."""
+        """--trace: call span, one indented iteration span per attempt, its check span under it."""
         out = io.StringIO()
         run_demo(limit=1, trace=True, out=out, model=Scripted())
         tree = re.findall(
@@ -154,11 +154,13 @@ class TestRunDemo:
                 "relapse.iteration",
                 "relapse.iteration=1 relapse.grounded=false relapse.findings.codes=[FG001]",
             ),
+            ("│   └── ", "relapse.check", "relapse.grounded=false relapse.findings.codes=[FG001]"),
             (
                 "└── ",
                 "relapse.iteration",
                 "relapse.iteration=2 relapse.grounded=true relapse.findings.codes=[]",
             ),
+            ("    └── ", "relapse.check", "relapse.grounded=true relapse.findings.codes=[]"),
         ] == tree
 
     def test_global_tracer_provider_is_untouched(self) -> None:

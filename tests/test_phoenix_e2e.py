@@ -142,10 +142,11 @@ def test_app_trace_in_phoenix(phoenix: str) -> None:
         except urllib.error.HTTPError as error:  # 404 until the project exists
             if error.code != 404:
                 raise
-        if len(spans) >= 6:
+        if len(spans) >= 8:
             break
         time.sleep(0.5)
-    assert 6 == len(spans), spans
+    # root, call, 2 iterations, their 2 chats and 2 checks
+    assert 8 == len(spans), spans
 
     spans.sort(key=lambda s: s["start_time"])
     by_name: dict[str, list[dict[str, Any]]] = {}
@@ -156,6 +157,7 @@ def test_app_trace_in_phoenix(phoenix: str) -> None:
     (call,) = by_name["relapse answer"]
     first, second = by_name["relapse.iteration"]
     chats = by_name["chat scripted-model"]
+    checks = by_name["relapse.check"]
 
     def span_id(span: dict[str, Any]) -> str:
         value: str = span["context"]["span_id"]
@@ -165,6 +167,7 @@ def test_app_trace_in_phoenix(phoenix: str) -> None:
     assert span_id(root) == call["parent_id"]
     assert [span_id(call)] * 2 == [first["parent_id"], second["parent_id"]]
     assert [span_id(first), span_id(second)] == [c["parent_id"] for c in chats]
+    assert [span_id(first), span_id(second)] == [c["parent_id"] for c in checks]
 
     assert {
         "relapse.max_iterations": 3,
@@ -176,12 +179,22 @@ def test_app_trace_in_phoenix(phoenix: str) -> None:
         "langfuse.observation.type": "chain",
     } == call["attributes"]
     # Phoenix reads openinference.span.kind into the span's kind (the attribute
-    # itself is not repeated among the attributes): the relapse spans render as
-    # chains; Phoenix reads the provider's chat spans (gen_ai.* names) as LLM
-    # spans, and the application's own span stays unknown.
+    # itself is not repeated among the attributes): the call and iteration
+    # spans render as chains and the checks as guardrails; Phoenix reads the
+    # provider's chat spans (gen_ai.* names) as LLM spans, and the
+    # application's own span stays unknown.
     assert ["CHAIN"] * 3 == [s["span_kind"] for s in (call, first, second)]
+    assert ["GUARDRAIL"] * 2 == [s["span_kind"] for s in checks]
     assert ["UNKNOWN", "LLM", "LLM"] == [s["span_kind"] for s in (root, *chats)]
     assert_rejected_then_grounded(first["attributes"], second["attributes"])
+    verdict = ("relapse.grounded", "relapse.findings.codes", "relapse.findings.count")
+    for iteration, check in zip((first, second), checks, strict=True):
+        # Each check span repeats its iteration's verdict.
+        assert {
+            "gen_ai.evaluation.name": "relapse.default",
+            "langfuse.observation.type": "guardrail",
+            **{key: iteration["attributes"][key] for key in verdict},
+        } == check["attributes"]
     assert [["fail"], ["pass"]] == [
         [e["attributes"]["gen_ai.evaluation.score.label"] for e in s["events"]]
         for s in (first, second)

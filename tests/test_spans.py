@@ -32,7 +32,7 @@ def decorate(spans: CapturedSpans, llm: ScriptedLLM, **options: object) -> objec
 
 class TestSpanTree:
     def test_recovered_call_has_one_child_per_iteration(self, spans: CapturedSpans) -> None:
-        """Call span, two iteration spans under it, each LLM span under its iteration."""
+        """Call span, two iteration spans under it, each LLM and check span under its iteration."""
         answer = decorate(spans, ScriptedLLM(["WRONG", "ok"]))
         answer("q", DOCS)  # type: ignore[operator]
         (call,) = [
@@ -48,6 +48,9 @@ class TestSpanTree:
             assert call.context.span_id == it.parent.span_id
         for it, llm_span in zip(iterations, llm_spans, strict=True):
             assert it.context.span_id == llm_span.parent.span_id
+        checks = spans.named("relapse.check")
+        assert [it.context.span_id for it in iterations] == [c.parent.span_id for c in checks]
+        assert 7 == len(spans.spans)  # call, 2 iterations, 2 LLM spans, 2 checks
         first, second = iterations
         assert {
             "relapse.iteration": 1,
@@ -92,7 +95,10 @@ class TestSpanTree:
     def test_run_names_its_call_span_run(self, spans: CapturedSpans) -> None:
         """relapse.run produces a call span named 'relapse run'."""
         relapse.run("q", ["1945"], call_llm=ScriptedLLM(["1945"]), tracer_provider=spans.provider)
-        assert ["relapse run"] == [s.name for s in spans.spans if s.name != "relapse.iteration"]
+        # In the order they end: the check inside the iteration inside the call.
+        assert ["relapse.check", "relapse.iteration", "relapse run"] == [
+            s.name for s in spans.spans
+        ]
 
     def test_llm_error_marks_both_spans(self, spans: CapturedSpans) -> None:
         """An LLM exception sets ERROR status and error.type on iteration and call spans."""

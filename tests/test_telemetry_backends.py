@@ -38,6 +38,16 @@ class TestSpanKinds:
             if s.attributes is not None
         ]
 
+    def test_checks_are_guardrails(self, spans: CapturedSpans) -> None:
+        """Each check span says GUARDRAIL to Phoenix and guardrail to Langfuse."""
+        recovered_call(spans, capture_content=False)
+        checks = spans.named(attr.CHECK_SPAN_NAME)
+        assert [("GUARDRAIL", "guardrail")] * 2 == [
+            (s.attributes["openinference.span.kind"], s.attributes["langfuse.observation.type"])
+            for s in checks
+            if s.attributes is not None
+        ]
+
     def test_no_input_or_output_without_capture(self, spans: CapturedSpans) -> None:
         """With content capture off no span carries input.value or output.value."""
         recovered_call(spans, capture_content=False)
@@ -67,16 +77,30 @@ class TestCapturedContent:
             for s in (first, second)
         ]
         assert result.transcript[1].prompt != QUERY
+        # A check span's input is the answer it judged, its output the explanation (if any).
+        checks = spans.named(attr.CHECK_SPAN_NAME)
+        assert [
+            {
+                "input.value": "It opened in 1932.",
+                "output.value": "FG001: not in chunks: ['[span]']",
+            },
+            {"input.value": "It opened in 1931."},
+        ] == [
+            {k: v for k, v in (s.attributes or {}).items() if k in ("input.value", "output.value")}
+            for s in checks
+        ]
 
     def test_redacted_first(self, spans: CapturedSpans) -> None:
         """redact applies to input.value and output.value as to every captured text."""
         recovered_call(spans, capture_content=True, redact=lambda text: text.replace("19", "##"))
         values = [
-            s.attributes[key]  # type: ignore[index]
+            value
             for s in spans.spans
-            for key in ("input.value", "output.value")
+            for key, value in (s.attributes or {}).items()
+            if key in ("input.value", "output.value")
         ]
-        assert 6 == len(values)
+        # Call and iterations: input and output each; checks: both answers, one explanation.
+        assert 9 == len(values)
         assert not any("19" in str(v) for v in values)
 
     def test_failing_redact_drops_the_content(

@@ -175,7 +175,7 @@ class TestApp:
                 assert "relapse-example" == resource["service.name"]
                 for scope_spans in resource_spans.scope_spans:
                     spans.extend((scope_spans.scope.name, resource, s) for s in scope_spans.spans)
-        assert 6 == len(spans)
+        assert 8 == len(spans)  # root, call, 2 iterations, their 2 chats and 2 checks
         by_name: dict[str, list[Any]] = {}
         for _, _, span in sorted(spans, key=lambda s: s[2].start_time_unix_nano):
             by_name.setdefault(span.name, []).append(span)
@@ -183,10 +183,12 @@ class TestApp:
         (call,) = by_name["relapse answer"]
         first, second = by_name["relapse.iteration"]
         chats = by_name["chat scripted-model"]
+        checks = by_name["relapse.check"]
         assert b"" == root.parent_span_id
         assert root.span_id == call.parent_span_id
         assert [call.span_id] * 2 == [first.parent_span_id, second.parent_span_id]
         assert [first.span_id, second.span_id] == [c.parent_span_id for c in chats]
+        assert [first.span_id, second.span_id] == [c.parent_span_id for c in checks]
         assert {root.trace_id} == {s.trace_id for _, _, s in spans}
         assert {"relapse"} == {scope for scope, _, s in spans if s.name.startswith("relapse")}
 
@@ -204,13 +206,22 @@ class TestApp:
             "langfuse.observation.type": "chain",
         } == attributes(call)
         assert_rejected_then_grounded(attributes(first), attributes(second))
+        verdict = ("relapse.grounded", "relapse.findings.codes", "relapse.findings.count")
+        for iteration, check in zip((first, second), checks, strict=True):
+            # The check span repeats its iteration's verdict, as a guardrail.
+            assert {
+                "openinference.span.kind": "GUARDRAIL",
+                "langfuse.observation.type": "guardrail",
+                "gen_ai.evaluation.name": "relapse.default",
+                **{key: attributes(iteration)[key] for key in verdict},
+            } == attributes(check)
         labels = [
             [attributes(e)["gen_ai.evaluation.score.label"] for e in s.events]
             for s in (first, second)
         ]
         assert [["fail"], ["pass"]] == labels
         # Content capture is off by default: no answer text leaves the process.
-        texts = [v for s in (call, first, second) for v in attributes(s).values()] + [
+        texts = [v for s in (call, first, second, *checks) for v in attributes(s).values()] + [
             v for s in (first, second) for e in s.events for v in attributes(e).values()
         ]
         assert not [t for t in texts if isinstance(t, str) and ("1933" in t or "opened" in t)]

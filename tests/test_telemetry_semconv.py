@@ -38,6 +38,7 @@ class TestSemconvNames:
             (attr.INPUT_VALUE, SpanAttributes.INPUT_VALUE),
             (attr.OUTPUT_VALUE, SpanAttributes.OUTPUT_VALUE),
             (attr.SPAN_KIND_CHAIN, OpenInferenceSpanKindValues.CHAIN.value),
+            (attr.SPAN_KIND_GUARDRAIL, OpenInferenceSpanKindValues.GUARDRAIL.value),
         ],
     )
     def test_constant_matches_openinference(self, ours: str, theirs: str) -> None:
@@ -50,11 +51,13 @@ class TestSemconvNames:
 
         Langfuse ships them only inside its SDK (``LangfuseOtelSpanAttributes``),
         too heavy a test dependency; the mapping page names
-        ``langfuse.observation.type`` and the lowercase type ``chain``.
+        ``langfuse.observation.type`` and the lowercase types ``chain`` and
+        ``guardrail`` (its observation types page lists both).
         """
-        assert ("langfuse.observation.type", "chain") == (
+        assert ("langfuse.observation.type", "chain", "guardrail") == (
             attr.LANGFUSE_OBSERVATION_TYPE,
             attr.OBSERVATION_TYPE_CHAIN,
+            attr.OBSERVATION_TYPE_GUARDRAIL,
         )
 
     def test_evaluation_event_name_is_the_attribute_namespace_plus_result(self) -> None:

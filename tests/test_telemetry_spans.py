@@ -61,7 +61,7 @@ def chat(provider: TracerProvider, llm: ScriptedLLM, prompt: str) -> str:
 
 class TestSpanTree:
     def test_recovered_call(self, spans: CapturedSpans) -> None:
-        """Call span under the caller's span; 2 iteration spans; LLM spans under iterations."""
+        """Call span under the caller's span; 2 iteration spans; LLM and check spans under them."""
         llm = ScriptedLLM(["WRONG", "It opened in 1931."])
 
         @relapse.grounded(chunks_arg="docs", grounding_check=CHECK, tracer_provider=spans.provider)
@@ -78,6 +78,10 @@ class TestSpanTree:
         assert outer.get_span_context().span_id == call.parent.span_id
         assert [call.context.span_id] * 2 == [first.parent.span_id, second.parent.span_id]
         assert [first.context.span_id, second.context.span_id] == [c.parent.span_id for c in chats]
+        checks = spans.named(attr.CHECK_SPAN_NAME)
+        assert [first.context.span_id, second.context.span_id] == [c.parent.span_id for c in checks]
+        # request, call, 2 iterations, 2 chats, 2 checks: nothing else.
+        assert 8 == len(spans.spans)
         assert {
             attr.RELAPSE_MAX_ITERATIONS: 3,
             attr.CODE_FUNCTION_NAME: "TestSpanTree.test_recovered_call.<locals>.answer",
@@ -105,7 +109,7 @@ class TestSpanTree:
             attr.RELAPSE_CHECK_DURATION: durations[1],
             **KINDS,
         } == dict(second.attributes or {})
-        for span in (call, first, second):
+        for span in (call, first, second, *checks):
             assert_valid_attributes(span)
             assert StatusCode.UNSET == span.status.status_code
             assert ("relapse", VERSION) == (

@@ -60,7 +60,9 @@ class TestUsageOnSpans:
         records = [record(1, Usage(40, 6)), record(2, Usage(95, 7))]
         call = telemetry.start_call(3, 1)
         for item in records:
-            telemetry.end_iteration(telemetry.start_iteration(call, item.iteration), item, "c", 0.0)
+            iteration = telemetry.start_iteration(call, item.iteration)
+            check = telemetry.start_check(iteration, "c")
+            telemetry.end_iteration(iteration, item, "c", 0.0, check)
         telemetry.end_call(call, RelapseResult("a", True, 2, records, attr.OUTCOME_RECOVERED))
         iterations = spans.named(attr.ITERATION_SPAN_NAME)
         (call_span,) = spans.named("relapse answer")
@@ -83,7 +85,10 @@ class TestUsageOnSpans:
         """Calls that report no tokens get no usage attribute and no histogram point."""
         records = [record(1, None)]
         call = telemetry.start_call(3, 1)
-        telemetry.end_iteration(telemetry.start_iteration(call, 1), records[0], "c", 0.0)
+        iteration = telemetry.start_iteration(call, 1)
+        telemetry.end_iteration(
+            iteration, records[0], "c", 0.0, telemetry.start_check(iteration, "c")
+        )
         telemetry.end_call(call, RelapseResult("a", False, 1, records, attr.OUTCOME_EXHAUSTED))
         assert not any(
             key.startswith("relapse.usage") for s in spans.spans for key in (s.attributes or {})

@@ -19,9 +19,11 @@ second answer, to relapse's retry prompt, is grounded. The trace is::
     answer question
     └── relapse answer
         ├── relapse.iteration  (relapse.iteration=1, relapse.grounded=false)
-        │   └── chat scripted-model
+        │   ├── chat scripted-model
+        │   └── relapse.check  (GUARDRAIL, relapse.grounded=false)
         └── relapse.iteration  (relapse.iteration=2, relapse.grounded=true)
-            └── chat scripted-model
+            ├── chat scripted-model
+            └── relapse.check  (GUARDRAIL, relapse.grounded=true)
 
 relapse never sets a global provider: the provider is passed to
 ``@relapse.grounded`` explicitly. Exits 0 once the endpoint accepted every

@@ -19,10 +19,13 @@ SCOPE_NAME: Final = "relapse"
 
 #: Name of the span wrapping one LLM call of the loop.
 ITERATION_SPAN_NAME: Final = "relapse.iteration"
+#: Name of the span wrapping one run of the grounding check, a child of its
+#: iteration span.
+CHECK_SPAN_NAME: Final = "relapse.check"
 #: Prefix of the call span name; the decorated function's qualname follows.
 CALL_SPAN_PREFIX: Final = "relapse "
 
-# Iteration span.
+# Iteration span (the verdict attributes are repeated on the check span).
 #: int, from 1.
 RELAPSE_ITERATION: Final = "relapse.iteration"
 #: bool; also on the call span.
@@ -94,18 +97,25 @@ CAPTURE_CONTENT_ENV: Final = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT
 # What tracing backends read to render a span as what it is. Phoenix reads the
 # OpenInference names; Langfuse resolves langfuse.*, then gen_ai.*, then
 # OpenInference. Neither is an OpenTelemetry semantic convention.
-#: str: the OpenInference span kind (``CHAIN`` on the call and iteration spans).
+#: str: the OpenInference span kind (``CHAIN`` on the call and iteration spans,
+#: ``GUARDRAIL`` on the check span).
 OPENINFERENCE_SPAN_KIND: Final = "openinference.span.kind"
 #: str: OpenInference's input of a span (content capture only).
 INPUT_VALUE: Final = "input.value"
 #: str: OpenInference's output of a span (content capture only).
 OUTPUT_VALUE: Final = "output.value"
-#: str: Langfuse's observation type (``chain`` on the call and iteration spans).
+#: str: Langfuse's observation type (``chain`` on the call and iteration spans,
+#: ``guardrail`` on the check span).
 LANGFUSE_OBSERVATION_TYPE: Final = "langfuse.observation.type"
 #: Value of OPENINFERENCE_SPAN_KIND: a step that links other steps.
 SPAN_KIND_CHAIN: Final = "CHAIN"
 #: Value of LANGFUSE_OBSERVATION_TYPE, Langfuse's name for the same.
 OBSERVATION_TYPE_CHAIN: Final = "chain"
+#: Value of OPENINFERENCE_SPAN_KIND: a check whose verdict decides what happens
+#: to an input or output (here: return the answer, or ask again).
+SPAN_KIND_GUARDRAIL: Final = "GUARDRAIL"
+#: Value of LANGFUSE_OBSERVATION_TYPE, Langfuse's name for the same.
+OBSERVATION_TYPE_GUARDRAIL: Final = "guardrail"
 
 # Outcomes (values of RELAPSE_OUTCOME).
 OUTCOME_FIRST_TRY: Final = "grounded_first_try"

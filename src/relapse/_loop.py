@@ -62,6 +62,8 @@ class Await:
     """A request to await an async check's verdict (refused by the sync driver)."""
 
     pending: Awaitable[GroundingResult]
+    #: The check span, current while the verdict is awaited.
+    span: Span = INVALID_SPAN
 
 
 @dataclass(frozen=True)
@@ -277,6 +279,8 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                     policy.on_iteration(attempt)
             raw = _unwrapped((yield Ask(attempt, span, replaced)))
             reply = Reply(raw, "", None)
+            # Stays INVALID_SPAN (no check span) unless the check gets to run.
+            check_span: Span = INVALID_SPAN
             try:
                 reply = policy.readers.read(raw)
                 own = policy.readers.chunks(raw)
@@ -285,21 +289,24 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                     texts = own
                     checker = prepare(policy.check, query, texts)
                     attempt = replace(attempt, chunks=texts)
+                check_span = telemetry.start_check(span, policy.check_name)
                 checked = time.perf_counter()
-                pending: object = checker(reply.answer)
+                with active(check_span):
+                    pending: object = checker(reply.answer)
                 if type(pending) is not GroundingResult and inspect.isawaitable(pending):
-                    pending = _unwrapped((yield Await(pending)))
+                    pending = _unwrapped((yield Await(pending, check_span)))
                 verdict = _verified(pending)
-            except BaseException:
+            except BaseException as error:
                 # The paid response stays in the transcript even when reading
                 # it or checking its answer fails.
                 transcript.append(make_record(attempt, reply, None, time.perf_counter() - began))
+                telemetry.fail(check_span, error)
                 raise
             check_s = time.perf_counter() - checked
             record = make_record(attempt, reply, verdict, time.perf_counter() - began)
             transcript.append(record)
             span_open = False
-            telemetry.end_iteration(span, record, policy.check_name, check_s)
+            telemetry.end_iteration(span, record, policy.check_name, check_s, check_span)
             outcome = _stop(policy, transcript, started)
             if outcome is not None:
                 break
@@ -386,7 +393,8 @@ async def adrive(loop: Steps, call: Callable[[str, Any], object]) -> RelapseResu
             reply: object
             try:
                 if isinstance(request, Await):
-                    reply = await request.pending
+                    with active(request.span):
+                        reply = await request.pending
                 else:
                     with active(request.span), attempt_scope(request.attempt):
                         reply = await asettle(call(request.attempt.prompt, request.chunks))

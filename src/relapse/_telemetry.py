@@ -2,7 +2,8 @@
 Everything relapse reports through OpenTelemetry: spans, evaluation events, metrics.
 
 One call span named ``relapse <qualname>``, one ``relapse.iteration`` child
-span per LLM call, one ``gen_ai.evaluation.result`` event per check verdict
+span per LLM call, one ``relapse.check`` child of that span per run of the
+grounding check, one ``gen_ai.evaluation.result`` event per check verdict
 (a log record through the Logs API when a logger provider is given, else a
 span event on the iteration span), and five metric instruments.
 ``docs/telemetry.md`` lists every name with its type and when it is set.
@@ -98,6 +99,13 @@ Attributes = Mapping[str, "AttributeValue"]
 _CHAIN_KIND: dict[str, AttributeValue] = {
     attr.OPENINFERENCE_SPAN_KIND: attr.SPAN_KIND_CHAIN,
     attr.LANGFUSE_OBSERVATION_TYPE: attr.OBSERVATION_TYPE_CHAIN,
+}
+#: The kind of the check span: its verdict decides whether the answer is
+#: returned or the model asked again, which is what a guardrail does (an
+#: evaluator scores an output without acting on it).
+_GUARDRAIL_KIND: dict[str, AttributeValue] = {
+    attr.OPENINFERENCE_SPAN_KIND: attr.SPAN_KIND_GUARDRAIL,
+    attr.LANGFUSE_OBSERVATION_TYPE: attr.OBSERVATION_TYPE_GUARDRAIL,
 }
 
 
@@ -212,6 +220,16 @@ def _record_tokens(instruments: Instruments, outcome: str, usage: Usage | None) 
         instruments.tokens.record(tokens, attributes)
 
 
+def _verdict_attributes(record: IterationRecord) -> dict[str, AttributeValue]:
+    """The verdict attributes of ``record``, shared by its iteration and check spans."""
+    findings = record.findings
+    return {
+        attr.RELAPSE_GROUNDED: record.grounded,
+        attr.RELAPSE_FINDINGS_CODES: tuple(sorted({f.code for f in findings})),
+        attr.RELAPSE_FINDINGS_COUNT: len(findings),
+    }
+
+
 def _usage_attributes(usage: Usage | None) -> dict[str, AttributeValue]:
     """The ``relapse.usage.*`` span attributes of ``usage``; none when it is None."""
     if usage is None:
@@ -324,7 +342,8 @@ class Telemetry:
             is emitted as a log record through it (parented to the iteration
             span); when ``None`` it is a span event on the iteration span.
         capture_content: Record prompts, answers and failing spans on the
-            iteration spans. ``None`` reads
+            iteration spans (and answers and explanations on the check
+            spans). ``None`` reads
             ``OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`` once, here.
         redact: ``redact(text) -> text`` applied to every captured text before
             it is recorded. If it raises or returns a non-``str``, the
@@ -440,42 +459,89 @@ class Telemetry:
             _log.debug("relapse: could not set iteration span attributes", exc_info=True)
         return span
 
+    def start_check(self, iteration_span: Span, check_name: str) -> Span:
+        """
+        Start the check span under ``iteration_span``, just before the check runs.
+
+        The loop makes it current while the check runs (see :func:`active`),
+        so spans a check starts (an LLM judge's own LLM call) are its children.
+
+        Args:
+            iteration_span: What :meth:`start_iteration` returned.
+            check_name: The check's name (``gen_ai.evaluation.name``).
+
+        Returns:
+            The span; ``INVALID_SPAN`` when ``iteration_span`` is not recording
+            (no SDK, or sampled out: its check span would not be either) or
+            the SDK failed to start one.
+        """
+        if iteration_span is INVALID_SPAN:
+            return INVALID_SPAN
+        try:
+            if not iteration_span.is_recording():
+                return INVALID_SPAN
+            return self.tracer.start_span(
+                attr.CHECK_SPAN_NAME,
+                context=trace.set_span_in_context(iteration_span),
+                # Given at start, not set after: one attribute update fewer per iteration.
+                attributes={attr.GEN_AI_EVALUATION_NAME: check_name, **_GUARDRAIL_KIND},
+            )
+        except Exception:
+            _log.debug("relapse: could not start a check span", exc_info=True)
+            return INVALID_SPAN
+
     def end_iteration(
-        self, span: Span, record: IterationRecord, check_name: str, check_s: float
+        self,
+        span: Span,
+        record: IterationRecord,
+        check_name: str,
+        check_s: float,
+        check_span: Span,
     ) -> None:
         """
-        Report one iteration's verdict and end its span.
+        Report one iteration's verdict and end its check span and its span.
 
-        Sets the verdict attributes (and, with content capture, the prompt,
-        answer and failing spans) on ``span``, emits the
-        ``gen_ai.evaluation.result`` event, records the check duration and the
-        findings in the metrics, then ends ``span``.
+        Sets the verdict attributes (and, with content capture, the answer and
+        the explanation) on ``check_span`` and ends it; sets the verdict
+        attributes (and, with content capture, the prompt, answer and failing
+        spans) on ``span``, emits the ``gen_ai.evaluation.result`` event,
+        records the check duration and the findings in the metrics, then ends
+        ``span``.
 
         Args:
             span: What :meth:`start_iteration` returned.
             record: The iteration's record (answer, verdict, findings).
             check_name: The check's name (``gen_ai.evaluation.name``).
             check_s: How long the check took, in seconds.
+            check_span: What :meth:`start_check` returned for this iteration.
         """
         recording = False
+        verdict: dict[str, AttributeValue] = {}
+        answer: str | None = None
         try:
             recording = span.is_recording()
             if recording:
-                findings = record.findings
+                verdict = _verdict_attributes(record)
                 span.set_attributes(
                     {
-                        attr.RELAPSE_GROUNDED: record.grounded,
-                        attr.RELAPSE_FINDINGS_CODES: tuple(sorted({f.code for f in findings})),
-                        attr.RELAPSE_FINDINGS_COUNT: len(findings),
+                        **verdict,
                         attr.RELAPSE_CHECK_DURATION: float(check_s),
                         **_usage_attributes(record.usage),
                     }
                 )
                 if self.capture_content:
-                    self._capture(span, record)
+                    answer = self._capture(span, record)
         except Exception:
             _log.debug("relapse: could not set iteration attributes", exc_info=True)
-        self._evaluation_event(span, recording, record, check_name)
+        explanation: str | None = None
+        if record.findings and (recording or self.logger is not None):
+            try:
+                explanation = self._explanation(record.findings)
+            except Exception:
+                _log.debug("relapse: could not explain the findings", exc_info=True)
+        if check_span is not INVALID_SPAN:
+            self._end_check(check_span, record, verdict, answer, explanation)
+        self._evaluation_event(span, recording, record, check_name, explanation)
         instruments = self.instruments
         if instruments is not None:
             try:
@@ -583,12 +649,18 @@ class Telemetry:
 
     # Helpers ----------------------------------------------------------------
 
-    def _capture(self, span: Span, record: IterationRecord) -> None:
-        """Put the (redacted) prompt, answer and failing spans on ``span``."""
+    def _capture(self, span: Span, record: IterationRecord) -> str | None:
+        """
+        Put the (redacted) prompt, answer and failing spans on ``span``.
+
+        Returns:
+            The redacted answer, for the check span; None when ``redact``
+            failed and nothing was recorded.
+        """
         failing = tuple(s for f in record.findings for s in f.spans)
         texts = self._redacted(record.prompt, record.answer, *failing)
         if texts is None:
-            return
+            return None
         prompt, answer, *rest = texts
         failing = tuple(rest)
         captured: dict[str, AttributeValue] = {
@@ -600,6 +672,39 @@ class Telemetry:
         if failing:
             captured[attr.RELAPSE_FINDINGS_SPANS] = failing
         span.set_attributes(captured)
+        return answer
+
+    def _end_check(
+        self,
+        span: Span,
+        record: IterationRecord,
+        verdict: Mapping[str, AttributeValue],
+        answer: str | None,
+        explanation: str | None,
+    ) -> None:
+        """
+        Put the verdict on the check ``span`` and end it.
+
+        ``verdict`` is what the iteration span got (empty when it is not
+        recording). ``answer`` is the redacted answer when content capture is
+        on and ``redact`` did not fail; ``explanation`` is the event's
+        explanation, message text only with capture on, so it is recorded as
+        ``output.value`` only next to the answer.
+        """
+        try:
+            if span.is_recording():
+                attributes = dict(verdict) if verdict else _verdict_attributes(record)
+                if answer is not None:
+                    attributes[attr.INPUT_VALUE] = answer
+                    if explanation is not None:
+                        attributes[attr.OUTPUT_VALUE] = explanation
+                span.set_attributes(attributes)
+        except Exception:
+            _log.debug("relapse: could not set check span attributes", exc_info=True)
+        try:
+            span.end()
+        except Exception:
+            _log.debug("relapse: could not end a check span", exc_info=True)
 
     def _redacted(self, *texts: str) -> tuple[str, ...] | None:
         """``texts`` through ``redact``; None (logged) when it fails or returns a non-str."""
@@ -632,7 +737,12 @@ class Telemetry:
         return redacted if isinstance(redacted, str) else explanation(findings)
 
     def _evaluation_event(
-        self, span: Span, recording: bool, record: IterationRecord, check_name: str
+        self,
+        span: Span,
+        recording: bool,
+        record: IterationRecord,
+        check_name: str,
+        explanation: str | None,
     ) -> None:
         """Emit ``gen_ai.evaluation.result``: a log record, or a span event."""
         logger = self.logger
@@ -646,8 +756,8 @@ class Telemetry:
                 ),
                 attr.GEN_AI_EVALUATION_SCORE_VALUE: 1.0 if record.grounded else 0.0,
             }
-            if record.findings:
-                event[attr.GEN_AI_EVALUATION_EXPLANATION] = self._explanation(record.findings)
+            if explanation is not None:
+                event[attr.GEN_AI_EVALUATION_EXPLANATION] = explanation
             if logger is not None:
                 parent: Context = trace.set_span_in_context(span)
                 logger.emit(
@@ -697,9 +807,14 @@ class _Activation:
                 _log.debug("relapse: could not deactivate a span", exc_info=True)
 
 
-def active(span: Span) -> _Activation:
+#: What :func:`active` returns for ``INVALID_SPAN``: one shared do-nothing
+#: context manager, so the no-SDK path allocates nothing per call.
+_NOT_ACTIVATED: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
+
+
+def active(span: Span) -> contextlib.AbstractContextManager[None]:
     """
-    Make ``span`` the current span while the LLM is called.
+    Make ``span`` the current span while the LLM is called (or the check runs).
 
     Use it as ``with active(span): ...``.
 
@@ -708,4 +823,6 @@ def active(span: Span) -> _Activation:
     ``span`` is ``INVALID_SPAN`` or already current (the no-SDK case), and
     never raises; exceptions from the body propagate unchanged.
     """
+    if span is INVALID_SPAN:
+        return _NOT_ACTIVATED
     return _Activation(span)
