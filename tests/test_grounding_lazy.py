@@ -167,11 +167,18 @@ class TestEvidence:
         assert (b"02k",) in alternatives
         assert (b"00002", b"million") in alternatives
 
-    @pytest.mark.parametrize(
-        "key", [("n", "7", 0), ("n", "5", -1), ("dec2", 4), ("d", None, 3, None)]
-    )
+    @pytest.mark.parametrize("key", [("n", "", 0), ("dec2", 4), ("cent", 19), ("d", None, 3, None)])
     def test_keys_without_selective_evidence_have_none(self, key: Key) -> None:
         assert evidence(key) is None
+
+    def test_one_digit_must_be_written_as_a_number(self) -> None:
+        alternatives = evidence(("n", "5", -1))
+        assert alternatives is not None
+        ((needle, written),) = alternatives
+        assert needle == b"5"
+        assert isinstance(written, WrittenNumber)
+        assert written.search("0.50 mg")
+        assert not written.search("25 mg")
 
     def test_a_range_needs_both_ends(self) -> None:
         alternatives = evidence(("r", "12345", 0, "67890", 0))
@@ -259,8 +266,13 @@ class TestVerdictsEqualAFullReading:
 
 
 def _counts(size: int) -> list[str]:
-    """Chunks each stating one count: 1000, 1007, 1014, ..."""
-    return [f"Chunk {n} says the count was {1000 + 7 * n}." for n in range(size)]
+    """
+    Chunks each stating one count (1000, 1007, 1014, ...), long and dense enough to be read lazily.
+
+    The filler's zeros hold no digit of the counts (and 0 is trivial).
+    """
+    filler = " ".join(["0000"] * 30)
+    return [f"Chunk {n} says the count was {1000 + 7 * n}. {filler}" for n in range(size)]
 
 
 class TestReading:
@@ -286,8 +298,19 @@ class TestReading:
         assert len(result.findings[0].spans) == 3000
 
     def test_opaque_chunks_are_read_up_front(self) -> None:
-        prepared = GroundingCheck().prepare("", ["It grew by 1/4.", "It cost 5 dollars."])
-        assert prepared._chunks._read == bytearray(b"\x01\x00")
+        chunks = _counts(100)
+        chunks[7] = "It grew by 1/4."
+        prepared = GroundingCheck().prepare("", chunks)
+        assert prepared._chunks._read == bytearray(1 if n == 7 else 0 for n in range(100))
+
+    def test_short_chunks_are_read_at_once(self) -> None:
+        prepared = GroundingCheck().prepare("", ["It cost 5 dollars.", "It grew by 12."])
+        assert prepared._chunks.complete
+
+    def test_prose_with_few_digits_is_read_at_once(self) -> None:
+        prose = "The survey went on for weeks across the whole region, said the 3 teams. " * 3
+        prepared = GroundingCheck().prepare("", [prose] * 100)
+        assert prepared._chunks.complete
 
     def test_concurrent_checks_of_one_prepared_check_agree_with_a_full_reading(self) -> None:
         chunks = _counts(300)

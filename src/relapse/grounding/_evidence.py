@@ -33,7 +33,9 @@ from relapse.grounding._keys import SCALE_EXPONENTS, Key
 from relapse.grounding._normalize import REWRITTEN
 from relapse.grounding._text import SPACES
 
-_KEPT = frozenset(b"0123456789abcdefghijklmnopqrstuvwxyz/")
+# The separator of joined chunks (\x00) is kept too: the digest of the
+# joined chunks is the digests of the chunks, joined.
+_KEPT = frozenset(b"\x000123456789abcdefghijklmnopqrstuvwxyz/")
 _DELETED = bytes(byte for byte in range(256) if byte not in _KEPT)
 
 #: Shortest needle worth a search: one digit occurs in nearly every chunk.
@@ -43,38 +45,51 @@ MIN_NEEDLE = 2
 STRONG_NEEDLE = 5
 
 
-def digest(text: str) -> bytes:
+def encode(text: str) -> bytes:
+    """Return ``text`` in UTF-8 (lone surrogates kept), the input of the digests."""
+    return text.encode("utf-8", "surrogatepass")
+
+
+def digest(text: str | bytes) -> bytes:
     """
     Return the digest of ``text``: lower case, only ASCII letters, digits and ``/`` kept.
 
+    The chunk separator (the NUL character) is kept as well.
+
     Args:
-        text: A chunk.
+        text: A chunk, or chunks joined by NUL; or what :func:`encode` made of it.
 
     Returns:
         The digest, as bytes (``bytes.translate`` deletes in one C pass).
     """
-    return text.encode("utf-8", "surrogatepass").lower().translate(None, _DELETED)
+    encoded = text if isinstance(text, bytes) else encode(text)
+    return encoded.lower().translate(None, _DELETED)
 
 
 _DATE_SEPARATORS = bytes.maketrans(b"-.", b"//")
 _DATE_DELETED = bytes(byte for byte in _DELETED if byte not in b"-.")
 
 
-def date_digest(text: str) -> bytes:
+def date_digest(text: str | bytes) -> bytes:
     """
     Return the date digest of ``text``: its digest where ``-`` and ``.`` are kept as ``/``.
 
     ``2017-03-04``, ``04.03.2017`` and ``3/4/17`` keep their separators
-    there, which the digest deletes.
+    there, which the digest deletes. The chunk separator (NUL) is kept.
 
     Args:
-        text: A chunk.
+        text: A chunk, or chunks joined; or what :func:`encode` made of it.
 
     Returns:
-        The date digest, as long as the digest plus the separators kept.
+        The date digest.
     """
-    lowered = text.encode("utf-8", "surrogatepass").lower()
-    return lowered.translate(_DATE_SEPARATORS, _DATE_DELETED)
+    encoded = text if isinstance(text, bytes) else encode(text)
+    return encoded.lower().translate(_DATE_SEPARATORS, _DATE_DELETED)
+
+
+def digit_count(encoded: bytes) -> int:
+    """Return how many ASCII digits the encoded text holds (one C pass)."""
+    return len(encoded) - len(encoded.translate(None, b"0123456789"))
 
 
 # Writings whose value the digest cannot show: the rewrites of _normalize
@@ -83,7 +98,10 @@ def date_digest(text: str) -> bytes:
 # date "3/4/2019" are no fraction), found from its slash; a year range whose
 # end has two digits ("1939-45"), found from its dash. Each pattern starts
 # with a literal or a character set, which the regex engine skips to in C.
-_NON_ASCII_OPAQUE = re.compile(rf"(?=[^\x00-\x7f])(?:[{REWRITTEN}]|\d)")
+_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
+_ASCII_BYTES = bytes(range(128))
+# Inside a run of non-ASCII characters, "\d" matches only other scripts' digits.
+_REWRITTEN_OR_DIGIT = re.compile(rf"[{REWRITTEN}]|\d")
 # "2.0k", "0,50m": a decimal mantissa of one significant digit and a zero
 # glued to a one-letter scale, whose digit runs into the zeros before it.
 _ZERO_BEFORE_SCALE = re.compile(r"0[kKmMbB](?![^\W\d_])")
@@ -92,6 +110,7 @@ _DASHES = "-\u2010-\u2015\u2212"
 _SHORT_YEAR_RANGE = re.compile(
     rf"[{_DASHES}](?:(?<=\d{{4}}.)|(?<=\d{{4}}[{SPACES}].))[{SPACES}]?\d{{2}}(?!\d)"
 )
+_OTHER_DASH_OR_SPACE = re.compile(f"[\u2010-\u2015\u2212{SPACES[1:]}]")
 # The same with the ASCII hyphen alone, which the engine finds as a literal.
 _SHORT_YEAR_RANGE_ASCII = re.compile(r"-(?:(?<=\d{4}-)|(?<=\d{4} -)) ?\d{2}(?!\d)")
 
@@ -115,20 +134,31 @@ def _second_slash(text: str, start: int) -> bool:
 _NUMBER_PUNCTUATION = frozenset(".,:/-\u066b\u066c")
 
 
-def opaque_positions(text: str) -> Iterator[int]:
+def opaque_positions(text: str, encoded: bytes | None = None) -> Iterator[int]:
     """
     Yield positions in ``text`` of writings whose value a digest cannot show.
 
     Args:
         text: The chunks, joined.
+        encoded: ``encode(text)``, when the caller has it.
 
     Yields:
         An offset inside each such writing, in no particular order.
     """
-    ascii = text.isascii()
-    if not ascii:
-        for match in _NON_ASCII_OPAQUE.finditer(text):
-            yield match.start()
+    # The non-ASCII characters of the text, found in C: most texts hold a
+    # few (quotes, dashes) and none to look for.
+    others = (
+        ""
+        if text.isascii()
+        else (encoded if encoded is not None else encode(text))
+        .translate(None, _ASCII_BYTES)
+        .decode("utf-8", "surrogatepass")
+    )
+    if others and _REWRITTEN_OR_DIGIT.search(others):
+        for run in _NON_ASCII_RUN.finditer(text):
+            found = _REWRITTEN_OR_DIGIT.search(text, run.start(), run.end())
+            if found is not None:
+                yield found.start()
     for match in _FRACTION_SLASH.finditer(text):
         slash = match.start()
         start = slash - 1
@@ -136,7 +166,10 @@ def opaque_positions(text: str) -> Iterator[int]:
             start -= 1
         if not _second_slash(text, start):
             yield slash
-    for match in (_SHORT_YEAR_RANGE_ASCII if ascii else _SHORT_YEAR_RANGE).finditer(text):
+    year_range = (
+        _SHORT_YEAR_RANGE if _OTHER_DASH_OR_SPACE.search(others) else _SHORT_YEAR_RANGE_ASCII
+    )
+    for match in year_range.finditer(text):
         yield match.start()
     for match in _ZERO_BEFORE_SCALE.finditer(text):
         letter = match.start() + 1
@@ -275,14 +308,20 @@ def _number_evidence(digits: object, exponent: object) -> tuple[Alternative, ...
     key of 20) or with the mantissa it has before each scale word (``2`` and
     ``hundred``, ``02`` and ``thousand`` for ``0.02 thousand``).
     """
-    if not isinstance(digits, str) or not isinstance(exponent, int):
+    if not isinstance(digits, str) or not isinstance(exponent, int) or not digits:
         return None
     alternatives: list[Alternative] = []
     if len(digits) >= STRONG_NEEDLE:
         alternatives.append((digits.encode("ascii"),))
     elif len(digits) >= MIN_NEEDLE:
         alternatives.append((digits.encode("ascii"), WrittenNumber(digits)))
-    elif exponent > 0:
+    elif digits == "0":
+        alternatives.append((b"0",))
+    elif exponent <= 0:
+        # One digit, written alone or after zeros ("7", "0.5"): in prose,
+        # where digits are rare, few chunks write it as a number of its own.
+        alternatives.append((digits.encode("ascii"), WrittenNumber(digits)))
+    else:
         alternatives.append(((digits + "0" * exponent).encode("ascii"),))
         for word, scale in SCALE_EXPONENTS.items():
             mantissa = (
@@ -296,8 +335,6 @@ def _number_evidence(digits: object, exponent: object) -> tuple[Alternative, ...
                 alternatives.append((mantissa + word.encode("ascii"),))
             else:
                 alternatives.append((mantissa, word.encode("ascii")))
-    else:
-        return None
     if exponent >= 0 and len(digits) + exponent == 4:
         # A year, which "3/4/17" states as 17 (and which "1939-45" states as
         # 45: such chunks are opaque).

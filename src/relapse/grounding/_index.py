@@ -24,6 +24,8 @@ from relapse.grounding._evidence import (
     TextTest,
     date_digest,
     digest,
+    digit_count,
+    encode,
     evidence,
     interval_evidence,
     opaque_positions,
@@ -141,6 +143,7 @@ class TextIndex:
         "_decimals",
         "_digest",
         "_digest_starts",
+        "_encoded",
         "_folded",
         "_head_values",
         "_joined_starts",
@@ -189,11 +192,16 @@ class TextIndex:
         self._joined_starts: list[int] = []
         self._searched = 0
         self._lock = threading.RLock()
-        if not lazy:
+        self._encoded = b""
+        if lazy and len(self.joined) >= LAZY_FROM:
+            self._encoded = encode(self.joined)
+            if digit_count(self._encoded) < LAZY_DIGIT_SHARE * len(self._encoded):
+                lazy = False
+        if not lazy or not self._encoded:
             self._read_joined()
         else:
             starts = self._joined_starts = _starts(len(text) for text in texts)
-            for offset in opaque_positions(self.joined):
+            for offset in opaque_positions(self.joined, self._encoded):
                 self._read_text(bisect_right(starts, offset) - 1)
         if eager_words:
             spelled = {int_key(word.value) for word in word_numbers(self.joined)}
@@ -209,11 +217,20 @@ class TextIndex:
         return not self._unread
 
     def _read_joined(self) -> None:
-        """Read every text in one pass of the scanner over the joined texts."""
+        """Read every unread text in one pass of the scanner over them, joined."""
+        unread = [position for position, done in enumerate(self._read) if not done]
+        joined = (
+            self.joined
+            if len(unread) == len(self.texts)
+            else CHUNK_SEPARATOR.join(self.texts[position] for position in unread)
+        )
         plain: list[str] = []
-        claims = scan(self.joined, plain_numbers=plain)
+        # One pass over the joined texts costs less than a call per text, and
+        # reads the same claims: none crosses the separator.
+        claims = scan(joined, plain_numbers=plain)
         self._add(claims, plain)
-        self._read = bytearray(b"\x01" * len(self.texts))
+        for position in unread:
+            self._read[position] = 1
         self._unread = 0
 
     def _read_text(self, position: int) -> None:
@@ -258,8 +275,8 @@ class TextIndex:
     def read_all(self) -> None:
         """Read every text not read yet."""
         with self._lock:
-            for position in range(len(self.texts)):
-                self._read_text(position)
+            if self._unread:
+                self._read_joined()
 
     def has(self, key: Key) -> bool:
         """
@@ -370,10 +387,19 @@ class TextIndex:
     def _date_digest(self) -> bytes:
         """Return the texts' date digests, joined (computed on first use)."""
         if self._date_digests is None:
-            parts = [date_digest(text) for text in self.texts]
-            self._date_digest_starts = _starts(len(part) for part in parts)
-            self._date_digests = b"\x00".join(parts)
+            self._date_digests, self._date_digest_starts = self._joined_digest(date_digest)
         return self._date_digests
+
+    def _joined_digest(self, function: Callable[[str | bytes], bytes]) -> tuple[bytes, list[int]]:
+        """Return ``function`` of the joined texts and where each text starts in it."""
+        joined = self.joined
+        if joined.count(CHUNK_SEPARATOR) == len(self.texts) - 1:
+            # One call over the joined texts; the separator survives it.
+            whole = function(self._encoded or joined)
+            return whole, _starts(len(part) for part in whole.split(b"\x00"))
+        # A text holding the separator itself: one call per text.
+        parts = [function(text).replace(b"\x00", b"") for text in self.texts]
+        return b"\x00".join(parts), _starts(len(part) for part in parts)
 
     def _date_digest_of(self, text: int) -> bytes:
         """Return one text's date digest."""
@@ -388,9 +414,7 @@ class TextIndex:
 
     def _build_digest(self) -> None:
         """Compute the texts' digests, joined, and where each text starts."""
-        digests = [digest(text) for text in self.texts]
-        self._digest_starts = _starts(len(part) for part in digests)
-        self._digest = b"\x00".join(digests)
+        self._digest, self._digest_starts = self._joined_digest(digest)
 
     @property
     def folded(self) -> str:
@@ -577,6 +601,15 @@ def _starts(lengths: Iterable[int]) -> list[int]:
         starts.append(starts[-1] + length + 1)
     return starts
 
+
+#: Characters of chunks below which reading them all at once costs less than
+#: computing their digests and searching them.
+LAZY_FROM = 16_000
+
+#: Share of ASCII digits among the chunks' bytes below which reading them all
+#: at once costs less too: in prose (RAGTruth passages hold about 1%) the
+#: scanner skips from number to number in C, and a chunk's numbers are few.
+LAZY_DIGIT_SHARE = 0.05
 
 #: Digits from which a number's evidence is selective enough to look it up
 #: first (:meth:`TextIndex.warm`).
