@@ -550,10 +550,7 @@ class Telemetry:
                     instruments.findings.add(1, instruments.code_attributes(finding.code))
             except Exception:
                 _log.debug("relapse: could not record iteration metrics", exc_info=True)
-        try:
-            span.end()
-        except Exception:
-            _log.debug("relapse: could not end an iteration span", exc_info=True)
+        _end(span, "an iteration span")
 
     def end_call(self, span: Span, result: RelapseResult) -> None:
         """
@@ -591,10 +588,7 @@ class Telemetry:
                 _record_tokens(instruments, result.outcome, result.usage)
             except Exception:
                 _log.debug("relapse: could not record call metrics", exc_info=True)
-        try:
-            span.end()
-        except Exception:
-            _log.debug("relapse: could not end the call span", exc_info=True)
+        _end(span, "the call span")
 
     def fail_call(self, span: Span, error: BaseException, usage: Usage | None = None) -> None:
         """
@@ -642,10 +636,7 @@ class Telemetry:
                     span.record_exception(error)
         except Exception:
             _log.debug("relapse: could not record an error on a span", exc_info=True)
-        try:
-            span.end()
-        except Exception:
-            _log.debug("relapse: could not end a failed span", exc_info=True)
+        _end(span, "a failed span")
 
     # Helpers ----------------------------------------------------------------
 
@@ -701,10 +692,7 @@ class Telemetry:
                 span.set_attributes(attributes)
         except Exception:
             _log.debug("relapse: could not set check span attributes", exc_info=True)
-        try:
-            span.end()
-        except Exception:
-            _log.debug("relapse: could not end a check span", exc_info=True)
+        _end(span, "a check span")
 
     def _redacted(self, *texts: str) -> tuple[str, ...] | None:
         """``texts`` through ``redact``; None (logged) when it fails or returns a non-str."""
@@ -810,6 +798,14 @@ class _Activation:
 #: What :func:`active` returns for ``INVALID_SPAN``: one shared do-nothing
 #: context manager, so the no-SDK path allocates nothing per call.
 _NOT_ACTIVATED: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
+
+
+def _end(span: Span, what: str) -> None:
+    """End ``span``; a failure is logged at debug level, never raised (``what`` names it)."""
+    try:
+        span.end()
+    except Exception:
+        _log.debug("relapse: could not end %s", what, exc_info=True)
 
 
 def active(span: Span) -> contextlib.AbstractContextManager[None]:
