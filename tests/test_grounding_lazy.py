@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import relapse.grounding._check as check_module
+import relapse.grounding._index as index_module
 from relapse._types import GroundingResult
 from relapse.grounding import GroundingCheck, default_grounding_check
 from relapse.grounding._evidence import (
@@ -91,6 +92,16 @@ class _FullReading(TextIndex):
 
     def __init__(self, texts: list[str], *, eager_words: bool = False, lazy: bool = False) -> None:
         super().__init__(texts, eager_words=eager_words, lazy=False)
+
+
+def _lazily(query: str, chunks: list[str], answer: str) -> GroundingResult:
+    """Check with the lazy index whatever the chunks' size and digits."""
+    saved = index_module.LAZY_FROM, index_module.LAZY_DIGIT_SHARE
+    index_module.LAZY_FROM, index_module.LAZY_DIGIT_SHARE = 0, 0.0
+    try:
+        return default_grounding_check(query, chunks, answer)
+    finally:
+        index_module.LAZY_FROM, index_module.LAZY_DIGIT_SHARE = saved
 
 
 def _fully_read(query: str, chunks: list[str], answer: str) -> GroundingResult:
@@ -253,7 +264,7 @@ class TestVerdictsEqualAFullReading:
     def test_on_generated_chunks_and_answers(
         self, chunks: list[str], answer: str, query: str
     ) -> None:
-        assert default_grounding_check(query, chunks, answer) == _fully_read(query, chunks, answer)
+        assert _lazily(query, chunks, answer) == _fully_read(query, chunks, answer)
 
     @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
     @given(chunks=st.lists(_SENTENCES, min_size=1, max_size=6), data=st.data())
@@ -262,7 +273,7 @@ class TestVerdictsEqualAFullReading:
     ) -> None:
         answer = " ".join(data.draw(st.lists(st.sampled_from(chunks), max_size=3)))
         answer += data.draw(_TEXT)
-        assert default_grounding_check("", chunks, answer) == _fully_read("", chunks, answer)
+        assert _lazily("", chunks, answer) == _fully_read("", chunks, answer)
 
 
 def _counts(size: int) -> list[str]:
@@ -273,6 +284,24 @@ def _counts(size: int) -> list[str]:
     """
     filler = " ".join(["0000"] * 30)
     return [f"Chunk {n} says the count was {1000 + 7 * n}. {filler}" for n in range(size)]
+
+
+class TestQuotationsInALazyIndex:
+    def test_a_quotation_is_found_in_the_chunk_that_holds_it(self) -> None:
+        chunks = ["It rained.", 'The mayor said the plan was "approved in full".', "Then 12."]
+        answer = 'The mayor said it was "approved in full".'
+        assert _lazily("", chunks, answer).ok
+
+    def test_a_chunk_that_folding_turns_into_ascii_letters_is_searched(self) -> None:
+        # "STRASSE" folds to "strasse", as does "Straße": the digest of the
+        # chunk (which drops ß) does not show it, so the chunk is searched.
+        chunks = ["Noise 12.", "Die Straße ist lang."]
+        assert _lazily("", chunks, 'It said "die STRASSE ist lang".').ok
+        assert not _lazily("", chunks, 'It said "die STRASSE ist kurz".').ok
+
+    def test_near_misses_in_other_chunks_do_not_count(self) -> None:
+        chunks = ["she is guilty of fraud", "He left."]
+        assert not _lazily("", chunks, 'It said "he is guilty of fraud".').ok
 
 
 class TestReading:

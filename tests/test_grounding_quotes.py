@@ -163,3 +163,20 @@ class TestOffsets:
         assert ("la paix est signée",) == finding.spans
         ((start, end),) = finding.offsets
         assert "la paix est signée" == answer[start:end]
+
+
+class TestWordBoundariesPastManyNearMisses:
+    """Past MAX_WORD_MISSES occurrences inside longer words, a regex search decides."""
+
+    def test_an_occurrence_after_many_near_misses_is_found(self) -> None:
+        from relapse.grounding._quotes import MAX_WORD_MISSES, occurs_as_words
+
+        near_misses = " ".join(["she is guilty"] * (MAX_WORD_MISSES + 5))
+        assert occurs_as_words(near_misses + " and he is guilty.", "he is guilty")
+        assert not occurs_as_words(near_misses + ".", "he is guilty")
+
+    def test_the_check_agrees(self) -> None:
+        chunk = "Witnesses: " + "; ".join(["she is guilty of fraud"] * 40) + "."
+        assert not default_grounding_check("q", [chunk], 'He said "he is guilty of fraud".').ok
+        chunk += " The judge: he is guilty of fraud."
+        assert default_grounding_check("q", [chunk], 'He said "he is guilty of fraud".').ok

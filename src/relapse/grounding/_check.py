@@ -354,7 +354,7 @@ class PreparedCheck:
 
     def _quoted(self, fragment: str) -> bool:
         """Tell whether a folded quotation fragment is in a chunk or the question, as words."""
-        if occurs_as_words(self._chunks.folded, fragment):
+        if occurs_as_words(self._chunks.folded_for(fragment), fragment):
             return True
         return self._question is not None and occurs_as_words(self._question.folded, fragment)
 

@@ -145,10 +145,12 @@ class TextIndex:
         "_digest_starts",
         "_encoded",
         "_folded",
+        "_folded_texts",
         "_head_values",
         "_joined_starts",
         "_lock",
         "_magnitudes",
+        "_non_ascii",
         "_numbers",
         "_read",
         "_searched",
@@ -208,6 +210,8 @@ class TextIndex:
             self.keys |= spelled
             self._numbers |= spelled
         self._folded: str | None = None
+        self._folded_texts: dict[int, str] = {}
+        self._non_ascii: list[int] | None = None
         self._head_values: dict[str, frozenset[int]] = {}
         self._units: dict[Key, frozenset[str | None] | None] = {}
 
@@ -423,6 +427,46 @@ class TextIndex:
             self._folded = CHUNK_SEPARATOR.join(fold(text) for text in self.texts)
         return self._folded
 
+    def folded_for(self, fragment: str) -> str:
+        """
+        Return the folded texts that may hold the folded ``fragment``, joined.
+
+        Folding an ASCII text only lower-cases it and changes or deletes
+        characters the digest deletes anyway, so an ASCII text whose folded
+        form holds the fragment has a digest holding the fragment's digest; a
+        text with other characters (which folding may turn into ASCII
+        letters: ``ß`` is ``ss``) is always included. Without digests (a text
+        read at once), every folded text.
+
+        Args:
+            fragment: A folded quotation fragment.
+
+        Returns:
+            The folded texts, in order, joined by :data:`CHUNK_SEPARATOR`.
+        """
+        needle = digest(fragment)
+        if not self._encoded or not needle:
+            return self.folded
+        if self._digest is None:
+            self._build_digest()
+        digests, starts = self._digest or b"", self._digest_starts
+        if self._non_ascii is None:
+            self._non_ascii = [i for i, text in enumerate(self.texts) if not text.isascii()]
+        holding = set(self._non_ascii)
+        found = digests.find(needle)
+        while found >= 0:
+            text = bisect_right(starts, found) - 1
+            holding.add(text)
+            found = digests.find(needle, starts[text + 1])
+        return CHUNK_SEPARATOR.join(self._folded_text(position) for position in sorted(holding))
+
+    def _folded_text(self, position: int) -> str:
+        """Return one text folded (cached)."""
+        folded = self._folded_texts.get(position)
+        if folded is None:
+            folded = self._folded_texts[position] = fold(self.texts[position])
+        return folded
+
     def has_words_for(self, value: int) -> bool:
         """
         Tell whether the texts spell out ``value`` in words (``Seventy`` for 70).
@@ -561,9 +605,32 @@ class TextIndex:
         """
         if key in self._units:
             return self._units[key]
-        found = _units_in(self.joined, key)
+        found = _units_in(self._texts_writing(key), key)
         self._units[key] = found
         return found
+
+    def _texts_writing(self, key: Key) -> str:
+        """
+        Return the texts that may write the number ``key`` in digits, joined.
+
+        Every writing :func:`_units_in` looks for holds the key's digits once
+        its separators are deleted, so a lazy index searches only the texts
+        whose digest holds them; the others hold no occurrence.
+        """
+        digits = key[1]
+        if not self._encoded or not isinstance(digits, str):
+            return self.joined
+        if self._digest is None:
+            self._build_digest()
+        digests, starts = self._digest or b"", self._digest_starts
+        needle = digits.encode("ascii")
+        holding: list[str] = []
+        position = digests.find(needle)
+        while position >= 0:
+            text = bisect_right(starts, position) - 1
+            holding.append(self.texts[text])
+            position = digests.find(needle, starts[text + 1])
+        return CHUNK_SEPARATOR.join(holding)
 
     def _values_of(self, magnitude: int) -> list[Decimal]:
         """Return the indexed numbers of one magnitude, as Decimals (converted once)."""

@@ -170,6 +170,11 @@ def introduces_question(text: str, start: int) -> bool:
     return _QUESTION_BEFORE.search(text, max(0, start - QUESTION_WINDOW), start) is not None
 
 
+#: Occurrences of a quotation fragment inside longer words looked past with
+#: ``str.find`` before one regex search takes over.
+MAX_WORD_MISSES = 16
+
+
 def occurs_as_words(text: str, fragment: str) -> bool:
     """
     Tell whether ``fragment`` occurs in ``text`` on word boundaries.
@@ -187,10 +192,26 @@ def occurs_as_words(text: str, fragment: str) -> bool:
     """
     if not fragment:
         return True
-    # One regex search, in C: a loop over str.find hits would be quadratic
-    # on a chunk full of near misses. The fragment comes first, so that the
-    # engine skips to its occurrences with a fast literal search; the test
-    # of the character before it is a lookbehind over the fragment's length.
-    before = rf"(?<![^\W_][\s\S]{{{len(fragment)}}})" if fragment[0].isalnum() else ""
-    after = r"(?![^\W_])" if fragment[-1].isalnum() else ""
-    return re.search(re.escape(fragment) + before + after, text) is not None
+    check_before, check_after = fragment[0].isalnum(), fragment[-1].isalnum()
+    # str.find runs in C and costs no compiled pattern per fragment; past a
+    # few occurrences that touch other words, one regex search does the rest
+    # in linear time, where a loop over find hits could be quadratic.
+    position = text.find(fragment)
+    for _ in range(MAX_WORD_MISSES):
+        if position < 0:
+            return False
+        end = position + len(fragment)
+        if not (check_before and position and text[position - 1].isalnum()) and not (
+            check_after and end < len(text) and text[end].isalnum()
+        ):
+            return True
+        position = text.find(fragment, position + 1)
+    if position < 0:
+        return False
+    # The fragment comes first, so that the engine skips to its occurrences
+    # with a fast literal search; the test of the character before it is a
+    # lookbehind over the fragment's length.
+    before = rf"(?<![^\W_][\s\S]{{{len(fragment)}}})" if check_before else ""
+    after = r"(?![^\W_])" if check_after else ""
+    pattern = re.compile(re.escape(fragment) + before + after)
+    return pattern.search(text, position) is not None
