@@ -195,11 +195,9 @@ class TextIndex:
         self._searched = 0
         self._lock = threading.RLock()
         self._encoded = b""
-        if lazy and len(self.joined) >= LAZY_FROM:
+        if lazy and len(self.joined) >= LAZY_FROM and _dense(self.joined):
             self._encoded = encode(self.joined)
-            if digit_count(self._encoded) < LAZY_DIGIT_SHARE * len(self._encoded):
-                lazy = False
-        if not lazy or not self._encoded:
+        if not self._encoded:
             self._read_joined()
         else:
             starts = self._joined_starts = _starts(len(text) for text in texts)
@@ -661,6 +659,20 @@ def _magnitude(number: Key) -> int:
     return len(digits) + exponent  # type: ignore[arg-type,operator]
 
 
+def _dense(joined: str) -> bool:
+    """
+    Tell whether digits make up :data:`LAZY_DIGIT_SHARE` or more of ``joined``.
+
+    Counted on :data:`DENSITY_SAMPLES` slices spread over the text (a C pass
+    over a fixed number of characters): the answer only picks the cheaper
+    way to read the chunks, never the verdict.
+    """
+    step = max(1, len(joined) // DENSITY_SAMPLES)
+    sample = "".join(joined[start : start + DENSITY_SLICE] for start in range(0, len(joined), step))
+    encoded = encode(sample)
+    return digit_count(encoded) >= LAZY_DIGIT_SHARE * len(encoded)
+
+
 def _starts(lengths: Iterable[int]) -> list[int]:
     """Where each of texts of these lengths starts once joined by one separator, and the end."""
     return [0, *accumulate(length + 1 for length in lengths)]
@@ -675,6 +687,9 @@ LAZY_FROM = 16_000
 #: numbered list of them about 5 %) the scanner skips from number to number in
 #: C; number-dense text (a table, a report: 20 % and more) is read lazily.
 LAZY_DIGIT_SHARE = 0.1
+#: Slices of the chunks, and characters in each, whose digits are counted.
+DENSITY_SAMPLES = 16
+DENSITY_SLICE = 512
 
 #: Digits from which a number's evidence is selective enough to look it up
 #: first (:meth:`TextIndex.warm`).
