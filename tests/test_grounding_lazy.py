@@ -266,6 +266,16 @@ class TestVerdictsEqualAFullReading:
     ) -> None:
         assert _lazily(query, chunks, answer) == _fully_read(query, chunks, answer)
 
+    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(
+        query=st.text(st.characters(exclude_categories=())),
+        chunks=st.lists(st.text(st.characters(exclude_categories=())), max_size=4),
+        answer=st.text(st.characters(exclude_categories=())),
+    )
+    def test_on_arbitrary_unicode(self, query: str, chunks: list[str], answer: str) -> None:
+        """Surrogates, other scripts' digits, invisible characters: never a raise nor a change."""
+        assert _lazily(query, chunks, answer) == _fully_read(query, chunks, answer)
+
     @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
     @given(chunks=st.lists(_SENTENCES, min_size=1, max_size=6), data=st.data())
     def test_on_answers_copied_from_the_chunks(
