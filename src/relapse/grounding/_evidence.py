@@ -16,13 +16,14 @@ Some writings hold a value whose digits the text does not spell in one run:
 a fraction (``1/4`` is 0.25), a vulgar fraction or superscript, digits of
 another script, a year range ending in two digits (``1939-45``). A chunk with
 any of them is *opaque*: the index reads it at once, like before this module
-existed. The test ``test_every_key_a_chunk_provides_has_its_evidence``
-checks the rules against every claim the scanner reads from real and
-generated texts.
+existed. ``TestEveryProvidedKeyHasItsEvidence`` in
+``tests/test_grounding_lazy.py`` checks the rules against every claim the
+scanner reads from real and generated texts.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from decimal import Decimal
@@ -38,7 +39,8 @@ from relapse.grounding._text import SPACES
 _KEPT = frozenset(b"\x000123456789abcdefghijklmnopqrstuvwxyz/")
 _DELETED = bytes(byte for byte in range(256) if byte not in _KEPT)
 
-#: Shortest needle worth a search: one digit occurs in nearly every chunk.
+#: Shortest digits searched alone as a token's or an interval's evidence:
+#: one digit occurs in nearly every chunk.
 MIN_NEEDLE = 2
 #: Needles this long are searched alone; shorter digits must also be written
 #: as a number of their own (:class:`WrittenNumber`).
@@ -110,9 +112,10 @@ _DASHES = "-\u2010-\u2015\u2212"
 _SHORT_YEAR_RANGE = re.compile(
     rf"[{_DASHES}](?:(?<=\d{{4}}.)|(?<=\d{{4}}[{SPACES}].))[{SPACES}]?\d{{2}}(?!\d)"
 )
-_OTHER_DASH_OR_SPACE = re.compile(f"[\u2010-\u2015\u2212{SPACES[1:]}]")
-# The same with the ASCII hyphen alone, which the engine finds as a literal.
+# The same with the ASCII hyphen alone, which the engine finds as a literal;
+# the one above only for texts holding another dash or space.
 _SHORT_YEAR_RANGE_ASCII = re.compile(r"-(?:(?<=\d{4}-)|(?<=\d{4} -)) ?\d{2}(?!\d)")
+_OTHER_DASH_OR_SPACE = re.compile(f"[\u2010-\u2015\u2212{SPACES[1:]}]")
 
 
 def _second_slash(text: str, start: int) -> bool:
@@ -279,8 +282,8 @@ def evidence(key: Key) -> tuple[Alternative, ...] | None:
 
     Returns:
         The alternatives, or None when the key has no evidence selective
-        enough to be worth a search (a one-digit number, a month alone, a
-        decade): every chunk must then be read.
+        enough to be worth a search (a month alone, a decade, a century):
+        every chunk must then be read.
     """
     tag = key[0]
     if tag in ("n", "-n", "s"):
@@ -313,13 +316,11 @@ def _number_evidence(digits: object, exponent: object) -> tuple[Alternative, ...
     alternatives: list[Alternative] = []
     if len(digits) >= STRONG_NEEDLE:
         alternatives.append((digits.encode("ascii"),))
-    elif len(digits) >= MIN_NEEDLE:
-        alternatives.append((digits.encode("ascii"), WrittenNumber(digits)))
     elif digits == "0":
         alternatives.append((b"0",))
-    elif exponent <= 0:
-        # One digit, written alone or after zeros ("7", "0.5"): in prose,
-        # where digits are rare, few chunks write it as a number of its own.
+    elif len(digits) >= MIN_NEEDLE or exponent <= 0:
+        # Short digits occur inside many longer numbers: the chunk must write
+        # them as a number of their own (one digit: "7", "0.5").
         alternatives.append((digits.encode("ascii"), WrittenNumber(digits)))
     else:
         alternatives.append(((digits + "0" * exponent).encode("ascii"),))
@@ -376,36 +377,31 @@ def _date_evidence(year: object, month: object, day: object) -> tuple[Alternativ
 
 
 _SPACE = rf"[{SPACES}]"
-_MONTH_DAY_CACHE: dict[tuple[int, int], re.Pattern[str]] = {}
-_MONTH_DAY_DIGEST_CACHE: dict[tuple[int, int], re.Pattern[bytes]] = {}
 
 
+@functools.lru_cache(maxsize=1024)
 def _month_day_digest_pattern(month: int, day: int) -> re.Pattern[bytes]:
     """
     Return a pattern of the date digest looser than :func:`_month_day_pattern`.
 
     The digest has no spaces to end or start a day at (``March 3, 2017`` is
-    ``march32017``, ``1 2/3/2019`` is ``12/3/2019``), so neither is tested; the chunks it finds are
-    then tested with :func:`_month_day_pattern`. Starting with a letter or a
-    digit, it is searched in C at a fraction of that pattern's cost.
+    ``march32017``, ``1 2/3/2019`` is ``12/3/2019``), so neither is tested;
+    the chunks it finds are then tested with :func:`_month_day_pattern`.
+    Starting with a letter or a digit, it is searched in C at a fraction of
+    that pattern's cost.
     """
-    cached = _MONTH_DAY_DIGEST_CACHE.get((month, day))
-    if cached is not None:
-        return cached
     names = "|".join(
         sorted((name for name, number in MONTHS.items() if number == month), key=len, reverse=True)
     )
     shortest = min((name for name, number in MONTHS.items() if number == month), key=len)
-    pattern = re.compile(
+    return re.compile(
         rf"(?:{names})/?(?:the|of)?0?{day}"
         rf"|{day}(?:[a-z]{{2}})?(?:of)?{shortest}"
         rf"|{month}/0?{day}|{day}/0?{month}".encode("ascii")
     )
-    if len(_MONTH_DAY_DIGEST_CACHE) < 1024:
-        _MONTH_DAY_DIGEST_CACHE[(month, day)] = pattern
-    return pattern
 
 
+@functools.lru_cache(maxsize=1024)
 def _month_day_pattern(month: int, day: int) -> re.Pattern[str]:
     """
     Return a pattern matching every writing of a day of a month the scanner reads.
@@ -415,21 +411,15 @@ def _month_day_pattern(month: int, day: int) -> re.Pattern[str]:
     either reading (``3/4/2019``, ``2019-03-04``, ``04.03.2019``). It is
     looser than the scanner (any case, any suffix), never stricter.
     """
-    cached = _MONTH_DAY_CACHE.get((month, day))
-    if cached is not None:
-        return cached
     names = "|".join(sorted((name for name, number in MONTHS.items() if number == month), key=len))
     day_digits = rf"(?<!\d)0?{day}(?!\d)"
     month_digits = rf"(?<!\d)0?{month}(?!\d)"
     gap = rf"\.?,?{_SPACE}{{1,3}}(?:(?:the|of){_SPACE}{{1,3}})?"
-    pattern = re.compile(
+    return re.compile(
         rf"(?i:{names}){gap}{day_digits}"
         rf"|{day_digits}[^\W\d_]{{0,2}}{_SPACE}{{1,3}}(?:of{_SPACE}{{1,3}})?(?i:{names})"
         rf"|{month_digits}[-/.]{day_digits}|{day_digits}[-/.]{month_digits}"
     )
-    if len(_MONTH_DAY_CACHE) < 1024:
-        _MONTH_DAY_CACHE[(month, day)] = pattern
-    return pattern
 
 
 def interval_evidence(low: Decimal, high: Decimal) -> tuple[Alternative, ...] | None:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from decimal import Decimal
 from functools import partial
 from itertools import accumulate, chain
+from typing import AnyStr
 
 from relapse.grounding._claims import Claim, plain_number_keys
 from relapse.grounding._evidence import (
@@ -342,9 +343,6 @@ class TextIndex:
         after a match the search resumes at the next text. Past the search
         budget, every unread text is read and nothing is yielded.
         """
-        if self._digest is None:
-            self._build_digest()
-        digests = self._digest or b""
         if self._searched > SEARCH_BUDGET * (len(self.joined) + 1):
             self.read_all()
             return
@@ -358,25 +356,21 @@ class TextIndex:
                 date_patterns.append(part)
             else:
                 text_tests.append(part)  # type: ignore[arg-type]  # a str pattern or a test
-        find: Callable[[int], int]
+        hits: Iterator[int]
         if needles:
-            starts = self._digest_starts
-            find = partial(digests.find, needles.pop())
+            digests = self._digests()
+            hits = _hits(partial(digests.find, needles.pop()), self._digest_starts)
             self._searched += len(digests)
         elif date_patterns:
             dates = self._date_digest()
-            starts = self._date_digest_starts
-            find = partial(_search_bytes, date_patterns.pop(), dates)
+            hits = _hits(partial(_search, date_patterns.pop(), dates), self._date_digest_starts)
             self._searched += len(dates)
         else:
             first = text_tests.pop()
             assert isinstance(first, re.Pattern)  # an alternative of tests alone starts with one
-            starts = self._joined_starts
-            find = partial(_search, first, self.joined)
+            hits = _hits(partial(_search, first, self.joined), self._joined_starts)
             self._searched += len(self.joined)
-        position = find(0)
-        while position >= 0:
-            text = bisect_right(starts, position) - 1
+        for text in hits:
             if (
                 not self._read[text]
                 and all(needle in self._digest_of(text) for needle in needles)
@@ -384,7 +378,10 @@ class TextIndex:
                 and all(test.search(self.texts[text]) for test in text_tests)
             ):
                 yield text
-            position = find(starts[text + 1])
+
+    def _holding(self, needle: bytes) -> Iterator[int]:
+        """Yield, in order, every text (read or not) whose digest holds ``needle``."""
+        return _hits(partial(self._digests().find, needle), self._digest_starts)
 
     def _date_digest(self) -> bytes:
         """Return the texts' date digests, joined (computed on first use)."""
@@ -411,12 +408,15 @@ class TextIndex:
 
     def _digest_of(self, text: int) -> bytes:
         """Return one text's digest."""
+        digests = self._digests()
         starts = self._digest_starts
-        return (self._digest or b"")[starts[text] : starts[text + 1] - 1]
+        return digests[starts[text] : starts[text + 1] - 1]
 
-    def _build_digest(self) -> None:
-        """Compute the texts' digests, joined, and where each text starts."""
-        self._digest, self._digest_starts = self._joined_digest(digest)
+    def _digests(self) -> bytes:
+        """Return the texts' digests, joined (computed on first use)."""
+        if self._digest is None:
+            self._digest, self._digest_starts = self._joined_digest(digest)
+        return self._digest
 
     @property
     def folded(self) -> str:
@@ -445,17 +445,9 @@ class TextIndex:
         needle = digest(fragment)
         if not self._encoded or not needle:
             return self.folded
-        if self._digest is None:
-            self._build_digest()
-        digests, starts = self._digest or b"", self._digest_starts
         if self._non_ascii is None:
             self._non_ascii = [i for i, text in enumerate(self.texts) if not text.isascii()]
-        holding = set(self._non_ascii)
-        found = digests.find(needle)
-        while found >= 0:
-            text = bisect_right(starts, found) - 1
-            holding.add(text)
-            found = digests.find(needle, starts[text + 1])
+        holding = set(self._non_ascii).union(self._holding(needle))
         return CHUNK_SEPARATOR.join(self._folded_text(position) for position in sorted(holding))
 
     def _folded_text(self, position: int) -> str:
@@ -618,17 +610,9 @@ class TextIndex:
         digits = key[1]
         if not self._encoded or not isinstance(digits, str):
             return self.joined
-        if self._digest is None:
-            self._build_digest()
-        digests, starts = self._digest or b"", self._digest_starts
-        needle = digits.encode("ascii")
-        holding: list[str] = []
-        position = digests.find(needle)
-        while position >= 0:
-            text = bisect_right(starts, position) - 1
-            holding.append(self.texts[text])
-            position = digests.find(needle, starts[text + 1])
-        return CHUNK_SEPARATOR.join(holding)
+        return CHUNK_SEPARATOR.join(
+            self.texts[text] for text in self._holding(digits.encode("ascii"))
+        )
 
     def _values_of(self, magnitude: int) -> list[Decimal]:
         """Return the indexed numbers of one magnitude, as Decimals (converted once)."""
@@ -641,16 +625,29 @@ class TextIndex:
         return values
 
 
-def _search_bytes(pattern: re.Pattern[bytes], text: bytes, start: int) -> int:
+def _search(pattern: re.Pattern[AnyStr], text: AnyStr, start: int) -> int:
     """Return where ``pattern`` first matches ``text`` from ``start``, or -1."""
     match = pattern.search(text, start)
     return -1 if match is None else match.start()
 
 
-def _search(pattern: re.Pattern[str], text: str, start: int) -> int:
-    """Return where ``pattern`` first matches ``text`` from ``start``, or -1."""
-    match = pattern.search(text, start)
-    return -1 if match is None else match.start()
+def _hits(find: Callable[[int], int], starts: list[int]) -> Iterator[int]:
+    """
+    Yield the texts in which ``find`` matches, each once, in order.
+
+    Args:
+        find: ``find(start)``: the next match's position in the joined
+            texts (or joined digests) from ``start``, or -1.
+        starts: Where each text starts there, and the end (:func:`_starts`).
+
+    Yields:
+        Text positions; after a match the search resumes at the next text.
+    """
+    position = find(0)
+    while position >= 0:
+        text = bisect_right(starts, position) - 1
+        yield text
+        position = find(starts[text + 1])
 
 
 def _magnitude(number: Key) -> int:
