@@ -154,13 +154,24 @@ class TestEvidence:
     def test_long_digits_are_their_own_needle(self) -> None:
         assert evidence(("n", "12345", -1)) == ((b"12345",),)
 
-    def test_short_digits_must_be_written_as_a_number(self) -> None:
-        alternatives = evidence(("n", "934", -1))
+    @pytest.mark.parametrize(
+        ("key", "written_as", "not_written_as"),
+        [
+            (("n", "934", -1), "93.4%", "1,293,400"),  # 93.4
+            (("n", "5", -1), "0.50 mg", "25 mg"),  # 0.5: one digit
+        ],
+    )
+    def test_short_digits_must_be_written_as_a_number(
+        self, key: Key, written_as: str, not_written_as: str
+    ) -> None:
+        alternatives = evidence(key)
         assert alternatives is not None
         ((needle, written),) = alternatives
-        assert needle == b"934"
+        assert needle == str(key[1]).encode("ascii")
         assert isinstance(written, WrittenNumber)
-        assert written.digits == "934"
+        assert written.digits == key[1]
+        assert written.search(written_as)
+        assert not written.search(not_written_as)
 
     def test_a_year_may_be_written_with_two_digits_after_a_slash(self) -> None:
         alternatives = evidence(("n", "2017", 0))
@@ -181,15 +192,6 @@ class TestEvidence:
     @pytest.mark.parametrize("key", [("n", "", 0), ("dec2", 4), ("cent", 19), ("d", None, 3, None)])
     def test_keys_without_selective_evidence_have_none(self, key: Key) -> None:
         assert evidence(key) is None
-
-    def test_one_digit_must_be_written_as_a_number(self) -> None:
-        alternatives = evidence(("n", "5", -1))
-        assert alternatives is not None
-        ((needle, written),) = alternatives
-        assert needle == b"5"
-        assert isinstance(written, WrittenNumber)
-        assert written.search("0.50 mg")
-        assert not written.search("25 mg")
 
     def test_a_range_needs_both_ends(self) -> None:
         alternatives = evidence(("r", "12345", 0, "67890", 0))
