@@ -12,6 +12,7 @@ from typing import Any
 from relapse._checking import CheckOperators
 from relapse._chunks import chunk_texts
 from relapse._types import GroundingFinding, GroundingResult
+from relapse.grounding._blocks import judge_claims
 from relapse.grounding._claims import Claim
 from relapse.grounding._codes import (
     ALL_CODES,
@@ -46,7 +47,6 @@ from relapse.grounding._quotes import (
     occurs_as_words,
     quote_fragments,
 )
-from relapse.grounding._scan import scan
 from relapse.grounding._text import fold
 from relapse.grounding._units import convert, dimension_of, unit_after, unit_of
 from relapse.grounding._words import word_numbers
@@ -261,43 +261,18 @@ class PreparedCheck:
         if FG003 in codes:
             self._quotations(answer, failed[FG003], covered)
         regions = _Regions(covered)
-        # Digit claims own their words ("2.1 billion"): the word pass skips them.
-        read: list[tuple[int, int]] = list(covered)
+        judged = None
         if FG001 in codes or FG002 in codes:
-            # Verdicts by claim and surrounding text: every rule reads the answer
-            # only within a bounded window around the claim, so an answer that
-            # repeats a claim ("7 7 7 ...") is judged once per distinct context.
-            verdicts: dict[tuple[object, ...], bool] = {}
-            claims = scan(answer)
-            if not self._chunks.complete:
-                self._chunks.warm(claim.needs[0] for claim in claims[:MAX_WARMED_CLAIMS])
-            for claim in claims:
-                code, start, end = claim[:3]
-                read.append((start, end))
-                if code not in codes or (covered and regions.covers(start, end)):
-                    continue
-                context = (
-                    code,
-                    claim[3:],
-                    answer[max(0, start - CONTEXT_BEFORE) : start],
-                    answer[start : end + CONTEXT_AFTER],
-                    # Only a number before "." or ")" may continue an inline
-                    # enumeration, whose previous marker is looked for far back.
-                    answer[max(0, start - INLINE_MARKER_WINDOW) : start]
-                    if answer[end : end + 1] in (".", ")")
-                    else "",
-                )
-                verdict = verdicts.get(context)
-                if verdict is None:
-                    verdict = self._claim_holds(answer, claim)
-                    verdicts[context] = verdict
-                if not verdict:
+            judged = judge_claims(answer, _ClaimJudge(self, answer))
+            for code, start, end in judged.failing:
+                if not (covered and regions.covers(start, end)):
                     failed[code].append((start, end))
         if FG001 in codes:
+            # Digit claims own their words ("2.1 billion"): the word pass skips them.
             digit_regions: _Regions | None = None  # built at the first number in words
             for claim in _word_claims(answer):
                 if digit_regions is None:
-                    digit_regions = _Regions(read)
+                    digit_regions = _Regions([*covered, *(judged.spans() if judged else ())])
                 if digit_regions.overlaps(claim.start, claim.end):
                     continue
                 if self._trivial(answer, claim) or self._supported(answer, claim):
@@ -470,6 +445,56 @@ class PreparedCheck:
             self._chunks.has_words_for(value)
             or (self._question is not None and int_key(value) in self._question.keys)
         )
+
+
+class _ClaimJudge:
+    """
+    Verdicts on an answer's digit claims, each distinct claim in its surroundings judged once.
+
+    Every rule reads the answer only within a bounded window around the
+    claim (:data:`CONTEXT_BEFORE`, :data:`CONTEXT_AFTER`, and the inline
+    enumeration's look-back for a number before "." or ")"), so an answer
+    that repeats a claim ("7 7 7 ...") is judged once per distinct context.
+    """
+
+    __slots__ = ("_answer", "_check", "_codes", "_verdicts", "_warmed")
+
+    def __init__(self, check: PreparedCheck, answer: str) -> None:
+        self._check = check
+        self._answer = answer
+        self._codes = check._config.codes
+        self._verdicts: dict[tuple[object, ...], bool] = {}
+        self._warmed = check._chunks.complete
+
+    def __call__(self, claims: list[Claim]) -> list[tuple[str, int, int]]:
+        """Return the claims (of the codes reported) that fail, as (code, start, end)."""
+        check, answer, codes, verdicts = self._check, self._answer, self._codes, self._verdicts
+        if not self._warmed:
+            self._warmed = True
+            check._chunks.warm(claim.needs[0] for claim in claims[:MAX_WARMED_CLAIMS])
+        failing: list[tuple[str, int, int]] = []
+        for claim in claims:
+            code, start, end = claim[:3]
+            if code not in codes:
+                continue
+            context = (
+                code,
+                claim[3:],
+                answer[max(0, start - CONTEXT_BEFORE) : start],
+                answer[start : end + CONTEXT_AFTER],
+                # Only a number before "." or ")" may continue an inline
+                # enumeration, whose previous marker is looked for far back.
+                answer[max(0, start - INLINE_MARKER_WINDOW) : start]
+                if answer[end : end + 1] in (".", ")")
+                else "",
+            )
+            verdict = verdicts.get(context)
+            if verdict is None:
+                verdict = check._claim_holds(answer, claim)
+                verdicts[context] = verdict
+            if not verdict:
+                failing.append((code, start, end))
+        return failing
 
 
 class _Regions:

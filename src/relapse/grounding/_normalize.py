@@ -61,6 +61,11 @@ _POWER = re.compile(
 )
 
 
+def needs_rewrite(text: str) -> bool:
+    """Tell whether :func:`normalize` would change ``text``."""
+    return not text.isascii() and _SPECIAL.search(text) is not None
+
+
 def normalize(text: str) -> tuple[str, list[int] | None]:
     """
     Rewrite ``text`` for the scanner, with a map back to its offsets.
@@ -74,7 +79,7 @@ def normalize(text: str) -> tuple[str, list[int] | None]:
         ``len(text)``, for the end. ``origin`` is None when nothing was
         rewritten (``rewritten is text``).
     """
-    if text.isascii() or _SPECIAL.search(text) is None:
+    if not needs_rewrite(text):
         return text, None
     pieces: list[str] = []
     origin: list[int] = []

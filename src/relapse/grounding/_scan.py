@@ -19,6 +19,7 @@ disjoint character sets, and the windows around a match have fixed sizes.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from relapse.grounding._claims import (
     Claim,
@@ -182,6 +183,27 @@ _BETWEEN = re.compile(r"(?i:between)[\ \u00a0]+\Z")
 RANGE_GAP = 12
 
 
+class ScanState(NamedTuple):
+    """
+    What the scanner carries from one match to the next, to resume a scan where it stopped.
+
+    Offsets are into the scanned text.
+    """
+
+    #: Where the regex search goes on.
+    search: int
+    #: A claim that may open a range with the next one, not yet emitted.
+    pending: Claim | None
+    #: Matches starting before this are inside a claim already read.
+    resume: int
+    #: Where the last match that ended in a letter ended ("5May").
+    glued: int
+
+
+#: The state a scan starts a text with.
+START = ScanState(0, None, 0, -MONTH_WINDOW)
+
+
 def scan(
     text: str, *, short_paths: bool = True, plain_numbers: list[str] | None = None
 ) -> list[Claim]:
@@ -213,14 +235,17 @@ def scan(
         # meets every non-ASCII character anyway, so it reports the first
         # one to rewrite instead of a separate pass looking for them.
         kept = len(plain_numbers) if plain_numbers is not None else 0
-        found = _scan(text, short_paths, plain_numbers, stop_at_rewrite=True)
+        found = _scan(text, short_paths, plain_numbers, START, len(text), stop_at_rewrite=True)
         if found is not None:
-            return found
+            return _with_pending(*found)
         if plain_numbers is not None:
             del plain_numbers[kept:]
     rewritten, origin = normalize(text)
-    claims = _scan(rewritten, short_paths, plain_numbers, stop_at_rewrite=False)
-    assert claims is not None  # only a scan that stops at a rewrite returns None
+    found = _scan(
+        rewritten, short_paths, plain_numbers, START, len(rewritten), stop_at_rewrite=False
+    )
+    assert found is not None  # only a scan that stops at a rewrite returns None
+    claims = _with_pending(*found)
     if origin is None:
         return claims
     # Invisible characters, vulgar fractions, powers of ten: spans map back
@@ -232,26 +257,63 @@ def scan(
     ]
 
 
-def _scan(
-    text: str, short_paths: bool, plain_numbers: list[str] | None, *, stop_at_rewrite: bool
-) -> list[Claim] | None:
+def scan_block(text: str, state: ScanState, stop: int) -> tuple[list[Claim], ScanState]:
     """
-    Compute :func:`scan` over ``text``; with ``stop_at_rewrite``, None at a character to rewrite.
+    Scan ``text`` from ``state`` up to the first match that starts at or after ``stop``.
 
-    Only the short-path regex reports such characters; :func:`scan` then
-    scans the rewritten text, where the ones left (``cm³``) are read as they are.
+    Scanning a text in consecutive blocks, each from the state the previous
+    one returned, gives the claims :func:`scan` gives, but for the last
+    pending claim, which the caller emits (a range may still join it). For a
+    text with nothing to rewrite (see :func:`._normalize.needs_rewrite`).
+
+    Args:
+        text: The whole text: the readers look before and after the block.
+        state: Where and how to go on; :data:`START` for the text's start.
+        stop: The offset the block ends at.
+
+    Returns:
+        The block's claims, in order, and the state to scan the next block from.
+    """
+    found = _scan(text, True, None, state, stop, stop_at_rewrite=False)
+    assert found is not None  # only a scan that stops at a rewrite returns None
+    return found
+
+
+def _with_pending(claims: list[Claim], state: ScanState) -> list[Claim]:
+    """Return the claims of a whole text: the ones found and the one left pending."""
+    if state.pending is not None:
+        claims.append(state.pending)
+    return claims
+
+
+def _scan(
+    text: str,
+    short_paths: bool,
+    plain_numbers: list[str] | None,
+    state: ScanState,
+    stop: int,
+    *,
+    stop_at_rewrite: bool,
+) -> tuple[list[Claim], ScanState] | None:
+    """
+    Scan ``text`` from ``state`` up to ``stop`` (see :func:`scan_block`).
+
+    With ``stop_at_rewrite``, return None at a character to rewrite. Only
+    the short-path regex reports such characters; :func:`scan` then scans
+    the rewritten text, where the ones left (``cm³``) are read as they are.
     """
     claims: list[Claim] = []
     append = claims.append
-    pending: Claim | None = None
-    resume = 0
-    # Where the last match that ended in a letter ended ("5May"): a month name
-    # it swallowed was never tried as a "month" match.
-    glued = -MONTH_WINDOW
+    # glued: a month name that the last match ending in a letter swallowed
+    # ("5May") was never tried as a "month" match.
+    search, pending, resume, glued = state
     # Only _SCAN has the "bare" and "month" alternatives: with short_paths
     # False every match takes the general path.
-    for match in (_SCAN if short_paths else _CLAIMS_ONLY).finditer(text):
+    for match in (_SCAN if short_paths else _CLAIMS_ONLY).finditer(text, search):
         start, end = match.span()
+        if start >= stop:
+            # Searching again from here finds this same match first.
+            return claims, ScanState(start, pending, resume, glued)
         kind = match.lastgroup
         quiet = False
         if kind == "rewrite":
@@ -372,9 +434,7 @@ def _scan(
             pending = claim
             continue
         append(claim)
-    if pending is not None:
-        append(pending)
-    return claims
+    return claims, ScanState(len(text), pending, resume, glued)
 
 
 def _may_open_range(text: str, end: int) -> bool:
