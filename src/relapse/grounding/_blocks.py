@@ -97,32 +97,52 @@ class _Block(NamedTuple):
     exit: ScanState
 
 
-def judge_claims(answer: str, judge: Judge) -> JudgedClaims:
+def judge_claims(
+    answer: str,
+    judge: Judge,
+    *,
+    until: int | None = None,
+    enough: int | None = None,
+    keep: Callable[[Failing], bool] | None = None,
+) -> JudgedClaims:
     """
     Find the digit claims of ``answer`` and judge them, each distinct block of a long one once.
 
-    Gives what ``judge(scan(answer))`` gives; answers of :data:`BLOCKS_FROM`
-    characters or more with nothing to rewrite (see
-    :func:`._normalize.needs_rewrite`) are scanned and judged by blocks.
+    Gives what ``judge(scan(answer))`` gives, filtered by ``keep``; answers of
+    :data:`BLOCKS_FROM` characters or more with nothing to rewrite (see
+    :func:`._normalize.needs_rewrite`) are scanned and judged by blocks,
+    and stop early as ``until`` and ``enough`` allow.
 
     Args:
         answer: The answer.
         judge: Called with consecutive runs of claims; returns the failing
             ones. Its verdict on a claim must depend only on the claim and
             the answer within :data:`LOOK_BACK` and :data:`LOOK_AHEAD` of it.
+        until: Claims starting at or after this offset may be left unread.
+        enough: Once more than this many claims failed (and were kept),
+            the rest of the answer may be left unread.
+        keep: Which failing claims count; None keeps all.
 
     Returns:
-        The failing claims and every claim's span.
+        The failing claims (every one that starts before where the reading
+        stopped, maybe more) and every claim read's span, in answer order.
     """
-    if len(answer) < BLOCKS_FROM or needs_rewrite(answer):
-        claims = scan(answer)
-        return JudgedClaims(judge(claims), [(0, tuple((c.start, c.end) for c in claims))])
     length = len(answer)
+    end = length if until is None else until
+    most = length if enough is None else enough
+    if length < BLOCKS_FROM or needs_rewrite(answer):
+        claims = scan(answer)
+        failing = judge(claims)
+        if keep is not None:
+            failing = [claim for claim in failing if keep(claim)]
+        return JudgedClaims(failing, [(0, tuple((c.start, c.end) for c in claims))])
     known: dict[tuple[object, ...], _Block] = {}
-    failing: list[Failing] = []
+    failing = []
     pieces: list[tuple[int, tuple[tuple[int, int], ...]]] = []
     state = START
     for begin in range(0, length, BLOCK):
+        if begin >= end or len(failing) > most:
+            break
         stop = min(begin + BLOCK, length)
         low = max(0, begin - MARGIN)
         high = min(length, stop + MARGIN)
@@ -133,10 +153,10 @@ def judge_claims(answer: str, judge: Judge) -> JudgedClaims:
             if _self_contained(block, low, high, length):
                 known[key] = block
         shift = begin - block.begin
-        if not shift:
-            failing.extend(block.failing)
-        elif block.failing:
-            failing.extend((code, start + shift, end + shift) for code, start, end in block.failing)
+        found = block.failing
+        if shift:
+            found = [(code, start + shift, end + shift) for code, start, end in found]
+        failing.extend(found if keep is None else filter(keep, found))
         pieces.append((shift, block.spans))
         state = _moved(block.exit, shift)
     return JudgedClaims(failing, pieces)

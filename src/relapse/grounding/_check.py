@@ -12,7 +12,7 @@ from typing import Any
 from relapse._checking import CheckOperators
 from relapse._chunks import chunk_texts
 from relapse._types import GroundingFinding, GroundingResult
-from relapse.grounding._blocks import judge_claims
+from relapse.grounding._blocks import JudgedClaims, judge_claims
 from relapse.grounding._claims import Claim
 from relapse.grounding._codes import (
     ALL_CODES,
@@ -24,6 +24,7 @@ from relapse.grounding._codes import (
     FG004,
     FG005,
     MESSAGES,
+    STOPPED_MESSAGE,
 )
 from relapse.grounding._context import (
     AFTER_WINDOW,
@@ -256,36 +257,43 @@ class PreparedCheck:
         # instructions and failing quotations, whose findings cover their
         # digits. Without FG003 reported, a quotation covers nothing.
         covered: list[tuple[int, int]] = []
+        # Each pass below stops at its (MAX_FAILING_SPANS + 1)-th failing
+        # span, and the next ones read only the answer before it.
+        limit = len(answer)
         if FG004 in codes:
             self._echo(answer, failed[FG004], covered)
         if FG003 in codes:
-            self._quotations(answer, failed[FG003], covered)
+            limit = self._quotations(answer, failed[FG003], covered)
         regions = _Regions(covered)
         judged = None
         if FG001 in codes or FG002 in codes:
-            judged = judge_claims(answer, _ClaimJudge(self, answer))
+            judged = judge_claims(
+                answer,
+                _ClaimJudge(self, answer),
+                until=limit,
+                enough=MAX_FAILING_SPANS,
+                keep=(lambda span: not regions.covers(span[1], span[2])) if covered else None,
+            )
+            if len(judged.failing) > MAX_FAILING_SPANS:
+                limit = min(limit, judged.failing[MAX_FAILING_SPANS][1])
             for code, start, end in judged.failing:
-                if not (covered and regions.covers(start, end)):
-                    failed[code].append((start, end))
+                failed[code].append((start, end))
         if FG001 in codes:
-            # Digit claims own their words ("2.1 billion"): the word pass skips them.
-            digit_regions: _Regions | None = None  # built at the first number in words
-            for claim in _word_claims(answer):
-                if digit_regions is None:
-                    digit_regions = _Regions([*covered, *(judged.spans() if judged else ())])
-                if digit_regions.overlaps(claim.start, claim.end):
-                    continue
-                if self._trivial(answer, claim) or self._supported(answer, claim):
-                    continue
-                if not _not_a_claim(answer, claim):
-                    failed[FG001].append((claim.start, claim.end))
+            limit = self._numbers_in_words(answer, failed[FG001], covered, judged, limit)
         if FG005 in codes:
             echoes = _Regions(failed[FG004])
             failed[FG005] = [
                 span for span in name_spans(answer, self._names()) if not echoes.overlaps(*span)
             ]
+        cut = _cut(failed, limit, len(answer))
+        note = ""
+        if cut < len(answer):
+            note = STOPPED_MESSAGE.format(limit=MAX_FAILING_SPANS, cut=cut, length=len(answer))
+        reported = {
+            code: sorted(span for span in spans if span[0] < cut) for code, spans in failed.items()
+        }
         findings = tuple(
-            _finding(code, answer, sorted(spans)) for code, spans in failed.items() if spans
+            _finding(code, answer, spans, note) for code, spans in reported.items() if spans
         )
         return GroundingResult(ok=not findings, findings=findings)
 
@@ -305,10 +313,50 @@ class PreparedCheck:
                 failed.append(span)
                 covered.append(span)
 
+    def _numbers_in_words(
+        self,
+        answer: str,
+        failed: list[tuple[int, int]],
+        covered: list[tuple[int, int]],
+        judged: JudgedClaims | None,
+        limit: int,
+    ) -> int:
+        """
+        Find the FG001 numbers written in words (``seventy``) before ``limit``.
+
+        Returns:
+            Where the pass stopped: the start of its (MAX_FAILING_SPANS +
+            1)-th failing number, or ``limit``.
+        """
+        # Digit claims own their words ("2.1 billion"): this pass skips them.
+        digit_regions: _Regions | None = None  # built at the first number in words
+        failing = 0
+        for claim in _word_claims(answer):
+            if claim.start >= limit:
+                break
+            if digit_regions is None:
+                digit_regions = _Regions([*covered, *(judged.spans() if judged else ())])
+            if digit_regions.overlaps(claim.start, claim.end):
+                continue
+            if self._trivial(answer, claim) or self._supported(answer, claim):
+                continue
+            if not _not_a_claim(answer, claim):
+                failed.append((claim.start, claim.end))
+                failing += 1
+                if failing > MAX_FAILING_SPANS:
+                    return claim.start
+        return limit
+
     def _quotations(
         self, answer: str, failed: list[tuple[int, int]], covered: list[tuple[int, int]]
-    ) -> None:
-        """Find FG003: quotations not verbatim in any chunk (nor in the question)."""
+    ) -> int:
+        """
+        Find FG003: quotations not verbatim in any chunk (nor in the question).
+
+        Returns:
+            Where the pass stopped: the start of its (MAX_FAILING_SPANS +
+            1)-th failing quotation, or the answer's length.
+        """
         config = self._config
         for start, end in find_quotations(answer):
             text = answer[start:end]
@@ -326,6 +374,9 @@ class PreparedCheck:
                 continue
             failed.append((start, end))
             covered.append((start, end))
+            if len(failed) > MAX_FAILING_SPANS:
+                return start
+        return len(answer)
 
     def _quoted(self, fragment: str) -> bool:
         """Tell whether a folded quotation fragment is in a chunk or the question, as words."""
@@ -537,6 +588,13 @@ def _word_claims(answer: str) -> Iterator[Claim]:
         yield Claim(FG001, word.start, word.end, ((key,),), (key,), key, word.precision, True)
 
 
+#: Failing spans a check reports at most. An answer with more (a generated
+#: or hostile one: thousands of unsupported claims) is read only up to the
+#: next one, and every finding's message says where it stopped: its verdict
+#: cannot change, and reading on would cost time linear in the answer for
+#: spans no one reads.
+MAX_FAILING_SPANS = 1_000
+
 #: Claims of an answer whose most selective keys are looked up first (see
 #: :meth:`TextIndex.warm`); beyond them the search budget rules.
 MAX_WARMED_CLAIMS = 256
@@ -617,8 +675,24 @@ def _not_a_claim(answer: str, claim: Claim) -> bool:
     )
 
 
-def _finding(code: str, answer: str, offsets: list[tuple[int, int]]) -> GroundingFinding:
-    """Build one finding from its failing spans."""
+def _cut(failed: Mapping[str, list[tuple[int, int]]], limit: int, length: int) -> int:
+    """
+    Return where the reported findings end: the answer's length unless it holds too many.
+
+    Every pass found every failing span that starts before ``limit``; when
+    those are more than :data:`MAX_FAILING_SPANS`, the first ones are
+    reported, up to the start of the next.
+    """
+    starts = sorted(start for spans in failed.values() for start, _ in spans if start < limit)
+    if len(starts) > MAX_FAILING_SPANS:
+        return starts[MAX_FAILING_SPANS]
+    return limit if limit < length else length
+
+
+def _finding(
+    code: str, answer: str, offsets: list[tuple[int, int]], note: str = ""
+) -> GroundingFinding:
+    """Build one finding from its failing spans; ``note`` ends its message."""
     spans = tuple(answer[start:end] for start, end in offsets)
     preview = ", ".join(
         repr(span if len(span) <= PREVIEW_CHARS else span[: PREVIEW_CHARS - 1] + "…")
@@ -626,7 +700,7 @@ def _finding(code: str, answer: str, offsets: list[tuple[int, int]]) -> Groundin
     )
     if len(spans) > PREVIEW_SPANS:
         preview += f" and {len(spans) - PREVIEW_SPANS} more"
-    message = MESSAGES[code].format(count=len(spans), spans=preview)
+    message = MESSAGES[code].format(count=len(spans), spans=preview) + note
     return GroundingFinding(code=code, message=message, spans=spans, offsets=tuple(offsets))
 
 

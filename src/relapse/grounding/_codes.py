@@ -23,5 +23,11 @@ MESSAGES = {
     FG004: "the answer repeats the grounding check's retry instructions instead of answering:"
     " {spans}",
 }
+#: Added to every message when the answer holds more failing spans than a
+#: check reports (see ``MAX_FAILING_SPANS`` in ``._check``).
+STOPPED_MESSAGE = (
+    " (the check stopped after the answer's first {limit:,} failing spans,"
+    " at character {cut:,} of {length:,})"
+)
 #: The message of an empty answer's FG004 finding.
 EMPTY_MESSAGE = "the answer is empty: it answers nothing"
