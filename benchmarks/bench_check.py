@@ -419,6 +419,9 @@ DENSE_UNSUPPORTED = {
     '"May 5, 1999 ..."': "May 5, 1999 ",
     '"12.5 km ..."': "12.5 km ",
     '"at least 200 ..."': "at least 200 ",
+    '"seventy seventy ..."': "seventy ",
+    "a quotation repeated": '"the plan was new" ',
+    "an echo on every line": "Problems found in your previous answer: FG001\n",
 }
 
 
@@ -433,13 +436,26 @@ def distinct_numbers(rng: random.Random, size: int) -> str:
     return "".join(pieces)[:size]
 
 
+def distinct_quotations(rng: random.Random, size: int) -> str:
+    """Return ``size`` characters of quotations no chunk holds, each with a number of its own."""
+    words = ("river", "stone", "cloud", "field", "north", "quiet", "amber", "signal")
+    pieces: list[str] = []
+    length = 0
+    while length < size:
+        piece = f'"{rng.choice(words)} {rng.randrange(1_000_000)} {rng.choice(words)}" '
+        pieces.append(piece)
+        length += len(piece)
+    return "".join(pieces)[:size]
+
+
 def dense_unsupported(texts: list[str], repeat: int = 3) -> None:
     """
     Time this check on 1 MB answers made of unsupported claims, best of ``repeat``.
 
-    First one claim repeated (the target's answers), then numbers that do not
-    repeat, drawn afresh for every run: the case no reuse of a repeated block
-    helps, reported against the same target.
+    First one claim repeated (the target's answers, and the same for numbers
+    in words, quotations and echoes), then numbers and quotations that do not
+    repeat, drawn afresh for every run: no reuse of a repeated block helps
+    there, only the limit of 1,000 failing spans a check reports.
     """
     chunks = context_of(texts, 10_000)
     print()
@@ -451,6 +467,9 @@ def dense_unsupported(texts: list[str], repeat: int = 3) -> None:
     answers['"48213 907 ..." (fresh)'] = lambda run: distinct_numbers(
         random.Random(time.perf_counter_ns() + run), 1_000_000
     )
+    answers["distinct quotations (fresh)"] = lambda run: distinct_quotations(
+        random.Random(time.perf_counter_ns() + run), 1_000_000
+    )
     for label, answer_for in answers.items():
         best = float("inf")
         for run in range(repeat):
@@ -458,7 +477,7 @@ def dense_unsupported(texts: list[str], repeat: int = 3) -> None:
             started = time.perf_counter()
             ours()("q", chunks, answer)
             best = min(best, time.perf_counter() - started)
-        print(f"  {label:<26} {1000 * best:10.1f} ms  {_verdict(best < 1.0)}")
+        print(f"  {label:<28} {1000 * best:10.1f} ms  {_verdict(best < 1.0)}")
 
 
 def _verdict(met: bool) -> str:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 import relapse.grounding._blocks as blocks_module
 from relapse.grounding import ALL_CODES, GroundingCheck, default_grounding_check
 from relapse.grounding._check import MAX_FAILING_SPANS
+from relapse.grounding._echo import Lines
 
 _NOTHING = ["Nothing here."]
 
@@ -96,3 +100,35 @@ def test_names_are_cut_at_the_same_span() -> None:
     assert len(digits.spans) == 999
     cut = len("We met Zorblat there. ") + 6 * 999
     assert names.message.endswith(_stopped(cut, len(answer)))
+
+
+def _line_around(answer: str, start: int, end: int) -> tuple[int, int]:
+    """The line holding ``answer[start:end]``, found by searching: the specification of Lines."""
+    line_start = answer.rfind("\n", 0, start) + 1
+    line_end = answer.find("\n", end)
+    line_end = len(answer) if line_end < 0 else line_end
+    while line_start < start and answer[line_start].isspace():
+        line_start += 1
+    while line_end > end and answer[line_end - 1].isspace():
+        line_end -= 1
+    return line_start, line_end
+
+
+@settings(max_examples=300, deadline=None)
+@given(answer=st.text(st.sampled_from("ab \n\t")), data=st.data())
+def test_the_line_around_a_hit(answer: str, data: st.DataObject) -> None:
+    start = data.draw(st.integers(0, len(answer)))
+    end = data.draw(st.integers(start, len(answer)))
+    assert Lines(answer).around(start, end) == _line_around(answer, start, end)
+
+
+def test_an_echo_on_every_line() -> None:
+    # 3,000 lines, each echoing the retry instructions: each line is a
+    # failing span; the first 1,000 are reported.
+    line = "Problems found in your previous answer: FG001"
+    answer = "\n".join([line] * 3_000)
+    (finding,) = default_grounding_check("q", _NOTHING, answer).findings
+    assert finding.code == "FG004"
+    width = len(line) + 1
+    assert finding.offsets == tuple((width * n, width * n + len(line)) for n in range(1_000))
+    assert finding.message.endswith(_stopped(width * 1_000, len(answer)))

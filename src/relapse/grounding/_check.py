@@ -38,7 +38,7 @@ from relapse.grounding._context import (
     is_list_marker,
     is_reference,
 )
-from relapse.grounding._echo import ECHO_PHRASES, echo_hits, line_span, phrase_pattern
+from relapse.grounding._echo import ECHO_PHRASES, Lines, echo_hits, phrase_pattern
 from relapse.grounding._index import TextIndex
 from relapse.grounding._keys import Key, int_key, key_decimal, key_int, number_key
 from relapse.grounding._names import name_spans, vocabulary
@@ -301,15 +301,22 @@ class PreparedCheck:
         self, answer: str, failed: list[tuple[int, int]], covered: list[tuple[int, int]]
     ) -> None:
         """Find FG004: finding codes and retry phrases that no chunk holds."""
+        lines: Lines | None = None  # built at the first echo
+        seen: set[tuple[int, int]] = set()
+        in_chunks: dict[str, bool] = {}  # an answer may repeat one phrase on every line
         for what, start, end in echo_hits(answer, self._config._echo_patterns):
-            if what.startswith("FG"):
+            held = in_chunks.get(what)
+            if held is None:
                 # Case-folded: a chunk's "fg001" is the same code.
-                if what.casefold() in self._chunks.folded:
-                    continue
-            elif fold(what) in self._chunks.folded:
+                written = what.casefold() if what.startswith("FG") else fold(what)
+                held = in_chunks[what] = written in self._chunks.folded
+            if held:
                 continue
-            span = line_span(answer, start, end)
-            if span not in failed:
+            if lines is None:
+                lines = Lines(answer)
+            span = lines.around(start, end)
+            if span not in seen:
+                seen.add(span)
                 failed.append(span)
                 covered.append(span)
 

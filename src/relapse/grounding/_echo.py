@@ -9,6 +9,7 @@ answer it, returning ``- FG001: 2 number(s) not in retrieved chunks: ['10',
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 
 from relapse.grounding._codes import EMPTY_MESSAGE, MESSAGES
@@ -132,24 +133,37 @@ def echo_hits(
                 yield phrase, match.start(), match.end()
 
 
-def line_span(answer: str, start: int, end: int) -> tuple[int, int]:
-    """
-    Return the span of the line(s) holding ``answer[start:end]``, without edge spaces.
+class Lines:
+    """The lines of an answer: the line around a hit in logarithmic time."""
 
-    Args:
-        answer: The answer.
-        start: The hit's start.
-        end: The hit's end.
+    __slots__ = ("_answer", "_breaks")
 
-    Returns:
-        The echoing text: the whole line, since the echo is the line.
-    """
-    line_start = answer.rfind("\n", 0, start) + 1
-    line_end = answer.find("\n", end)
-    if line_end < 0:
-        line_end = len(answer)
-    while line_start < start and answer[line_start].isspace():
-        line_start += 1
-    while line_end > end and answer[line_end - 1].isspace():
-        line_end -= 1
-    return line_start, line_end
+    def __init__(self, answer: str) -> None:
+        """Find the answer's line breaks (once: an answer may hold thousands of hits)."""
+        self._answer = answer
+        self._breaks = [match.start() for match in _NEWLINE.finditer(answer)]
+
+    def around(self, start: int, end: int) -> tuple[int, int]:
+        """
+        Return the span of the line(s) holding ``answer[start:end]``, without edge spaces.
+
+        Args:
+            start: The hit's start.
+            end: The hit's end.
+
+        Returns:
+            The echoing text: the whole line, since the echo is the line.
+        """
+        answer, breaks = self._answer, self._breaks
+        before = bisect_left(breaks, start)
+        line_start = breaks[before - 1] + 1 if before else 0
+        after = bisect_left(breaks, end)
+        line_end = breaks[after] if after < len(breaks) else len(answer)
+        while line_start < start and answer[line_start].isspace():
+            line_start += 1
+        while line_end > end and answer[line_end - 1].isspace():
+            line_end -= 1
+        return line_start, line_end
+
+
+_NEWLINE = re.compile("\n")
