@@ -49,7 +49,8 @@ from relapse.grounding._quotes import (
     quote_fragments,
 )
 from relapse.grounding._text import fold
-from relapse.grounding._units import convert, dimension_of, unit_after, unit_of
+from relapse.grounding._unit_lookup import AGREE, CONFLICT, UNRELATED
+from relapse.grounding._units import convert, unit_after, unit_of
 from relapse.grounding._words import word_numbers
 
 #: Refusals a prompt asks the model to give verbatim. A quotation of one is the
@@ -483,15 +484,12 @@ class PreparedCheck:
         unit = "%" if claim.unit == "%" else unit_of(answer, claim.start, claim.end)
         if unit is None:
             return True
-        dimension = dimension_of(unit)
         conflicting = False
         for index in (self._chunks, self._question):
-            units = index.units_of(key) if index is not None else None
-            if units is None:
-                continue
-            if None in units or unit in units:
+            verdict = index.unit_verdict(key, unit) if index is not None else UNRELATED
+            if verdict == AGREE:
                 return True
-            conflicting = conflicting or any(dimension_of(other) == dimension for other in units)
+            conflicting = conflicting or verdict == CONFLICT
         return not conflicting
 
     def _range_end(self, part: Key) -> bool:

@@ -33,16 +33,14 @@ from relapse.grounding._evidence import (
 )
 from relapse.grounding._keys import (
     DECIMAL_CONTEXT,
-    SCALE_EXPONENTS,
     Key,
     int_key,
     key_decimal,
-    number_key,
     rounding_interval,
 )
 from relapse.grounding._scan import scan
 from relapse.grounding._text import CHUNK_SEPARATOR, fold
-from relapse.grounding._units import unit_of
+from relapse.grounding._unit_lookup import search_verdict, units_by_number, verdict_of, writings
 from relapse.grounding._words import (
     MAX_WORD_NUMBER,
     WORDS_RE,
@@ -50,77 +48,6 @@ from relapse.grounding._words import (
     parse_word_run,
     word_numbers,
 )
-
-# A number written with ASCII digits, thousands commas and a decimal point,
-# and a scale word after it: what the unit lookup reads around a digit match.
-_NUMBER_AT = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
-_SCALE_AFTER = re.compile(r"[ \u00a0-]?(hundred|thousand|million|billion|trillion)(?![^\W\d_])")
-#: Occurrences of a number's digits read for its units, at most: a bound on
-#: the cost of one lookup in a text full of the same digit.
-MAX_UNIT_OCCURRENCES = 2000
-
-
-def _writings(key: Key) -> set[str]:
-    """
-    Return how a number is commonly written: ``3.8``, ``3800``, ``3,800`` (each scale).
-
-    Args:
-        key: A number key.
-
-    Returns:
-        The digit strings to look for, with and without thousands commas,
-        for the number itself and as the mantissa of each scale word.
-    """
-    value = key_decimal(key)
-    found: set[str] = set()
-    if value is None:
-        return found
-    for exponent in (0, 2, 3, 6, 9, 12):
-        mantissa = value.scaleb(-exponent, DECIMAL_CONTEXT)
-        if exponent and mantissa < 1:
-            break
-        written = format(mantissa.normalize(DECIMAL_CONTEXT), "f")
-        if len(written) > MAX_WRITTEN_DIGITS:
-            continue
-        found.add(written)
-        integer, dot, fraction = written.partition(".")
-        if len(integer) > 3:
-            found.add(f"{int(integer):,}{dot}{fraction}")
-    return found
-
-
-#: Longest writing of a number looked for by the unit lookup.
-MAX_WRITTEN_DIGITS = 40
-
-
-def _units_in(text: str, key: Key) -> frozenset[str | None] | None:
-    """Compute :meth:`TextIndex.units_of` over ``text``."""
-    units: set[str | None] = set()
-    seen = 0
-    for written in _writings(key):
-        position = text.find(written)
-        while position >= 0 and seen < MAX_UNIT_OCCURRENCES:
-            seen += 1
-            following = position + 1
-            before = text[position - 1 : position] if position else ""
-            if not (
-                before.isdigit()
-                or (before in (",", ".") and position >= 2 and text[position - 2].isdigit())
-            ):
-                number = _NUMBER_AT.match(text, position)
-                if number is not None:
-                    following = number.end()
-                    integer, _, fraction = number.group().replace(",", "").partition(".")
-                    end = number.end()
-                    scale = _SCALE_AFTER.match(text, end)
-                    exponent = 0
-                    if scale is not None:
-                        exponent = SCALE_EXPONENTS[scale.group(1)]
-                        end = scale.end()
-                    if number_key(integer, fraction, exponent) == key:
-                        units.add(unit_of(text, position, end))
-            position = text.find(written, following)
-    return frozenset(units) if units else None
 
 
 class TextIndex:
@@ -156,6 +83,8 @@ class TextIndex:
         "_read",
         "_searched",
         "_units",
+        "_units_by_number",
+        "_units_searched",
         "_unread",
         "joined",
         "keys",
@@ -212,7 +141,9 @@ class TextIndex:
         self._folded_texts: dict[int, str] = {}
         self._non_ascii: list[int] | None = None
         self._head_values: dict[str, frozenset[int]] = {}
-        self._units: dict[Key, frozenset[str | None] | None] = {}
+        self._units: dict[tuple[Key, str], str] = {}
+        self._units_searched = 0
+        self._units_by_number: dict[Key, frozenset[str | None]] | None = None
 
     @property
     def complete(self) -> bool:
@@ -578,41 +509,63 @@ class TextIndex:
             for position in self._candidates(alternative):
                 self._read_text(position)
 
-    def units_of(self, key: Key) -> frozenset[str | None] | None:
+    def unit_verdict(self, key: Key, unit: str) -> str:
         """
-        Return the units the texts write the number ``key`` with (None: no unit).
+        Tell whether the texts write the number ``key`` with ``unit`` (cached per key and unit).
 
-        The digits of the key are looked for in the texts; each occurrence
-        that reads as the same number contributes the unit after it (or its
-        currency symbol), or None when it has none. Cached per key.
+        The texts that may write the number are searched for it
+        (:func:`._unit_lookup.search_verdict`). Once unit lookups have
+        searched more than :data:`SEARCH_BUDGET` times the texts' length,
+        every number of the texts is read once instead
+        (:func:`._unit_lookup.units_by_number`): the same verdicts, at a
+        cost linear in the texts however many numbers an answer holds.
 
         Args:
             key: A number key (``("n", digits, exponent)``).
+            unit: A canonical unit name (:func:`._units.unit_of`).
 
         Returns:
-            The set of units, or None when no occurrence reads as the number
-            (it is held in another writing, such as words or a date).
+            :data:`._unit_lookup.AGREE`, :data:`._unit_lookup.CONFLICT` or
+            :data:`._unit_lookup.UNRELATED`.
         """
-        if key in self._units:
-            return self._units[key]
-        found = _units_in(self._texts_writing(key), key)
-        self._units[key] = found
-        return found
+        cache_key = (key, unit)
+        verdict = self._units.get(cache_key)
+        if verdict is None:
+            if self._units_searched > SEARCH_BUDGET * (len(self.joined) + 1):
+                if self._units_by_number is None:
+                    self._units_by_number = units_by_number(self.texts)
+                verdict = verdict_of(self._units_by_number.get(key, frozenset()), unit)
+            else:
+                verdict = search_verdict(self._texts_writing(key), key, unit)
+            self._units[cache_key] = verdict
+        return verdict
 
-    def _texts_writing(self, key: Key) -> str:
+    def _texts_writing(self, key: Key) -> Iterator[str]:
         """
-        Return the texts that may write the number ``key`` in digits, joined.
+        Yield, in order, the texts that may write the number ``key`` in digits.
 
-        Every writing :func:`_units_in` looks for holds the key's digits once
-        its separators are deleted, so a lazy index searches only the texts
-        whose digest holds them; the others hold no occurrence.
+        Every writing the unit lookup looks for holds the key's digits once
+        its separators are deleted, so a lazy index yields only the texts
+        whose digest holds them; the others hold no occurrence. What is
+        searched (the digests up to each text, each text once per writing)
+        counts towards the lookups' budget.
         """
         digits = key[1]
+        searches = len(writings(key))
         if not self._encoded or not isinstance(digits, str):
-            return self.joined
-        return CHUNK_SEPARATOR.join(
-            self.texts[text] for text in self._holding(digits.encode("ascii"))
-        )
+            for text in self.texts:
+                self._units_searched += searches * len(text)
+                yield text
+            return
+        digests = self._digests()
+        starts = self._digest_starts  # filled by _digests
+        searched = 0
+        for position in self._holding(digits.encode("ascii")):
+            text = self.texts[position]
+            self._units_searched += starts[position + 1] - searched + searches * len(text)
+            searched = starts[position + 1]
+            yield text
+        self._units_searched += len(digests) - searched
 
     def _values_of(self, magnitude: int) -> list[Decimal]:
         """Return the indexed numbers of one magnitude, as Decimals (converted once)."""

@@ -1,0 +1,160 @@
+"""
+The unit lookup: with which units the chunks write a number the answer gives a unit.
+
+``104 °C`` is not supported by a chunk's ``104 °F``: a supported number that
+the answer writes with a unit is looked up in the texts, and each occurrence
+that reads as the same number has a unit (the one after it, or its currency
+symbol) or none. Two ways to the same verdict: :func:`search_verdict` looks
+for the number's writings in the texts that may hold them and stops at the
+first occurrence that agrees, which is cheap for a few lookups;
+:func:`units_by_number` reads every number of the texts once, which bounds
+the cost of many lookups in long, number-dense texts.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Iterator
+
+from relapse.grounding._keys import DECIMAL_CONTEXT, SCALE_EXPONENTS, Key, key_decimal, number_key
+from relapse.grounding._units import dimension_of, unit_of
+
+#: What the texts say of the units of a number: some occurrence has the
+#: answer's unit or none; none does but one has a unit of the same dimension
+#: (``°F`` for ``°C``); or neither (no occurrence in digits, or only units
+#: that measure something else).
+AGREE, CONFLICT, UNRELATED = "agree", "conflict", "unrelated"
+
+# A number written with ASCII digits, thousands commas and a decimal point,
+# and a scale word after it: what the lookup reads at an occurrence.
+_NUMBER_AT = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
+_SCALE_AFTER = re.compile(r"[ \u00a0-]?(hundred|thousand|million|billion|trillion)(?![^\W\d_])")
+
+#: Longest writing of a number looked for.
+MAX_WRITTEN_DIGITS = 40
+
+
+@functools.lru_cache(maxsize=4096)
+def writings(key: Key) -> tuple[str, ...]:
+    """
+    Return how a number is commonly written: ``3.8``, ``3800``, ``3,800`` (each scale).
+
+    Args:
+        key: A number key.
+
+    Returns:
+        The digit strings to look for, sorted, with and without thousands
+        commas, for the number itself and as the mantissa of each scale word.
+    """
+    value = key_decimal(key)
+    found: set[str] = set()
+    if value is None:
+        return ()
+    for exponent in (0, 2, 3, 6, 9, 12):
+        mantissa = value.scaleb(-exponent, DECIMAL_CONTEXT)
+        if exponent and mantissa < 1:
+            break
+        written = format(mantissa.normalize(DECIMAL_CONTEXT), "f")
+        if len(written) > MAX_WRITTEN_DIGITS:
+            continue
+        found.add(written)
+        integer, dot, fraction = written.partition(".")
+        if len(integer) > 3:
+            found.add(f"{int(integer):,}{dot}{fraction}")
+    return tuple(sorted(found))
+
+
+def _starts_a_number(text: str, position: int) -> bool:
+    """Tell whether the digit at ``position`` starts a number: no digit, ``3,`` or ``3.`` before."""
+    before = text[position - 1 : position] if position else ""
+    return not (
+        before.isdigit()
+        or (before in (",", ".") and position >= 2 and text[position - 2].isdigit())
+    )
+
+
+def _read(text: str, number: re.Match[str]) -> tuple[Key, str | None]:
+    """Return the key of a number match (with a scale word after it) and its unit."""
+    integer, _, fraction = number.group().replace(",", "").partition(".")
+    end = number.end()
+    scale = _SCALE_AFTER.match(text, end)
+    exponent = 0
+    if scale is not None:
+        exponent = SCALE_EXPONENTS[scale.group(1)]
+        end = scale.end()
+    return number_key(integer, fraction, exponent), unit_of(text, number.start(), end)
+
+
+def _occurrences(text: str, key: Key) -> Iterator[str | None]:
+    """Yield the unit of each occurrence of ``key`` in ``text``, writing by writing."""
+    for written in writings(key):
+        position = text.find(written)
+        while position >= 0:
+            following = position + 1
+            if _starts_a_number(text, position):
+                number = _NUMBER_AT.match(text, position)
+                if number is not None:
+                    following = number.end()
+                    read, unit = _read(text, number)
+                    if read == key:
+                        yield unit
+            position = text.find(written, following)
+
+
+def search_verdict(texts: Iterable[str], key: Key, unit: str) -> str:
+    """
+    Tell whether ``texts`` write the number ``key`` with ``unit``, searching for its writings.
+
+    Args:
+        texts: The texts that may write the number, in order.
+        key: A number key (``("n", digits, exponent)``).
+        unit: The answer's unit for it, a canonical name (:func:`._units.unit_of`).
+
+    Returns:
+        :data:`AGREE`, :data:`CONFLICT` or :data:`UNRELATED`; the search stops
+        at the first occurrence that agrees.
+    """
+    dimension = dimension_of(unit)
+    conflict = False
+    for text in texts:
+        for written_unit in _occurrences(text, key):
+            if written_unit is None or written_unit == unit:
+                return AGREE
+            conflict = conflict or dimension_of(written_unit) == dimension
+    return CONFLICT if conflict else UNRELATED
+
+
+def units_by_number(texts: Iterable[str]) -> dict[Key, frozenset[str | None]]:
+    """
+    Return the units every number of ``texts`` is written with, in one reading.
+
+    The occurrences are those :func:`search_verdict` finds: a number read
+    where it starts, whose text begins with one of its :func:`writings`
+    (``007`` is not an occurrence of 7).
+
+    Args:
+        texts: The texts.
+
+    Returns:
+        Each number key the texts write in digits, with the set of its
+        units (None: written without one).
+    """
+    found: dict[Key, set[str | None]] = {}
+    for text in texts:
+        for number in _NUMBER_AT.finditer(text):
+            position = number.start()
+            if not _starts_a_number(text, position):
+                continue
+            key, unit = _read(text, number)
+            if any(text.startswith(written, position) for written in writings(key)):
+                found.setdefault(key, set()).add(unit)
+    return {key: frozenset(units) for key, units in found.items()}
+
+
+def verdict_of(units: frozenset[str | None], unit: str) -> str:
+    """Return :func:`search_verdict`'s verdict from a number's units (:func:`units_by_number`)."""
+    if None in units or unit in units:
+        return AGREE
+    dimension = dimension_of(unit)
+    return CONFLICT if any(dimension_of(other) == dimension for other in units) else UNRELATED
