@@ -436,6 +436,11 @@ def distinct_numbers(rng: random.Random, size: int) -> str:
     return "".join(pieces)[:size]
 
 
+def _repeated(piece: str, _run: int) -> str:
+    """Return ``piece`` repeated to 1 MB."""
+    return (piece * (1_000_000 // len(piece) + 1))[:1_000_000]
+
+
 def distinct_quotations(rng: random.Random, size: int) -> str:
     """Return ``size`` characters of quotations no chunk holds, each with a number of its own."""
     words = ("river", "stone", "cloud", "field", "north", "quiet", "amber", "signal")
@@ -461,8 +466,7 @@ def dense_unsupported(texts: list[str], repeat: int = 3) -> None:
     print()
     print("1 MB answers of unsupported claims (this check, best of 3; target < 1 s):")
     answers: dict[str, Callable[[int], str]] = {
-        label: (lambda _, piece=piece: (piece * (1_000_000 // len(piece) + 1))[:1_000_000])
-        for label, piece in DENSE_UNSUPPORTED.items()
+        label: functools.partial(_repeated, piece) for label, piece in DENSE_UNSUPPORTED.items()
     }
     answers['"48213 907 ..." (fresh)'] = lambda run: distinct_numbers(
         random.Random(time.perf_counter_ns() + run), 1_000_000
@@ -478,6 +482,40 @@ def dense_unsupported(texts: list[str], repeat: int = 3) -> None:
             ours()("q", chunks, answer)
             best = min(best, time.perf_counter() - started)
         print(f"  {label:<28} {1000 * best:10.1f} ms  {_verdict(best < 1.0)}")
+
+
+def long_answers_that_pass(repeat: int = 2) -> None:
+    """
+    Time 1 MB answers of distinct claims that pass: every one is read, so the time is linear.
+
+    No target: an answer that copies a megabyte of number-dense chunks, or
+    cites a hundred thousand passages by number, holds no failing span to
+    stop at and no block that repeats.
+    """
+    print()
+    print(f"1 MB answers of distinct claims that pass (best of {repeat}; no target):")
+    cases: dict[str, Callable[[int], tuple[list[str], str]]] = {
+        "copies 1 MB of number-dense chunks (fresh)": lambda run: _copied(
+            dense_chunks(1_000_000, time.perf_counter_ns() % 1_000_000 + run)
+        ),
+        '"(passage 1) (passage 2) ..."': lambda _: (
+            ["Nothing here."],
+            " ".join(f"(passage {n})" for n in range(100_000))[:1_000_000],
+        ),
+    }
+    for label, case_for in cases.items():
+        best = float("inf")
+        for run in range(repeat):
+            chunks, answer = case_for(run)
+            started = time.perf_counter()
+            ours()("q", chunks, answer)
+            best = min(best, time.perf_counter() - started)
+        print(f"  {label:<44} {1000 * best:10.1f} ms")
+
+
+def _copied(chunks: list[str]) -> tuple[list[str], str]:
+    """Return the chunks and an answer that copies their first megabyte."""
+    return chunks, " ".join(chunks)[:1_000_000]
 
 
 def _verdict(met: bool) -> str:
@@ -544,12 +582,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         dense_speed(args.repeats)
         dense_bounds(max(3, args.repeats // 2))
         dense_unsupported(passages(args.data))
+        long_answers_that_pass()
         return 0
     texts = passages(args.data)
     speed(texts, args.repeats)
     dense_speed(args.repeats)
     dense_bounds(max(3, args.repeats // 2))
     dense_unsupported(texts)
+    long_answers_that_pass()
     if not args.no_hostile:
         hostile(texts)
     return 0
