@@ -36,6 +36,7 @@ PROJECT = "relapse-demo"
 
 
 def free_port() -> int:
+    """Return a TCP port free on the loopback interface."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
@@ -43,12 +44,14 @@ def free_port() -> int:
 
 
 def get(url: str) -> Any:
+    """GET ``url``: the decoded JSON, or the text when the body is not JSON."""
     with urllib.request.urlopen(url, timeout=10) as response:
         body = response.read()
     return json.loads(body) if body[:1] in (b"{", b"[") else body.decode()
 
 
 def wait_for(condition: Any, what: str, timeout_s: float = 180.0) -> Any:
+    """Poll ``condition()`` every 0.5 s until truthy; exit naming ``what`` after ``timeout_s`` s."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         try:
@@ -62,6 +65,7 @@ def wait_for(condition: Any, what: str, timeout_s: float = 180.0) -> Any:
 
 
 def main() -> None:
+    """Start Phoenix, send it a recovered call's trace, and screenshot the trace view."""
     phoenix = os.environ.get("RELAPSE_PHOENIX_BIN") or shutil.which("phoenix")
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if phoenix is None or chromium is None:
