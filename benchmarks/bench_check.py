@@ -425,15 +425,27 @@ DENSE_UNSUPPORTED = {
 }
 
 
-def distinct_numbers(rng: random.Random, size: int) -> str:
-    """Return ``size`` characters of distinct-looking unsupported numbers (3 to 6 digits)."""
+def _filled(size: int, piece: Callable[[], str]) -> str:
+    """Return ``size`` characters of pieces drawn one after the other."""
     pieces: list[str] = []
     length = 0
     while length < size:
-        piece = f"{rng.randrange(100, 1_000_000)} "
-        pieces.append(piece)
-        length += len(piece)
+        pieces.append(piece())
+        length += len(pieces[-1])
     return "".join(pieces)[:size]
+
+
+def distinct_numbers(rng: random.Random, size: int) -> str:
+    """Return ``size`` characters of distinct-looking unsupported numbers (3 to 6 digits)."""
+    return _filled(size, lambda: f"{rng.randrange(100, 1_000_000)} ")
+
+
+def distinct_quotations(rng: random.Random, size: int) -> str:
+    """Return ``size`` characters of quotations no chunk holds, each with a number of its own."""
+    words = ("river", "stone", "cloud", "field", "north", "quiet", "amber", "signal")
+    return _filled(
+        size, lambda: f'"{rng.choice(words)} {rng.randrange(1_000_000)} {rng.choice(words)}" '
+    )
 
 
 def _repeated(piece: str, _run: int) -> str:
@@ -441,16 +453,22 @@ def _repeated(piece: str, _run: int) -> str:
     return (piece * (1_000_000 // len(piece) + 1))[:1_000_000]
 
 
-def distinct_quotations(rng: random.Random, size: int) -> str:
-    """Return ``size`` characters of quotations no chunk holds, each with a number of its own."""
-    words = ("river", "stone", "cloud", "field", "north", "quiet", "amber", "signal")
-    pieces: list[str] = []
-    length = 0
-    while length < size:
-        piece = f'"{rng.choice(words)} {rng.randrange(1_000_000)} {rng.choice(words)}" '
-        pieces.append(piece)
-        length += len(piece)
-    return "".join(pieces)[:size]
+def _with_chunks(
+    chunks: list[str], answer_for: Callable[[int], str], run: int
+) -> tuple[list[str], str]:
+    """Return the chunks and the answer of one run."""
+    return chunks, answer_for(run)
+
+
+def _best_seconds(repeat: int, case_for: Callable[[int], tuple[list[str], str]]) -> float:
+    """Return this check's best time, in seconds, over ``repeat`` runs of ``case_for(run)``."""
+    best = float("inf")
+    for run in range(repeat):
+        chunks, answer = case_for(run)
+        started = time.perf_counter()
+        ours()("q", chunks, answer)
+        best = min(best, time.perf_counter() - started)
+    return best
 
 
 def dense_unsupported(texts: list[str], repeat: int = 3) -> None:
@@ -475,12 +493,7 @@ def dense_unsupported(texts: list[str], repeat: int = 3) -> None:
         random.Random(time.perf_counter_ns() + run), 1_000_000
     )
     for label, answer_for in answers.items():
-        best = float("inf")
-        for run in range(repeat):
-            answer = answer_for(run)
-            started = time.perf_counter()
-            ours()("q", chunks, answer)
-            best = min(best, time.perf_counter() - started)
+        best = _best_seconds(repeat, functools.partial(_with_chunks, chunks, answer_for))
         print(f"  {label:<28} {1000 * best:10.1f} ms  {_verdict(best < 1.0)}")
 
 
@@ -504,13 +517,7 @@ def long_answers_that_pass(repeat: int = 2) -> None:
         ),
     }
     for label, case_for in cases.items():
-        best = float("inf")
-        for run in range(repeat):
-            chunks, answer = case_for(run)
-            started = time.perf_counter()
-            ours()("q", chunks, answer)
-            best = min(best, time.perf_counter() - started)
-        print(f"  {label:<44} {1000 * best:10.1f} ms")
+        print(f"  {label:<44} {1000 * _best_seconds(repeat, case_for):10.1f} ms")
 
 
 def _copied(chunks: list[str]) -> tuple[list[str], str]:

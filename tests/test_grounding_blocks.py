@@ -12,8 +12,7 @@ from hypothesis import strategies as st
 import relapse.grounding._blocks as blocks_module
 from relapse._types import GroundingResult
 from relapse.grounding import ALL_CODES, GroundingCheck, default_grounding_check
-from relapse.grounding._check import CONTEXT_AFTER, CONTEXT_BEFORE
-from relapse.grounding._context import INLINE_MARKER_WINDOW
+from relapse.grounding._context import CONTEXT_AFTER, CONTEXT_BEFORE, INLINE_MARKER_WINDOW
 from relapse.grounding._scan import ScanState
 from test_grounding_lazy import _PIECES, _TEXT
 from test_grounding_properties import _DENSE_TEXT, _SENTENCES

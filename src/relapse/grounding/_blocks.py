@@ -26,14 +26,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from relapse.grounding._claims import Claim
-from relapse.grounding._context import (
-    AFTER_WINDOW,
-    CONVERSION_WINDOW,
-    HEDGE_WINDOW,
-    INLINE_MARKER_WINDOW,
-    MARKER_WINDOW,
-    REFERENCE_WINDOW,
-)
+from relapse.grounding._context import CONTEXT_AFTER, CONTEXT_BEFORE, INLINE_MARKER_WINDOW
 from relapse.grounding._dates import MONTH_WINDOW
 from relapse.grounding._normalize import needs_rewrite
 from relapse.grounding._read_numbers import TOKEN_WINDOW
@@ -55,22 +48,10 @@ MARGIN = 1_024
 #: Characters before a claim that a reader or a rule reads: the longest
 #: window of the context rules (the inline enumeration's look-back), with
 #: room for the few characters a regex looks behind.
-LOOK_BACK = (
-    max(
-        INLINE_MARKER_WINDOW,
-        REFERENCE_WINDOW,
-        CONVERSION_WINDOW,
-        HEDGE_WINDOW,
-        MARKER_WINDOW,
-        MONTH_WINDOW,
-        TOKEN_WINDOW,
-        RANGE_GAP,
-    )
-    + 64
-)
+LOOK_BACK = max(INLINE_MARKER_WINDOW, CONTEXT_BEFORE, MONTH_WINDOW, TOKEN_WINDOW, RANGE_GAP) + 64
 #: Characters after a claim (or after a match) that a reader, a rule or the
 #: scanner's look-ahead reads.
-LOOK_AHEAD = max(AFTER_WINDOW, UNIT_WINDOW, MONTH_WINDOW) + 64
+LOOK_AHEAD = max(CONTEXT_AFTER, UNIT_WINDOW, MONTH_WINDOW) + 64
 
 
 class JudgedClaims(NamedTuple):

@@ -27,12 +27,10 @@ from relapse.grounding._codes import (
     STOPPED_MESSAGE,
 )
 from relapse.grounding._context import (
-    AFTER_WINDOW,
+    CONTEXT_AFTER,
+    CONTEXT_BEFORE,
     CONVERSION_WINDOW,
-    HEDGE_WINDOW,
     INLINE_MARKER_WINDOW,
-    MARKER_WINDOW,
-    REFERENCE_WINDOW,
     converted_from,
     hedge,
     is_list_marker,
@@ -603,12 +601,6 @@ MAX_FAILING_SPANS = 1_000
 #: Claims of an answer whose most selective keys are looked up first (see
 #: :meth:`TextIndex.warm`); beyond them the search budget rules.
 MAX_WARMED_CLAIMS = 256
-
-#: Characters before and after a claim that every rule reading its context
-#: stays within, but the inline-enumeration look-back (INLINE_MARKER_WINDOW),
-#: which only a number before "." or ")" needs.
-CONTEXT_BEFORE = max(REFERENCE_WINDOW, CONVERSION_WINDOW, HEDGE_WINDOW, MARKER_WINDOW) + 8
-CONTEXT_AFTER = AFTER_WINDOW
 
 #: How far a written conversion may be from the computed one: one unit of its
 #: last decimal place (one unit for a whole number), or this share of the

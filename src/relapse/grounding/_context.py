@@ -229,3 +229,10 @@ def is_reference(text: str, start: int, end: int) -> bool:
     ):
         return True
     return _PAREN_REFERENCE.search(text, low, start) is not None
+
+
+#: Characters before and after a claim that every rule reading its context
+#: stays within, but the inline-enumeration look-back (INLINE_MARKER_WINDOW),
+#: which only a number before "." or ")" needs.
+CONTEXT_BEFORE = max(REFERENCE_WINDOW, CONVERSION_WINDOW, HEDGE_WINDOW, MARKER_WINDOW) + 8
+CONTEXT_AFTER = AFTER_WINDOW
