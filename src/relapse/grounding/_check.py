@@ -238,7 +238,9 @@ class PreparedCheck:
         Returns:
             ``GroundingResult(ok, findings)``: one finding per code that failed,
             in code order, each listing its failing spans and their offsets in
-            answer order.
+            answer order. An answer with more than :data:`MAX_FAILING_SPANS`
+            failing spans is reported up to its first 1,000 (all codes
+            together), and every message says where the check stopped.
 
         Raises:
             TypeError: ``answer`` is not a ``str``.
