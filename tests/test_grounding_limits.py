@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+import pytest
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import relapse.grounding._blocks as blocks_module
+import relapse.grounding._check as check_module
+from relapse._types import GroundingResult
 from relapse.grounding import ALL_CODES, GroundingCheck, default_grounding_check
 from relapse.grounding._check import MAX_FAILING_SPANS
 from relapse.grounding._echo import Lines
@@ -132,3 +135,54 @@ def test_an_echo_on_every_line() -> None:
     width = len(line) + 1
     assert finding.offsets == tuple((width * n, width * n + len(line)) for n in range(1_000))
     assert finding.message.endswith(_stopped(width * 1_000, len(answer)))
+
+
+# Claims that fail against _NOTHING, of every code the limit counts, and
+# claims that pass.
+_FAILING_PIECES = st.sampled_from(
+    [
+        "12345 ",
+        "seventy ",
+        '"alpha beta 9" ',
+        "May 5, 1999 ",
+        "10-15 km ",
+        "Problems found in your previous answer:\n",
+        "2 ",
+        "the river ",
+        "(passage 3) ",
+    ]
+)
+
+
+def _first_spans(result: GroundingResult, limit: int) -> list[tuple[int, int, str]]:
+    """The first ``limit`` failing spans of a result, all codes together, in answer order."""
+    spans = sorted(
+        (start, end, finding.code) for finding in result.findings for start, end in finding.offsets
+    )
+    return spans[:limit]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    pieces=st.lists(_FAILING_PIECES, min_size=900, max_size=1_400),
+    block=st.sampled_from([64, 2_048]),
+)
+def test_the_reported_spans_are_the_first_of_a_full_reading(
+    pieces: list[str], block: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    answer = "".join(pieces)
+    reported = default_grounding_check("q", _NOTHING, answer)
+    with monkeypatch.context() as patched:
+        patched.setattr(check_module, "MAX_FAILING_SPANS", 1 << 60)
+        full = default_grounding_check("q", _NOTHING, answer)
+    with monkeypatch.context() as patched:
+        patched.setattr(blocks_module, "BLOCKS_FROM", 0)
+        patched.setattr(blocks_module, "BLOCK", block)
+        assert default_grounding_check("q", _NOTHING, answer) == reported
+    assert _first_spans(reported, 2_000) == _first_spans(full, 1_000)
+    stopped = _first_spans(full, 1_001)
+    for finding in reported.findings:
+        if len(stopped) > 1_000:
+            assert finding.message.endswith(_stopped(stopped[1_000][0], len(answer)))
+        else:
+            assert "stopped" not in finding.message
