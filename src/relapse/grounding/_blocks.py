@@ -109,7 +109,7 @@ def judge_claims(
         stopped, maybe more) and every claim read's span, in answer order.
     """
     length = len(answer)
-    end = length if until is None else until
+    read_until = length if until is None else until
     most = length if enough is None else enough
     if length < BLOCKS_FROM or needs_rewrite(answer):
         claims = scan(answer)
@@ -122,7 +122,7 @@ def judge_claims(
     pieces: list[tuple[int, tuple[tuple[int, int], ...]]] = []
     state = START
     for begin in range(0, length, BLOCK):
-        if begin >= end or len(failing) > most:
+        if begin >= read_until or len(failing) > most:
             break
         stop = min(begin + BLOCK, length)
         low = max(0, begin - MARGIN)
@@ -181,23 +181,13 @@ def _entry(state: ScanState, begin: int) -> tuple[object, ...]:
     ``search`` or later: earlier values act as ``search`` and ``search -
     MONTH_WINDOW`` do.
     """
-    search, pending, resume, glued = state
-    return (
-        search - begin,
-        None if pending is None else _shifted(pending, -begin),
-        max(resume, search) - begin,
-        max(glued, search - MONTH_WINDOW) - begin,
-    )
+    search, pending, resume, glued = _moved(state, -begin)
+    return (search, pending, max(resume, search), max(glued, search - MONTH_WINDOW))
 
 
 def _moved(state: ScanState, offset: int) -> ScanState:
     """Return ``state`` with its offsets moved by ``offset``."""
     search, pending, resume, glued = state
     if pending is not None:
-        pending = _shifted(pending, offset)
+        pending = pending._replace(start=pending.start + offset, end=pending.end + offset)
     return ScanState(search + offset, pending, resume + offset, glued + offset)
-
-
-def _shifted(claim: Claim, offset: int) -> Claim:
-    """Return ``claim`` with its span moved by ``offset``."""
-    return claim._replace(start=claim.start + offset, end=claim.end + offset)

@@ -133,6 +133,9 @@ def echo_hits(
                 yield phrase, match.start(), match.end()
 
 
+_NEWLINE = re.compile("\n")
+
+
 class Lines:
     """The lines of an answer: the line around a hit in logarithmic time."""
 
@@ -164,6 +167,3 @@ class Lines:
         while line_end > end and answer[line_end - 1].isspace():
             line_end -= 1
         return line_start, line_end
-
-
-_NEWLINE = re.compile("\n")
