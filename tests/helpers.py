@@ -63,6 +63,19 @@ def decorated(llm: Any, **options: Any) -> Any:
     return answer
 
 
+def in_provider_span(llm: Any, provider: Any, name: str) -> Any:
+    """``llm`` called inside a span ``name``, as a provider's own instrumentation would start."""
+    from opentelemetry import trace
+
+    tracer = trace.get_tracer("provider", tracer_provider=provider)
+
+    def call(query: str) -> Any:
+        with tracer.start_as_current_span(name):
+            return llm(query)
+
+    return call
+
+
 # Module-level decorated functions, so that they pickle by reference and can
 # be sent to a process pool (tests/test_hostile_contract.py).
 

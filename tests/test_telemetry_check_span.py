@@ -17,7 +17,7 @@ from opentelemetry.sdk.trace.sampling import ALWAYS_OFF, ALWAYS_ON, Sampler, Sam
 from opentelemetry.trace import INVALID_SPAN, StatusCode
 
 import relapse
-from helpers import forbid
+from helpers import decorated, forbid, in_provider_span
 from relapse import _attributes as attr
 from relapse._telemetry import Telemetry
 from relapse._version import VERSION
@@ -43,17 +43,9 @@ def times(span: ReadableSpan) -> tuple[int, int]:
 
 
 def decorate(spans: CapturedSpans, script: list[Any], **options: Any) -> Any:
-    llm = ScriptedLLM(script)
     options.setdefault("grounding_check", CHECK)
-
-    @relapse.grounded(chunks_arg="docs", tracer_provider=spans.provider, **options)
-    def answer(query: str, docs: list[str]) -> str:
-        with trace.get_tracer("provider", tracer_provider=spans.provider).start_as_current_span(
-            "chat"
-        ):
-            return llm(query)
-
-    return answer
+    llm = in_provider_span(ScriptedLLM(script), spans.provider, "chat")
+    return decorated(llm, tracer_provider=spans.provider, **options)
 
 
 class TestTree:
