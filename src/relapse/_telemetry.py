@@ -85,7 +85,8 @@ CHECK_DURATION_BUCKETS: tuple[float, ...] = (
 #: GenAI semantic conventions advise for ``gen_ai.client.token.usage``.
 TOKEN_BUCKETS: tuple[float, ...] = tuple(float(4**power) for power in range(14))
 #: What replaces a failing span quoted in a finding message in the
-#: ``gen_ai.evaluation.explanation``, which must not carry answer text.
+#: ``gen_ai.evaluation.explanation``, which must not carry answer text (with
+#: content capture on, the check span's ``output.value`` keeps the spans).
 SCRUBBED_SPAN = "[span]"
 
 # Cached attribute sets keyed by a free-form string (finding codes, check
@@ -342,7 +343,7 @@ class Telemetry:
             is emitted as a log record through it (parented to the iteration
             span); when ``None`` it is a span event on the iteration span.
         capture_content: Record prompts, answers and failing spans on the
-            iteration spans (and answers and explanations on the check
+            iteration spans (and answers and findings' messages on the check
             spans). ``None`` reads
             ``OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`` once, here.
         redact: ``redact(text) -> text`` applied to every captured text before
@@ -502,7 +503,8 @@ class Telemetry:
         Report one iteration's verdict and end its check span and its span.
 
         Sets the verdict attributes (and, with content capture, the answer and
-        the explanation) on ``check_span`` and ends it; sets the verdict
+        the findings' messages, failing spans included) on ``check_span`` and
+        ends it; sets the verdict
         attributes (and, with content capture, the prompt, answer and failing
         spans) on ``span``, emits the ``gen_ai.evaluation.result`` event,
         records the check duration and the findings in the metrics, then ends
@@ -678,17 +680,20 @@ class Telemetry:
 
         ``verdict`` is what the iteration span got (empty when it is not
         recording). ``answer`` is the redacted answer when content capture is
-        on and ``redact`` did not fail; ``explanation`` is the event's
-        explanation, message text only with capture on, so it is recorded as
-        ``output.value`` only next to the answer.
+        on and ``redact`` did not fail; only then does the span get content:
+        the answer as ``input.value`` and, when there are findings, their
+        messages with the failing spans in them as ``output.value`` (see
+        :meth:`_check_output`). ``explanation`` is the event's explanation,
+        recorded instead when ``redact`` fails on the messages.
         """
         try:
             if span.is_recording():
                 attributes = dict(verdict) if verdict else _verdict_attributes(record)
                 if answer is not None:
                     attributes[attr.INPUT_VALUE] = answer
-                    if explanation is not None:
-                        attributes[attr.OUTPUT_VALUE] = explanation
+                    output = self._check_output(record.findings, explanation)
+                    if output is not None:
+                        attributes[attr.OUTPUT_VALUE] = output
                 span.set_attributes(attributes)
         except Exception:
             _log.debug("relapse: could not set check span attributes", exc_info=True)
@@ -709,6 +714,43 @@ class Telemetry:
             )
             return None
         return redacted
+
+    def _check_output(
+        self, findings: Sequence[GroundingFinding], explanation: str | None
+    ) -> str | None:
+        """
+        The check span's ``output.value`` under content capture: why the answer failed.
+
+        ``"CODE: message"`` per finding, joined by ``"; "``, with the failing
+        spans the messages quote left in (unlike the evaluation event's
+        explanation, which scrubs them): the check span is where a backend's
+        guardrail pane shows the verdict, and it has no
+        ``relapse.findings.spans`` of its own to show them otherwise. The text
+        goes through ``redact`` first.
+
+        Args:
+            findings: The check's findings; none means nothing to explain.
+            explanation: The evaluation event's explanation (spans scrubbed),
+                the fallback when ``redact`` fails or returns a non-``str``,
+                so the raw text is never recorded.
+
+        Returns:
+            The text, or None when there are no findings (or no fallback).
+        """
+        if not findings:
+            return None
+        text = "; ".join(f"{f.code}: {f.message}" for f in findings)
+        if self.redact is None:
+            return text
+        try:
+            redacted = self.redact(text)
+        except Exception:
+            _log.warning(
+                "relapse: redact failed; the check span's output is the explanation",
+                exc_info=True,
+            )
+            return explanation
+        return redacted if isinstance(redacted, str) else explanation
 
     def _explanation(self, findings: Sequence[GroundingFinding]) -> str:
         """The explanation: message text only with content capture on, and redacted."""
