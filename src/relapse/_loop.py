@@ -31,7 +31,7 @@ from typing import Any
 from opentelemetry.trace import INVALID_SPAN, Span
 
 from relapse import _attributes as attr
-from relapse._checking import Verdict, prepare
+from relapse._checking import SILENT_REJECTION_CODE, Verdict, prepare
 from relapse._options import Policy
 from relapse._prompts import fit_retry
 from relapse._replies import Reply
@@ -44,6 +44,10 @@ from relapse.exceptions import NotGroundedError
 
 #: The start of the note relapse adds to an exception it lets through.
 NOTE_PREFIX = "relapse: raised during iteration"
+
+#: Error codes saying the answer is no answer at all: an echo of the retry
+#: instructions, and a composed check's rejection without a finding.
+_NON_ANSWER_CODES = frozenset({"FG004", SILENT_REJECTION_CODE})
 
 
 @dataclass(frozen=True)
@@ -87,14 +91,15 @@ def is_non_answer(record: IterationRecord) -> bool:
 
     True for an empty (or blank) answer, an answer the check reported as
     echoing the retry instructions (FG004), and an answer the check rejected
-    without a single error finding (it could not read it).
+    without a single error finding (it could not read it), also when it is
+    one check of a composition (its rejection recorded as AO001).
     """
     if not record.answer.strip():
         return True
     errors = [f for f in record.findings if f.severity == "error"]
     if not record.grounded and not errors:
         return True
-    return any(f.code == "FG004" for f in errors)
+    return any(f.code in _NON_ANSWER_CODES for f in errors)
 
 
 def _best(record: IterationRecord) -> tuple[bool, int, int]:
