@@ -323,9 +323,11 @@ def grounded(
             ``rewrite(query, previous_answer, findings)`` form is accepted too
             (it receives the error findings). Defaults to
             :func:`relapse.compact_retry`.
-        timeout: Overall budget in seconds; checked between iterations, and
-            when spent the loop ends with outcome ``"timeout"`` per
-            ``on_exhausted``. It does not interrupt a running LLM call.
+        timeout: Overall budget in seconds; checked after each iteration,
+            and again after ``retrieve`` and after ``rewrite``, so no further
+            iteration starts once it is spent: the loop then ends with outcome
+            ``"timeout"`` per ``on_exhausted``. It does not interrupt a
+            running LLM call (nor ``on_iteration``, ``retrieve``, ``rewrite``).
         max_prompt_chars: A hard upper bound, in characters, on every retry
             query: a longer one quotes only the failing spans, then only the
             finding codes, then a shortened question.

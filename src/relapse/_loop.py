@@ -201,9 +201,14 @@ def _stop(policy: Policy, transcript: list[IterationRecord], started: float) -> 
         spent = total_usage(record.usage for record in transcript)
         if spent is not None and spent.total_tokens >= policy.max_total_tokens:
             return attr.OUTCOME_BUDGET
-    if policy.timeout_s is not None and policy.clock() - started >= policy.timeout_s:
+    if _spent(policy, started):
         return attr.OUTCOME_TIMEOUT
     return None
+
+
+def _spent(policy: Policy, started: float) -> bool:
+    """Whether ``timeout_s`` is set and the time since ``started`` has reached it."""
+    return policy.timeout_s is not None and policy.clock() - started >= policy.timeout_s
 
 
 def _retry_query(policy: Policy, attempt: Attempt) -> str:
@@ -332,7 +337,16 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                     texts = tuple(new_texts)
                     checker = prepare(policy.check, query, new_texts)
                     attempt = replace(attempt, chunks=texts)
+                if _spent(policy, started):
+                    # A slow retrieve spent the budget: rewrite (which may
+                    # call a model) and the next paid call must not start.
+                    outcome = attr.OUTCOME_TIMEOUT
+                    break
             attempt = replace(attempt, prompt=_retry_query(policy, attempt))
+            if _spent(policy, started):
+                # Nor may the next call start after a rewrite that spent it.
+                outcome = attr.OUTCOME_TIMEOUT
+                break
         result = _final(policy, transcript, outcome, attempt, policy.clock() - started)
     except BaseException as error:
         if span_open:
