@@ -220,6 +220,46 @@ class TestStreams:
 
         assert "IT OPENED IN 1889." == answer.run("q", DOCS).answer
 
+    def test_callable_on_exhausted_gives_a_sync_stream(self) -> None:
+        """A generator function whose answers all fail: the handler's text comes back streamed."""
+
+        @relapse.grounded(
+            chunks_arg="docs",
+            grounding_check=forbid("1999"),
+            max_iterations=2,
+            on_exhausted=lambda attempt: "I cannot tell.",
+        )
+        def answer(query: str, docs: list[str]) -> Iterator[str]:
+            yield from ("It opened ", "in 1999.")
+
+        replay = answer("When?", DOCS)
+        assert isinstance(replay, Iterator)
+        assert ["I cannot tell."] == list(replay)
+        result = answer.run("When?", DOCS)
+        assert relapse.Streamed("sync", ("I cannot tell.",)) == result.response
+        assert ("I cannot tell.", False, 2) == (result.answer, result.grounded, result.iterations)
+
+    async def test_callable_on_exhausted_gives_an_async_stream(self) -> None:
+        """The same for an async generator function, and an async def returning a stream."""
+
+        def handler(attempt: relapse.Attempt) -> str:
+            return "I cannot tell."
+
+        @relapse.grounded(chunks_arg="docs", grounding_check=forbid("1999"), on_exhausted=handler)
+        async def generator(query: str, docs: list[str]) -> AsyncIterator[str]:
+            yield "It opened in 1999."
+
+        @relapse.grounded(chunks_arg="docs", grounding_check=forbid("1999"), on_exhausted=handler)
+        async def returning(query: str, docs: list[str]) -> AsyncIterator[str]:
+            return generator.__wrapped__(query, docs)  # type: ignore[no-any-return]
+
+        assert ["I cannot tell."] == [piece async for piece in generator("When?", DOCS)]
+        replay = await returning("When?", DOCS)
+        assert isinstance(replay, AsyncIterator)
+        assert ["I cannot tell."] == [piece async for piece in replay]
+        result = await returning.run("When?", DOCS)
+        assert relapse.Streamed("async", ("I cannot tell.",)) == result.response
+
 
 class TestChunksOf:
     def test_each_attempt_is_checked_against_its_own_chunks(self) -> None:

@@ -317,7 +317,11 @@ def grounded(
             :class:`relapse.NotGroundedError`; or a callable
             ``on_exhausted(attempt) -> answer`` given the
             :class:`relapse.Attempt` that was not made (its ``transcript``
-            holds every record).
+            holds every record), whose ``str`` is returned; for a function
+            returning a stream (generator and async generator functions
+            too) it comes back as a stream of the same kind, sync or async,
+            yielding that text as its one piece (the result's ``response``
+            is then ``Streamed(kind, (text,))``).
         rewrite: ``rewrite(attempt) -> str`` builds the retry query from the
             :class:`relapse.Attempt` being prepared; the wordings'
             ``rewrite(query, previous_answer, findings)`` form is accepted too

@@ -36,7 +36,7 @@ from relapse._options import Policy
 from relapse._prompts import fit_retry
 from relapse._replies import Reply
 from relapse._state import _CURRENT, Attempt, attempt_scope
-from relapse._streams import asettle, settle
+from relapse._streams import Streamed, asettle, settle
 from relapse._telemetry import active
 from relapse._types import GroundingFinding, GroundingResult, IterationRecord, RelapseResult
 from relapse._usage import total_usage
@@ -245,8 +245,13 @@ def _final(
         answer = policy.on_exhausted(after)
         if not isinstance(answer, str):
             raise TypeError(f"on_exhausted returned {type(answer).__name__}; expected str")
-        # The handler's text is what the caller gets: there is no response behind it.
-        return RelapseResult(answer, False, len(transcript), transcript, outcome, answer)
+        # The handler's text is what the caller gets: there is no response
+        # behind it. A stream's caller iterates, so it gets a stream of the
+        # same kind with the text as its one piece.
+        response: Any = answer
+        if isinstance(record.response, Streamed):
+            response = Streamed(record.response.kind, (answer,))
+        return RelapseResult(answer, False, len(transcript), transcript, outcome, response)
     if policy.on_exhausted == "best":
         record = min(transcript, key=_best)
     return RelapseResult(
