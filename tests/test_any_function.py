@@ -6,6 +6,8 @@ the feedback channel and the token cost of every retry, through the decorator.
 from __future__ import annotations
 
 import asyncio
+import gc
+import warnings
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -259,6 +261,53 @@ class TestStreams:
         assert ["I cannot tell."] == [piece async for piece in replay]
         result = await returning.run("When?", DOCS)
         assert relapse.Streamed("async", ("I cannot tell.",)) == result.response
+
+
+class TestUnstartedStreams:
+    """A decorated async generator function that is called but never iterated."""
+
+    def test_function_warns_nothing(self) -> None:
+        """As for the undecorated function: no 'coroutine ... was never awaited' warning."""
+
+        @relapse.grounded(chunks_arg="docs")
+        async def answer(query: str, docs: list[str]) -> AsyncIterator[str]:
+            yield "It opened in 1889."
+
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            stream = answer("When?", DOCS)
+            del stream
+            gc.collect()
+        assert [] == [str(w.message) for w in caught]
+
+    def test_method_warns_nothing(self) -> None:
+        """The same for a bound async generator method."""
+
+        class Service:
+            @relapse.grounded(chunks_arg="docs")
+            async def answer(self, query: str, docs: list[str]) -> AsyncIterator[str]:
+                yield "It opened in 1889."
+
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            stream = Service().answer("When?", DOCS)
+            del stream
+            gc.collect()
+        assert [] == [str(w.message) for w in caught]
+
+    async def test_the_loop_starts_on_the_first_step(self) -> None:
+        """Nothing is called until the first ``__anext__``; then the stream runs as before."""
+        calls: list[str] = []
+
+        @relapse.grounded(chunks_arg="docs")
+        async def answer(query: str, docs: list[str]) -> AsyncIterator[str]:
+            calls.append(query)
+            yield "It opened in 1889."
+
+        stream = answer("When?", DOCS)
+        assert [] == calls
+        assert ["It opened in 1889."] == [piece async for piece in stream]
+        assert ["When?"] == calls
 
 
 class TestChunksOf:

@@ -134,9 +134,15 @@ class _BoundGrounded(wrapt.BoundFunctionWrapper):  # type: ignore[type-arg]
         return super().__call__(*args, **kwargs)
 
 
-async def _replayed(pending: Coroutine[Any, Any, RelapseResult]) -> AsyncIterator[Any]:
-    """Run the loop on the first step, then yield the chosen attempt's pieces."""
-    result = await pending
+async def _replayed(start: Callable[[], Coroutine[Any, Any, RelapseResult]]) -> AsyncIterator[Any]:
+    """
+    Run the loop on the first step, then yield the chosen attempt's pieces.
+
+    ``start()`` makes the loop's coroutine; it is called here, on the first
+    ``__anext__``, so a stream that is never iterated leaves no coroutine
+    behind to warn that it was never awaited.
+    """
+    result = await start()
     async for piece in returned(result.response):
         yield piece
 
@@ -145,7 +151,7 @@ class _BoundStreamingGrounded(_BoundGrounded):
     """A grounded async generator method, bound."""
 
     def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
-        return _replayed(wrapt.BoundFunctionWrapper.__call__(self, *args, **kwargs))
+        return _replayed(lambda: wrapt.BoundFunctionWrapper.__call__(self, *args, **kwargs))
 
 
 def _resolve(module: str, qualname: str) -> Any:
@@ -212,7 +218,7 @@ class StreamingGroundedFunction(GroundedFunction):
     __bound_function_wrapper__ = _BoundStreamingGrounded
 
     def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
-        return _replayed(wrapt.FunctionWrapper.__call__(self, *args, **kwargs))
+        return _replayed(lambda: wrapt.FunctionWrapper.__call__(self, *args, **kwargs))
 
 
 def is_async(function: Callable[..., Any]) -> bool:
