@@ -36,7 +36,7 @@ from relapse._options import Policy
 from relapse._prompts import fit_retry
 from relapse._replies import Reply
 from relapse._state import _CURRENT, Attempt, attempt_scope
-from relapse._streams import Streamed, asettle, settle
+from relapse._streams import BrokenStream, Streamed, asettle, settle
 from relapse._telemetry import active
 from relapse._types import GroundingFinding, GroundingResult, IterationRecord, RelapseResult
 from relapse._usage import total_usage
@@ -75,6 +75,17 @@ class Raised:
     """An exception travelling between the loop and its driver, to be raised unchanged."""
 
     error: BaseException
+    #: What the failed LLM call had been paid for, to record before ``error``
+    #: is raised: the pieces of a stream that broke midway; None when there
+    #: is nothing.
+    paid: Any = None
+
+
+def _raised(error: BaseException) -> Raised:
+    """What a driver sends the loop for an LLM call that raised ``error``."""
+    if isinstance(error, BrokenStream):
+        return Raised(error.error, error.partial)
+    return Raised(error)
 
 
 Steps = Generator[Ask | Await, object, RelapseResult | Raised]
@@ -264,7 +275,9 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
     The loop as a generator: yields :class:`Ask` and :class:`Await`, receives replies.
 
     The driver sends the LLM call's raw result (or the awaited verdict), or a
-    :class:`Raised` wrapping what the call raised.
+    :class:`Raised` wrapping what the call raised; its ``paid`` response (a
+    stream's pieces before it broke) is
+    recorded, not grounded, before the error is raised.
 
     Returns:
         The :class:`RelapseResult`, or a :class:`Raised` the driver must raise:
@@ -292,7 +305,13 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
             if policy.on_iteration is not None:
                 with attempt_scope(attempt):
                     policy.on_iteration(attempt)
-            raw = _unwrapped((yield Ask(attempt, span, replaced)))
+            sent = yield Ask(attempt, span, replaced)
+            if isinstance(sent, Raised) and sent.paid is not None:
+                # The call failed after it was paid for: what it got stays in
+                # the transcript (not grounded), its usage in the spans.
+                salvaged = policy.readers.salvage(sent.paid)
+                transcript.append(make_record(attempt, salvaged, None, time.perf_counter() - began))
+            raw = _unwrapped(sent)
             reply = Reply(raw, "", None)
             # Stays INVALID_SPAN (no check span) unless the check gets to run.
             check_span: Span = INVALID_SPAN
@@ -355,7 +374,10 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
         result = _final(policy, transcript, outcome, attempt, policy.clock() - started)
     except BaseException as error:
         if span_open:
-            telemetry.fail(span, error)
+            # The failed iteration's record, when it has one, tells what it paid.
+            last = transcript[-1] if transcript else None
+            paid = last.usage if last is not None and last.iteration == attempt.iteration else None
+            telemetry.fail(span, error, paid)
         telemetry.fail_call(call_span, error, total_usage(r.usage for r in transcript))
         attach(error, transcript, within, attempt)
         return Raised(error)
@@ -396,7 +418,7 @@ def drive(loop: Steps, call: Callable[[str, Any], object]) -> RelapseResult:
                     try:
                         reply = settle(call(request.attempt.prompt, request.chunks))
                     except BaseException as error:  # the loop records it; _finish raises it
-                        reply = Raised(error)
+                        reply = _raised(error)
             request = loop.send(reply)
     except StopIteration as done:
         outcome: RelapseResult | Raised = done.value
@@ -423,7 +445,7 @@ async def adrive(loop: Steps, call: Callable[[str, Any], object]) -> RelapseResu
                     with active(request.span), attempt_scope(request.attempt):
                         reply = await asettle(call(request.attempt.prompt, request.chunks))
             except BaseException as error:  # the loop records it; _finish raises it
-                reply = Raised(error)
+                reply = _raised(error)
             request = loop.send(reply)
     except StopIteration as done:
         outcome: RelapseResult | Raised = done.value
