@@ -40,7 +40,7 @@ from relapse._streams import BrokenStream, Streamed, asettle, settle
 from relapse._telemetry import active
 from relapse._types import GroundingFinding, GroundingResult, IterationRecord, RelapseResult
 from relapse._usage import total_usage
-from relapse.exceptions import NotGroundedError
+from relapse.exceptions import MalformedResponseError, NotGroundedError
 
 #: The start of the note relapse adds to an exception it lets through.
 NOTE_PREFIX = "relapse: raised during iteration"
@@ -76,8 +76,8 @@ class Raised:
 
     error: BaseException
     #: What the failed LLM call had been paid for, to record before ``error``
-    #: is raised: the pieces of a stream that broke midway; None when there
-    #: is nothing.
+    #: is raised: the pieces of a stream that broke midway, or a response the
+    #: call could not read; None when there is nothing.
     paid: Any = None
 
 
@@ -85,6 +85,8 @@ def _raised(error: BaseException) -> Raised:
     """What a driver sends the loop for an LLM call that raised ``error``."""
     if isinstance(error, BrokenStream):
         return Raised(error.error, error.partial)
+    if isinstance(error, MalformedResponseError):
+        return Raised(error, error.response)
     return Raised(error)
 
 
@@ -276,7 +278,7 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
 
     The driver sends the LLM call's raw result (or the awaited verdict), or a
     :class:`Raised` wrapping what the call raised; its ``paid`` response (a
-    stream's pieces before it broke) is
+    stream's pieces before it broke, a reply the call could not read) is
     recorded, not grounded, before the error is raised.
 
     Returns:
