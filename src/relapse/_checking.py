@@ -19,6 +19,11 @@ from relapse._types import GroundingResult
 #: What a check may return: the verdict, or (async checks) an awaitable of it.
 Verdict = GroundingResult | Awaitable[GroundingResult]
 
+#: Finding code a composition (:func:`relapse.checks.all_of`) records for a
+#: check that rejected the answer without any finding: the rejection must
+#: survive next to another check's warnings, which alone never reject.
+SILENT_REJECTION_CODE = "AO001"
+
 
 @runtime_checkable
 class Check(Protocol):

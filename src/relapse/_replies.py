@@ -114,6 +114,29 @@ class Readers:
             raise TypeError(f"usage_of returned {describe(usage)}; expected relapse.Usage or None")
         return Reply(response, answer, usage)
 
+    def salvage(self, response: Any) -> Reply:
+        """
+        The :class:`Reply` of a response whose call failed after it was paid for.
+
+        A stream's pieces before it broke, or a reply the call could not read:
+        read like :meth:`read`, but an answer or usage that cannot be read is
+        ``""`` or None, since an error is already on its way to the caller.
+        Never raises an :class:`Exception`.
+        """
+        try:
+            answer = (self.answer_of or _default_answer)(response)
+        except Exception:
+            answer = ""
+        try:
+            usage = (self.usage_of or _default_usage)(response)
+        except Exception:
+            usage = None
+        return Reply(
+            response,
+            answer if isinstance(answer, str) else "",
+            usage if isinstance(usage, Usage) else None,
+        )
+
     def chunks(self, response: Any) -> tuple[str, ...] | None:
         """
         The texts of the chunks ``chunks_of`` reads from ``response``; None without ``chunks_of``.

@@ -622,16 +622,20 @@ class Telemetry:
                 _log.debug("relapse: could not count a failed call", exc_info=True)
 
     @staticmethod
-    def fail(span: Span, error: BaseException) -> None:
+    def fail(span: Span, error: BaseException, usage: Usage | None = None) -> None:
         """
         Mark ``span`` as failed by ``error`` and end it.
 
         Sets status ERROR with ``str(error)`` (or the type name when empty),
         ``error.type`` to the exception's qualname, and records an
-        ``exception`` event for :class:`Exception` subclasses.
+        ``exception`` event for :class:`Exception` subclasses. ``usage``, the
+        tokens a failed iteration had been paid for (a stream broken midway),
+        goes on the span too.
         """
         try:
             if span.is_recording():
+                if usage is not None:
+                    span.set_attributes(_usage_attributes(usage))
                 span.set_attribute(attr.ERROR_TYPE, type(error).__qualname__)
                 span.set_status(Status(StatusCode.ERROR, str(error) or type(error).__name__))
                 if isinstance(error, Exception):

@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from relapse._checking import (
+    SILENT_REJECTION_CODE,
     AnswerCheck,
     Check,
     CheckOperators,
@@ -268,40 +269,59 @@ class _AllOf(CheckOperators):
 
     def prepare(self, query: str, chunks: Sequence[str]) -> _PreparedAllOf:
         return _PreparedAllOf(
-            tuple(prepare(c, query, chunks) for c in self.checks), self.short_circuit
+            tuple(prepare(c, query, chunks) for c in self.checks),
+            tuple(check_name(c) for c in self.checks),
+            self.short_circuit,
         )
 
     def __call__(self, query: str, chunks: Sequence[str], answer: str) -> Verdict:
         return self.prepare(query, chunks).check(answer)
 
 
-def _add(verdict: object, findings: list[GroundingFinding]) -> bool:
-    """Collect ``verdict``'s findings; return whether it passed."""
+def _add(verdict: object, name: str, findings: list[GroundingFinding]) -> bool:
+    """
+    Collect the findings of ``verdict``, from the check ``name``; return whether it passed.
+
+    A rejection without any finding is recorded as a ``SILENT_REJECTION_CODE``
+    error naming the check: left out, the composed result could hold only
+    another check's warnings, and the severity rule would make it pass.
+
+    Raises:
+        TypeError: ``verdict`` is not a :class:`relapse.GroundingResult`.
+    """
     if not isinstance(verdict, GroundingResult):
         raise TypeError(
             f"a check returned {type(verdict).__name__}; expected relapse.GroundingResult"
         )
     findings.extend(verdict.findings)
+    if not verdict.ok and not verdict.errors:
+        findings.append(
+            GroundingFinding(
+                SILENT_REJECTION_CODE, f"the check {name!r} rejected the answer without a finding"
+            )
+        )
     return verdict.ok
 
 
 @dataclass(frozen=True)
 class _PreparedAllOf:
     checks: tuple[Callable[[str], Verdict], ...]
+    #: The name of each check, parallel to ``checks``.
+    names: tuple[str, ...]
     short_circuit: bool
 
     def check(self, answer: str) -> Verdict:
         findings: list[GroundingFinding] = []
         ok = True
-        remaining = iter(self.checks)
-        for check in remaining:
+        remaining = iter(zip(self.checks, self.names, strict=True))
+        for check, name in remaining:
             verdict = check(answer)
             if inspect.isawaitable(verdict):
                 # An async check: finish the rest awaiting, in the same order.
                 return PendingVerdict(
-                    self._finish(verdict, remaining, answer, findings, ok), verdict
+                    self._finish(verdict, name, remaining, answer, findings, ok), verdict
                 )
-            ok = _add(verdict, findings) and ok
+            ok = _add(verdict, name, findings) and ok
             if not ok and self.short_circuit:
                 break
         return GroundingResult(ok=ok, findings=tuple(findings))
@@ -309,25 +329,32 @@ class _PreparedAllOf:
     async def _finish(
         self,
         pending: Awaitable[GroundingResult],
-        remaining: Iterator[Callable[[str], Verdict]],
+        name: str,
+        remaining: Iterator[tuple[Callable[[str], Verdict], str]],
         answer: str,
         findings: list[GroundingFinding],
         ok: bool,
     ) -> GroundingResult:
-        ok = _add(await pending, findings) and ok
-        for check in remaining:
+        ok = _add(await pending, name, findings) and ok
+        for check, next_name in remaining:
             if not ok and self.short_circuit:
                 break
             verdict = check(answer)
             if inspect.isawaitable(verdict):
                 verdict = await verdict
-            ok = _add(verdict, findings) and ok
+            ok = _add(verdict, next_name, findings) and ok
         return GroundingResult(ok=ok, findings=tuple(findings))
 
 
 def all_of(*checks: Check, short_circuit: bool = True) -> Check:
     """
     Combine checks: the answer passes when every check passes.
+
+    The composition rejects whenever any check rejects. A check that rejects
+    without any finding (``GroundingResult(ok=False)``) is recorded as an
+    ``AO001`` error finding naming it, so the rejection stands next to
+    another check's warnings (which alone never reject), and the loop's
+    ``"best"`` ranks the answer as one a check could not read.
 
     Put cheap deterministic checks first: with ``short_circuit`` (the
     default) the checks after the first failing one are not run, so an LLM
@@ -338,7 +365,8 @@ def all_of(*checks: Check, short_circuit: bool = True) -> Check:
         short_circuit: Stop at the first failing check.
 
     Returns:
-        A check whose findings are those of every check that ran, in order.
+        A check whose findings are those of every check that ran, in order
+        (with an ``AO001`` finding for each silent rejection).
 
     Raises:
         TypeError: fewer than two checks, or one is not callable.
