@@ -55,6 +55,7 @@ try:
     from llama_index.core.base.base_query_engine import BaseQueryEngine
     from llama_index.core.base.response.schema import RESPONSE_TYPE, PydanticResponse, Response
     from llama_index.core.evaluation import BaseEvaluator, EvaluationResult
+
     # The documented entry point; llama-index-core re-exports it without __all__.
     from llama_index.core.instrumentation import get_dispatcher  # type: ignore[attr-defined]
     from llama_index.core.instrumentation.event_handlers import BaseEventHandler
