@@ -95,8 +95,9 @@ class GroundingCheck(CheckOperators):
     The deterministic grounding check, configured.
 
     Numbers (FG001), dates (FG002) and quotations (FG003) in the answer must be
-    supported by the retrieved chunks, and the answer must not echo relapse's
-    own retry instructions (FG004). ``docs/findings.md`` explains every rule.
+    supported by the retrieved chunks, and the answer must be one (FG004): not
+    empty, not an echo of relapse's own instructions, not a copy of the
+    chunks or the question. ``docs/findings.md`` explains every rule.
 
     Call it like a function, ``check(query, chunks, answer)``; or, in a loop
     that checks several answers against the same chunks, index the chunks once
