@@ -67,8 +67,8 @@ def question_last_retry(
     query: str, previous_answer: str, findings: Sequence[relapse.GroundingFinding]
 ) -> str:
     """Candidate 3: the problems first, the original question last (for completion models)."""
-    problems = "; ".join(_prompts._finding_line(f) for f in findings)
-    quoted = _prompts.inline(previous_answer, _prompts.MAX_QUOTED_ANSWER_CHARS)
+    problems = _prompts._problems(findings)
+    quoted = _prompts.quote_answer(previous_answer, findings)
     return (
         f'Your previous answer "{quoted}"'
         f" was rejected because the context does not support: {problems}. Use only the"

@@ -627,16 +627,19 @@ class TestUsageTelemetry:
         )
 
     def test_no_usage_no_attribute(self, spans: CapturedSpans) -> None:
-        """A plain-string function reports no tokens: the attributes are absent, not zero."""
+        """A plain-string function reports no tokens: no counts, not zero, and known=false."""
 
         @relapse.grounded(chunks_arg="docs", tracer_provider=spans.provider)
         def answer(query: str, docs: list[str]) -> str:
             return "It opened in 1889."
 
         answer("q", DOCS)
-        assert not any(
-            key.startswith("relapse.usage") for s in spans.spans for key in (s.attributes or {})
-        )
+        usage = [
+            {k: v for k, v in (s.attributes or {}).items() if k.startswith("relapse.usage")}
+            for s in spans.spans
+            if s.name != "relapse.check"
+        ]
+        assert [{"relapse.usage.known": False}] * 2 == usage
 
 
 class TestAcrossTheLoop:

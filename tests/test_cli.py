@@ -21,7 +21,7 @@ BAD = "It opened in 1937 and is 2,900 metres long."
 SUMMARY = re.compile(
     r"^summary: (\d+) questions, first-try grounded (\d\.\d\d) \((\d+)/(\d+)\),"
     r" final grounded (\d\.\d\d) \((\d+)/(\d+)\), recovered (\d+) \((\d+) as a refusal\),"
-    r" mean iterations (\d+\.\d\d),"
+    r" echoed (\d+), mean iterations (\d+\.\d\d),"
     r" wall time (\d+\.\d) s$",
     re.MULTILINE,
 )
@@ -235,6 +235,7 @@ class TestDemo:
             "grounded_first_try",
             "recovered",
             "recovered_refusal",
+            "echoed",
             "exhausted",
         }
         match = SUMMARY.search(out)
@@ -249,6 +250,7 @@ class TestDemo:
             final_d,
             recovered,
             refusals,
+            echoed,
             mean,
             _,
         ) = match.groups()
@@ -259,6 +261,7 @@ class TestDemo:
         assert int(first_n) == outcomes.count("grounded_first_try")
         assert int(recovered) == outcomes.count("recovered") + outcomes.count("recovered_refusal")
         assert int(refusals) == outcomes.count("recovered_refusal")
+        assert int(echoed) == outcomes.count("echoed")
         assert int(final_n) == outcomes.count("grounded_first_try") + int(recovered)
         attempts = re.findall(r"^  attempt (\d) ", out, re.MULTILINE)
         assert f"{len(attempts) / 2:.2f}" == mean

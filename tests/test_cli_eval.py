@@ -150,7 +150,7 @@ class TestEvalLoop:
         assert 0 == result.exit_code, result.output
         assert result.stdout.startswith(
             "summary: 2 questions, first-try grounded 0.50 (1/2), final grounded 1.00 (2/2),"
-            " recovered 1 (1 as a refusal), mean calls 1.50"
+            " recovered 1 (1 as a refusal), echoed 0, mean calls 1.50"
         )
         data = json.loads(out.read_text(encoding="utf-8"))
         assert 1 == data["outcomes"]["recovered_refusal"]

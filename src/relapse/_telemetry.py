@@ -231,14 +231,21 @@ def _verdict_attributes(record: IterationRecord) -> dict[str, AttributeValue]:
     }
 
 
-def _usage_attributes(usage: Usage | None) -> dict[str, AttributeValue]:
-    """The ``relapse.usage.*`` span attributes of ``usage``; none when it is None."""
-    if usage is None:
-        return {}
-    return {
-        attr.RELAPSE_USAGE_INPUT_TOKENS: usage.input_tokens,
-        attr.RELAPSE_USAGE_OUTPUT_TOKENS: usage.output_tokens,
-    }
+def _usage_attributes(usage: Usage | None, known: bool | None) -> dict[str, AttributeValue]:
+    """
+    The ``relapse.usage.*`` span attributes of ``usage``.
+
+    The token counts when ``usage`` is not None (never a made-up zero), and
+    ``relapse.usage.known`` set to ``known`` unless it is None (a failed
+    call, whose later iterations never ran, cannot say).
+    """
+    attributes: dict[str, AttributeValue] = {}
+    if known is not None:
+        attributes[attr.RELAPSE_USAGE_KNOWN] = known
+    if usage is not None:
+        attributes[attr.RELAPSE_USAGE_INPUT_TOKENS] = usage.input_tokens
+        attributes[attr.RELAPSE_USAGE_OUTPUT_TOKENS] = usage.output_tokens
+    return attributes
 
 
 _instruments_lock = threading.Lock()
@@ -528,7 +535,7 @@ class Telemetry:
                     {
                         **verdict,
                         attr.RELAPSE_CHECK_DURATION: float(check_s),
-                        **_usage_attributes(record.usage),
+                        **_usage_attributes(record.usage, record.usage is not None),
                     }
                 )
                 if self.capture_content:
@@ -569,7 +576,10 @@ class Telemetry:
                         attr.RELAPSE_ITERATIONS: result.iterations,
                         attr.RELAPSE_GROUNDED: result.grounded,
                         attr.RELAPSE_OUTCOME: result.outcome,
-                        **_usage_attributes(result.usage),
+                        **_usage_attributes(
+                            result.usage,
+                            all(record.usage is not None for record in result.transcript),
+                        ),
                     }
                 )
                 if self.capture_content and result.transcript:
@@ -603,7 +613,7 @@ class Telemetry:
         """
         try:
             if usage is not None and span.is_recording():
-                span.set_attributes(_usage_attributes(usage))
+                span.set_attributes(_usage_attributes(usage, None))
         except Exception:
             _log.debug("relapse: could not set call span usage", exc_info=True)
         self.fail(span, error)
