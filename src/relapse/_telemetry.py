@@ -645,7 +645,7 @@ class Telemetry:
         try:
             if span.is_recording():
                 if usage is not None:
-                    span.set_attributes(_usage_attributes(usage))
+                    span.set_attributes(_usage_attributes(usage, None))
                 span.set_attribute(attr.ERROR_TYPE, type(error).__qualname__)
                 span.set_status(Status(StatusCode.ERROR, str(error) or type(error).__name__))
                 if isinstance(error, Exception):
