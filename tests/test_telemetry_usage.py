@@ -52,18 +52,25 @@ def record(iteration: int, usage: Usage | None) -> IterationRecord:
     return IterationRecord(iteration, "q", "a", iteration == 2, usage=usage)
 
 
+def ended_call(telemetry: Telemetry, records: list[IterationRecord]) -> None:
+    """One call of ``records``' iterations, each with its check span, ended as recovered."""
+    call = telemetry.start_call(3, 1)
+    for item in records:
+        iteration = telemetry.start_iteration(call, item.iteration)
+        check = telemetry.start_check(iteration, "c")
+        telemetry.end_iteration(iteration, item, "c", 0.0, check)
+    telemetry.end_call(
+        call, RelapseResult("a", True, len(records), records, attr.OUTCOME_RECOVERED)
+    )
+
+
 class TestUsageOnSpans:
     def test_iteration_and_call_spans(
         self, spans: CapturedSpans, telemetry: Telemetry, reader: InMemoryMetricReader
     ) -> None:
         """Each iteration span carries its tokens, the call span the sum over iterations."""
         records = [record(1, Usage(40, 6)), record(2, Usage(95, 7))]
-        call = telemetry.start_call(3, 1)
-        for item in records:
-            iteration = telemetry.start_iteration(call, item.iteration)
-            check = telemetry.start_check(iteration, "c")
-            telemetry.end_iteration(iteration, item, "c", 0.0, check)
-        telemetry.end_call(call, RelapseResult("a", True, 2, records, attr.OUTCOME_RECOVERED))
+        ended_call(telemetry, records)
         iterations = spans.named(attr.ITERATION_SPAN_NAME)
         (call_span,) = spans.named("relapse answer")
         assert [True] * 3 == [
@@ -103,12 +110,7 @@ class TestUsageOnSpans:
     def test_partly_known_usage(self, spans: CapturedSpans, telemetry: Telemetry) -> None:
         """One iteration without usage: the call span sums the other and says known=false."""
         records = [record(1, None), record(2, Usage(95, 7))]
-        call = telemetry.start_call(3, 1)
-        for item in records:
-            iteration = telemetry.start_iteration(call, item.iteration)
-            check = telemetry.start_check(iteration, "c")
-            telemetry.end_iteration(iteration, item, "c", 0.0, check)
-        telemetry.end_call(call, RelapseResult("a", True, 2, records, attr.OUTCOME_RECOVERED))
+        ended_call(telemetry, records)
         first, second = spans.named(attr.ITERATION_SPAN_NAME)
         (call_span,) = spans.named("relapse answer")
         assert [False, True, False] == [
