@@ -21,7 +21,7 @@ from relapse._prompts import NO_ANSWER
 from relapse._types import IterationRecord, RelapseResult
 from relapse.grounding import REFUSAL_PHRASES
 from relapse.grounding._codes import EMPTY_MESSAGE, FG004
-from relapse.grounding._echo import is_copy
+from relapse.grounding._echo import asked_text, is_copy
 from relapse.grounding._text import CHUNK_SEPARATOR, fold
 
 __all__ = ["ECHOED", "RECOVERED_REFUSAL", "is_echo", "is_refusal", "outcome_of"]
@@ -98,7 +98,7 @@ def is_echo(
     if chunks is None or not result.answer.strip():
         return False
     folded = [fold(chunk) for chunk in chunks]
-    return is_copy(result.answer, question or "", folded, CHUNK_SEPARATOR.join(folded))
+    return is_copy(result.answer, asked_text(question or ""), folded, CHUNK_SEPARATOR.join(folded))
 
 
 def outcome_of(

@@ -37,7 +37,14 @@ from relapse.grounding._context import (
     is_list_marker,
     is_reference,
 )
-from relapse.grounding._echo import ECHO_PHRASES, Lines, echo_hits, is_copy, phrase_pattern
+from relapse.grounding._echo import (
+    ECHO_PHRASES,
+    Lines,
+    asked_text,
+    echo_hits,
+    is_copy,
+    phrase_pattern,
+)
 from relapse.grounding._index import TextIndex
 from relapse.grounding._keys import Key, int_key, key_decimal, key_int, number_key
 from relapse.grounding._names import name_spans, vocabulary
@@ -208,7 +215,7 @@ class PreparedCheck:
     __slots__ = (
         "_chunks",
         "_config",
-        "_folded_chunks",
+        "_copy_context",
         "_known_words",
         "_question",
         "_question_text",
@@ -228,7 +235,8 @@ class PreparedCheck:
         self._question_text = query
         self._question = TextIndex([query], eager_words=True) if config.exempt_question else None
         self._known_words: frozenset[str] | None = None
-        self._folded_chunks: list[str] | None = None
+        # The folded question and chunks FG004's copy rule compares (built on first use).
+        self._copy_context: tuple[str, list[str]] | None = None
 
     def _names(self) -> frozenset[str]:
         """Return the folded words of the chunks and the question (FG005; built on first use)."""
@@ -320,11 +328,15 @@ class PreparedCheck:
 
     def _copies(self, answer: str) -> bool:
         """Tell whether the answer only copies the chunks or the question back (FG004)."""
-        folded = self._folded_chunks
-        if folded is None:
-            # Folded once per prepare, from the text quotations fold too.
-            folded = self._folded_chunks = self._chunks.folded.split(CHUNK_SEPARATOR)
-        return is_copy(answer, self._question_text, folded, self._chunks.folded)
+        context = self._copy_context
+        if context is None:
+            # Folded once per prepare (the chunks from the text quotations fold too).
+            context = self._copy_context = (
+                asked_text(self._question_text),
+                self._chunks.folded.split(CHUNK_SEPARATOR),
+            )
+        asked, folded = context
+        return is_copy(answer, asked, folded, self._chunks.folded)
 
     def _echo(
         self, answer: str, failed: list[tuple[int, int]], covered: list[tuple[int, int]]

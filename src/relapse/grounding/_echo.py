@@ -212,7 +212,18 @@ def _covered(text: str, pieces: Iterable[str]) -> int:
     return covered
 
 
-def is_copy(answer: str, question: str, chunks: Sequence[str], folded_chunks: str) -> bool:
+def asked_text(question: str) -> str:
+    """
+    The question as :func:`is_copy` compares it.
+
+    Folded, or ``""`` when it has fewer than :data:`MIN_QUESTION_WORDS`
+    words (a copy of so short a question says nothing).
+    """
+    asked = fold(question)
+    return asked if len(asked.split()) >= MIN_QUESTION_WORDS else ""
+
+
+def is_copy(answer: str, asked: str, chunks: Sequence[str], folded_chunks: str) -> bool:
     """
     Tell whether ``answer`` only copies the context or the question back.
 
@@ -228,7 +239,8 @@ def is_copy(answer: str, question: str, chunks: Sequence[str], folded_chunks: st
 
     Args:
         answer: The answer, as written.
-        question: The question.
+        asked: The question, as :func:`asked_text` gives it (computed once
+            per question, not per answer).
         chunks: The chunk texts, folded, in order.
         folded_chunks: The same, joined by :data:`CHUNK_SEPARATOR`.
 
@@ -238,9 +250,6 @@ def is_copy(answer: str, question: str, chunks: Sequence[str], folded_chunks: st
     text = fold(answer)
     if not text:
         return False
-    asked = fold(question)
-    if len(asked.split()) < MIN_QUESTION_WORDS:
-        asked = ""
     if asked and _covered(text, [asked]) >= COPY_SHARE * len(text):
         return True
     if len(text.split()) < MIN_COPY_WORDS:
