@@ -21,7 +21,7 @@ from opentelemetry.trace import StatusCode
 import relapse
 from helpers import forbid
 from relapse._loop import drive, steps
-from relapse._options import Policy, make_policy
+from relapse._policy import Policy, make_policy
 from relapse.testing import CapturedSpans, ScriptedLLM
 
 DOCS = ["The depot stores 40 buses."]

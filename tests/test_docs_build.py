@@ -181,14 +181,14 @@ def test_the_site_builds_without_a_warning(tmp_path: Path) -> None:
     assert "WARNING" not in done.stdout
     page = (tmp_path / "site" / "reference" / "relapse" / "index.html").read_text(encoding="utf-8")
     signature, rows = parameters(page, "relapse.grounded")
-    from relapse._options import DEFAULTS, LoopOptions
+    from relapse._policy import DEFAULTS, LoopOptions
 
     # Every loop option is in grounded's signature and parameters table, with
     # its type (as LoopOptions annotates it, less module prefixes) and default.
     assert "Unpack" not in signature
     assert set(LoopOptions.__annotations__) == set(DEFAULTS)
     for option, annotation in LoopOptions.__annotations__.items():
-        # A ForwardRef: relapse._options postpones its annotations.
+        # A ForwardRef: relapse._policy postpones its annotations.
         shown = re.sub(r"\b[a-z_]+\.", "", annotation.__forward_arg__)
         default = DEFAULTS[option]
         assert f"{option}: {shown} = " in signature, option

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import relapse
-from relapse._prompts import (
+from relapse.prompts import (
     MAX_QUOTED_ANSWER_CHARS,
     MAX_QUOTED_FINDINGS_CHARS,
     MAX_SPAN_CHARS,

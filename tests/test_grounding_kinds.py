@@ -337,10 +337,10 @@ class TestEchoesOnly:
 
     def test_phrases_are_derived_from_every_wording(self) -> None:
         """Each shipped wording, and the local model's retry example, yields phrases."""
-        from relapse._prompts import NO_ANSWER, RETRY_WORDINGS
         from relapse.grounding import ECHO_PHRASES
         from relapse.grounding._echo import wording_phrases
         from relapse.llms.local import RETRY_EXAMPLE_QUESTION
+        from relapse.prompts import NO_ANSWER, RETRY_WORDINGS
 
         finding = GroundingFinding("\x00", "\x00", ("\x00",))
         for wording in RETRY_WORDINGS:

@@ -17,7 +17,7 @@ from openai.types.chat.chat_completion import Choice as ChatCompletionChoice
 import relapse
 from helpers import forbid
 from llama_server import MODEL, LlamaServer
-from relapse._attributes import RELAPSE_USAGE_INPUT_TOKENS, RELAPSE_USAGE_OUTPUT_TOKENS
+from relapse._telemetry.attributes import RELAPSE_USAGE_INPUT_TOKENS, RELAPSE_USAGE_OUTPUT_TOKENS
 from relapse.exceptions import MalformedResponseError
 from relapse.llms.local import LocalModel
 from relapse.llms.openai import (

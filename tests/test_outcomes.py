@@ -1,4 +1,4 @@
-"""relapse._outcomes: a refusal is grounded but is not an answer."""
+"""relapse.evaluation._outcomes: a refusal is grounded but is not an answer."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 
 import relapse
 from relapse import GroundingFinding, IterationRecord, RelapseResult
-from relapse._outcomes import ECHOED, RECOVERED_REFUSAL, is_echo, is_refusal, outcome_of
+from relapse.evaluation._outcomes import ECHOED, RECOVERED_REFUSAL, is_echo, is_refusal, outcome_of
 
 
 class TestIsRefusal:

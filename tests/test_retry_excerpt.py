@@ -10,7 +10,7 @@ by hand from the wording's fixed words.
 from __future__ import annotations
 
 import relapse
-from relapse._prompts import (
+from relapse.prompts import (
     MAX_QUOTED_ANSWER_CHARS,
     MAX_QUOTED_FINDINGS_CHARS,
     MAX_QUOTED_SPANS,

@@ -6,7 +6,7 @@ import pytest
 
 import relapse
 from helpers import forbid
-from relapse import _attributes as attr
+from relapse._telemetry import attributes as attr
 from relapse.testing import CapturedSpans, ScriptedLLM
 
 QUERY = "When did the museum open?"

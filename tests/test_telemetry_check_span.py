@@ -18,8 +18,8 @@ from opentelemetry.trace import INVALID_SPAN, StatusCode
 
 import relapse
 from helpers import decorated, forbid, in_provider_span
-from relapse import _attributes as attr
 from relapse._telemetry import Telemetry
+from relapse._telemetry import attributes as attr
 from relapse._version import VERSION
 from relapse.checks import LLMJudge
 from relapse.testing import CapturedSpans, ScriptedLLM

@@ -18,7 +18,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 
 import relapse
 from helpers import forbid
-from relapse import _attributes as attr
+from relapse._telemetry import attributes as attr
 from relapse.testing import ScriptedLLM
 
 QUERY = "Q-SECRET: when did the museum open?"

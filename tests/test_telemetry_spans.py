@@ -21,7 +21,7 @@ from opentelemetry.trace import StatusCode
 
 import relapse
 from helpers import forbid
-from relapse import _attributes as attr
+from relapse._telemetry import attributes as attr
 from relapse._version import VERSION
 from relapse.testing import CapturedSpans, ScriptedLLM
 

@@ -25,7 +25,7 @@ Configuration (``mkdocs.yml``)::
     extensions:
       - docs/_ext/griffe_unpack_options.py:UnpackOptions:
           defaults:
-            relapse._options.LoopOptions: relapse._options.DEFAULTS
+            relapse._policy.LoopOptions: relapse._policy.DEFAULTS
 """
 
 from __future__ import annotations

@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING, Any
 import wrapt
 
 from relapse._binding import CallShape, Slot, call_shape
-from relapse._chunks import materialize
 from relapse._loop import Steps, adrive, drive, steps
-from relapse._options import LoopOptions, Policy, is_enabled, make_policy
-from relapse._replies import ChunksOf, returned, unchecked_result
-from relapse._types import RelapseResult
-from relapse._typing import GroundedDecorator
+from relapse._policy import LoopOptions, Policy, is_enabled, make_policy
+from relapse._read.chunks import materialize
+from relapse._read.replies import ChunksOf, returned, unchecked_result
+from relapse._results import RelapseResult
+from relapse.typing import GroundedDecorator
 
 if TYPE_CHECKING:
     from typing import Unpack
@@ -294,7 +294,7 @@ def grounded(
             ``self``/``cls``.
         feedback_arg: Name of a parameter that receives, on iterations 2+,
             the retry note (the rejected answer and its findings, as text:
-            :func:`relapse._prompts.retry_note`, or ``rewrite``'s result when
+            :func:`relapse.prompts.retry_note`, or ``rewrite``'s result when
             given) while the query argument stays exactly the caller's, so the
             function's own retrieval, caches and logs see the real question.
             On iteration 1 it is passed untouched. DSPy's ``hint_`` field is

@@ -14,7 +14,7 @@ error on the spans, attaches the transcript and *returns* it wrapped in
 into ``RuntimeError``.)
 
 What a call returned is read in one place, :meth:`Readers.read
-<relapse._replies.Readers.read>`, into a :class:`~relapse._replies.Reply`
+<relapse._read.replies.Readers.read>`, into a :class:`~relapse._read.replies.Reply`
 (answer text, raw response, usage), and :func:`make_record` turns it and the
 verdict into the transcript record.
 """
@@ -30,17 +30,22 @@ from typing import Any
 
 from opentelemetry.trace import INVALID_SPAN, Span
 
-from relapse import _attributes as attr
-from relapse._checking import SILENT_REJECTION_CODE, Verdict, prepare
-from relapse._options import Policy
-from relapse._prompts import fit_retry
-from relapse._replies import Reply
+from relapse._policy import Policy
+from relapse._read.replies import Reply
+from relapse._read.streams import BrokenStream, Streamed, asettle, settle
+from relapse._results import (
+    GroundingFinding,
+    GroundingResult,
+    IterationRecord,
+    RelapseResult,
+    total_usage,
+)
 from relapse._state import _CURRENT, Attempt, attempt_scope
-from relapse._streams import BrokenStream, Streamed, asettle, settle
 from relapse._telemetry import active
-from relapse._types import GroundingFinding, GroundingResult, IterationRecord, RelapseResult
-from relapse._usage import total_usage
+from relapse._telemetry import attributes as attr
+from relapse.checks._contract import SILENT_REJECTION_CODE, Verdict, prepare
 from relapse.exceptions import MalformedResponseError, NotGroundedError
+from relapse.prompts import fit_retry
 
 #: The start of the note relapse adds to an exception it lets through.
 NOTE_PREFIX = "relapse: raised during iteration"

@@ -18,7 +18,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Literal, Protocol, TextIO
 
 import relapse
-from relapse._outcomes import ECHOED, RECOVERED_REFUSAL, outcome_of
+from relapse.evaluation._outcomes import ECHOED, RECOVERED_REFUSAL, outcome_of
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace import ReadableSpan

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from relapse._types import RelapseResult
+    from relapse._results import RelapseResult
 
 __all__ = ["MalformedResponseError", "NotGroundedError", "RelapseError"]
 

@@ -3,7 +3,7 @@
 
 Each distinct question (with its passages) goes through :func:`relapse.run`
 once. The report counts how runs ended, with recoveries that are refusals
-apart (see :func:`relapse._outcomes.outcome_of`), LLM calls and tokens per
+apart (see :func:`relapse.evaluation._outcomes.outcome_of`), LLM calls and tokens per
 question, how long the retry prompts are compared with the first prompt, and
 wall time per question.
 """
@@ -19,9 +19,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 import relapse
-from relapse._checking import Check as GroundingCheck
-from relapse._outcomes import outcome_of
+from relapse.checks._contract import Check as GroundingCheck
 from relapse.evaluation._data import QuestionRecord
+from relapse.evaluation._outcomes import outcome_of
 
 __all__ = [
     "OUTCOMES",

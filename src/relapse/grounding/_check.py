@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from relapse._checking import CheckOperators
-from relapse._chunks import chunk_texts
-from relapse._types import GroundingFinding, GroundingResult
+from relapse._read.chunks import chunk_texts
+from relapse._results import GroundingFinding, GroundingResult
+from relapse.checks._contract import CheckOperators
 from relapse.grounding._blocks import JudgedClaims, judge_claims
 from relapse.grounding._claims import Claim
 from relapse.grounding._codes import (

@@ -71,9 +71,9 @@ def _relapse_wordings() -> list[str]:
     """Return every retry wording relapse writes, its arguments replaced by the sentinel."""
     # Imported here: the prompts and the local adapter import nothing of the
     # check, but keeping these imports local keeps the dependency one-way.
-    from relapse._prompts import NO_ANSWER, RETRY_WORDINGS, context_prompt, parse_context_prompt
-    from relapse._types import GroundingFinding
+    from relapse._results import GroundingFinding
     from relapse.llms.local import RETRY_EXAMPLE_QUESTION
+    from relapse.prompts import NO_ANSWER, RETRY_WORDINGS, context_prompt, parse_context_prompt
 
     finding = GroundingFinding(_SENTINEL, _SENTINEL, (_SENTINEL,))
     texts = [wording(_SENTINEL, _SENTINEL, [finding]) for wording in RETRY_WORDINGS]
@@ -88,7 +88,7 @@ def _relapse_wordings() -> list[str]:
     return [text.replace(NO_ANSWER, _SENTINEL) for text in texts]
 
 
-#: Phrases of relapse's retry wordings (``relapse._prompts.RETRY_WORDINGS``),
+#: Phrases of relapse's retry wordings (``relapse.prompts.RETRY_WORDINGS``),
 #: of the local model's worked retry example and of the finding messages,
 #: derived from their text by :func:`wording_phrases`. An answer holding one
 #: (case-folded, on word boundaries) that no chunk holds is echoing the prompt.

@@ -42,10 +42,10 @@ from typing import TYPE_CHECKING, Any, Generic, cast
 
 from relapse import chunks_from
 from relapse._decorator import grounded
-from relapse._shapes import member
+from relapse._read.shapes import member
+from relapse._read.usage import default_usage_of, usage_from
+from relapse._results import RelapseResult, Usage, total_usage
 from relapse._state import current_attempt
-from relapse._types import RelapseResult
-from relapse._usage import Usage, default_usage_of, total_usage, usage_from
 
 try:
     from langchain_core.callbacks import BaseCallbackHandler
@@ -65,7 +65,7 @@ except ImportError as error:  # pragma: no cover - exercised by the missing-extr
 if TYPE_CHECKING:
     from typing import Unpack
 
-    from relapse._options import LoopOptions
+    from relapse._policy import LoopOptions
 
 __all__ = ["ATTEMPT_TAG_PREFIX", "GroundedRunnable", "llm_result_usage"]
 

@@ -44,12 +44,12 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from relapse import chunks_from
-from relapse._checking import Check, check_name
-from relapse._chunks import chunk_texts
 from relapse._decorator import grounded
-from relapse._prompts import NO_ANSWER, _problems
-from relapse._types import GroundingResult, RelapseResult
-from relapse._usage import Usage, default_usage_of, total_usage, usage_from
+from relapse._read.chunks import chunk_texts
+from relapse._read.usage import default_usage_of, usage_from
+from relapse._results import GroundingResult, RelapseResult, Usage, total_usage
+from relapse.checks._contract import Check, check_name
+from relapse.prompts import NO_ANSWER, _problems
 
 try:
     from llama_index.core.base.base_query_engine import BaseQueryEngine
@@ -75,7 +75,7 @@ except ImportError as error:  # pragma: no cover - exercised by the missing-extr
 if TYPE_CHECKING:
     from typing import Unpack
 
-    from relapse._options import LoopOptions
+    from relapse._policy import LoopOptions
 
 __all__ = ["RESULT_KEY", "USAGE_KEY", "GroundedQueryEngine", "GroundingEvaluator", "llm_usage"]
 

@@ -41,10 +41,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any, Literal
 
-from relapse._answers import default_answer_of
-from relapse._shapes import member
+from relapse._read.answers import default_answer_of
+from relapse._read.shapes import member
+from relapse._read.usage import default_usage_of
+from relapse._results import Usage
 from relapse._state import Attempt, current_attempt
-from relapse._usage import Usage, default_usage_of
 from relapse.exceptions import MalformedResponseError
 
 if TYPE_CHECKING:

@@ -1,17 +1,4 @@
-"""
-Pluggable grounding checks beyond the default one.
-
-* :class:`LLMJudge`: asks a judge model whether the answer is supported.
-* :func:`all_of`: runs several checks; the answer passes when all pass.
-
-The contract is three ``typing.Protocol``s: any callable
-``check(query, chunks, answer) -> GroundingResult`` is a :class:`Check`; a
-:class:`PreparingCheck` also offers ``prepare(query, chunks)`` returning an
-:class:`AnswerCheck` with ``check(answer)``, so work on the chunks is done
-once per call instead of once per iteration (the default check does).
-Checks built here (and the default one) compose with ``&``:
-``default_grounding_check & LLMJudge(judge)`` is ``all_of(...)`` of both.
-"""
+"""The LLM judge: a check that asks a judge model whether the answer is supported."""
 
 from __future__ import annotations
 
@@ -19,33 +6,18 @@ import inspect
 import logging
 import re
 import string
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
-from relapse._checking import (
-    SILENT_REJECTION_CODE,
-    AnswerCheck,
-    Check,
+from relapse._results import GroundingFinding, GroundingResult
+from relapse.checks._contract import (
     CheckOperators,
     PendingVerdict,
-    PreparingCheck,
     Verdict,
-    check_name,
-    prepare,
 )
-from relapse._prompts import fence_marker, inline
-from relapse._types import GroundingFinding, GroundingResult
+from relapse.prompts import fence_marker, inline
 
-__all__ = [
-    "JUDGE_PROMPT",
-    "AnswerCheck",
-    "Check",
-    "CheckOperators",
-    "LLMJudge",
-    "PreparingCheck",
-    "all_of",
-    "parse_verdict",
-]
+__all__ = ["JUDGE_PROMPT", "LLMJudge", "parse_verdict"]
 
 _log = logging.getLogger("relapse.checks")
 
@@ -259,122 +231,3 @@ async def _awaited_verdict(pending: Awaitable[object], answer: str) -> Grounding
     except Exception:
         return _judge_failed()
     return _read(reply, answer)
-
-
-@dataclass(frozen=True)
-class _AllOf(CheckOperators):
-    checks: tuple[Check, ...]
-    short_circuit: bool
-    name: str
-
-    def prepare(self, query: str, chunks: Sequence[str]) -> _PreparedAllOf:
-        return _PreparedAllOf(
-            tuple(prepare(c, query, chunks) for c in self.checks),
-            tuple(check_name(c) for c in self.checks),
-            self.short_circuit,
-        )
-
-    def __call__(self, query: str, chunks: Sequence[str], answer: str) -> Verdict:
-        return self.prepare(query, chunks).check(answer)
-
-
-def _add(verdict: object, name: str, findings: list[GroundingFinding]) -> bool:
-    """
-    Collect the findings of ``verdict``, from the check ``name``; return whether it passed.
-
-    A rejection without any finding is recorded as a ``SILENT_REJECTION_CODE``
-    error naming the check: left out, the composed result could hold only
-    another check's warnings, and the severity rule would make it pass.
-
-    Raises:
-        TypeError: ``verdict`` is not a :class:`relapse.GroundingResult`.
-    """
-    if not isinstance(verdict, GroundingResult):
-        raise TypeError(
-            f"a check returned {type(verdict).__name__}; expected relapse.GroundingResult"
-        )
-    findings.extend(verdict.findings)
-    if not verdict.ok and not verdict.errors:
-        findings.append(
-            GroundingFinding(
-                SILENT_REJECTION_CODE, f"the check {name!r} rejected the answer without a finding"
-            )
-        )
-    return verdict.ok
-
-
-@dataclass(frozen=True)
-class _PreparedAllOf:
-    checks: tuple[Callable[[str], Verdict], ...]
-    #: The name of each check, parallel to ``checks``.
-    names: tuple[str, ...]
-    short_circuit: bool
-
-    def check(self, answer: str) -> Verdict:
-        findings: list[GroundingFinding] = []
-        ok = True
-        remaining = iter(zip(self.checks, self.names, strict=True))
-        for check, name in remaining:
-            verdict = check(answer)
-            if inspect.isawaitable(verdict):
-                # An async check: finish the rest awaiting, in the same order.
-                return PendingVerdict(
-                    self._finish(verdict, name, remaining, answer, findings, ok), verdict
-                )
-            ok = _add(verdict, name, findings) and ok
-            if not ok and self.short_circuit:
-                break
-        return GroundingResult(ok=ok, findings=tuple(findings))
-
-    async def _finish(
-        self,
-        pending: Awaitable[GroundingResult],
-        name: str,
-        remaining: Iterator[tuple[Callable[[str], Verdict], str]],
-        answer: str,
-        findings: list[GroundingFinding],
-        ok: bool,
-    ) -> GroundingResult:
-        ok = _add(await pending, name, findings) and ok
-        for check, next_name in remaining:
-            if not ok and self.short_circuit:
-                break
-            verdict = check(answer)
-            if inspect.isawaitable(verdict):
-                verdict = await verdict
-            ok = _add(verdict, next_name, findings) and ok
-        return GroundingResult(ok=ok, findings=tuple(findings))
-
-
-def all_of(*checks: Check, short_circuit: bool = True) -> Check:
-    """
-    Combine checks: the answer passes when every check passes.
-
-    The composition rejects whenever any check rejects. A check that rejects
-    without any finding (``GroundingResult(ok=False)``) is recorded as an
-    ``AO001`` error finding naming it, so the rejection stands next to
-    another check's warnings (which alone never reject), and the loop's
-    ``"best"`` ranks the answer as one a check could not read.
-
-    Put cheap deterministic checks first: with ``short_circuit`` (the
-    default) the checks after the first failing one are not run, so an LLM
-    judge is only paid for answers the default check accepted.
-
-    Args:
-        checks: Two or more checks.
-        short_circuit: Stop at the first failing check.
-
-    Returns:
-        A check whose findings are those of every check that ran, in order
-        (with an ``AO001`` finding for each silent rejection).
-
-    Raises:
-        TypeError: fewer than two checks, or one is not callable.
-    """
-    if len(checks) < 2:
-        raise TypeError(f"all_of needs at least two checks, got {len(checks)}")
-    for index, check in enumerate(checks):
-        if not callable(check):
-            raise TypeError(f"checks[{index}] is {type(check).__name__}; expected a callable check")
-    name = " & ".join(check_name(c) for c in checks)
-    return _AllOf(tuple(checks), short_circuit, name)

@@ -19,8 +19,9 @@ from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from relapse._shapes import first_item, member, text_parts
-from relapse._usage import Usage, token_counts
+from relapse._read.shapes import first_item, member, text_parts
+from relapse._read.usage import token_counts
+from relapse._results import Usage
 
 StreamKind = Literal["sync", "async"]
 

@@ -13,12 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from relapse import _attributes as attr
-from relapse._answers import default_answer_of
-from relapse._chunks import chunk_texts, describe
-from relapse._streams import Streamed, read_stream
-from relapse._types import IterationRecord, RelapseResult
-from relapse._usage import Usage, default_usage_of
+from relapse._read.answers import default_answer_of
+from relapse._read.chunks import chunk_texts, describe
+from relapse._read.streams import Streamed, read_stream
+from relapse._read.usage import default_usage_of
+from relapse._results import IterationRecord, RelapseResult, Usage
+from relapse._telemetry import attributes as attr
 
 #: ``answer_of(response) -> str``: the text the check judges.
 AnswerOf = Callable[[Any], str]

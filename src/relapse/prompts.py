@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from relapse._types import GroundingFinding
+from relapse._results import GroundingFinding
 
 #: ``rewrite(query, previous_answer, findings) -> retry query``.
 Rewrite = Callable[[str, str, Sequence[GroundingFinding]], str]

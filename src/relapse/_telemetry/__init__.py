@@ -36,7 +36,7 @@ from opentelemetry import metrics, trace
 from opentelemetry._logs import SeverityNumber
 from opentelemetry.trace import INVALID_SPAN, Span, Status, StatusCode
 
-from relapse import _attributes as attr
+from relapse._telemetry import attributes as attr
 from relapse._version import VERSION
 
 if TYPE_CHECKING:
@@ -48,8 +48,7 @@ if TYPE_CHECKING:
     from opentelemetry.metrics import MeterProvider
     from opentelemetry.util.types import AttributeValue
 
-    from relapse._types import GroundingFinding, IterationRecord, RelapseResult
-    from relapse._usage import Usage
+    from relapse._results import GroundingFinding, IterationRecord, RelapseResult, Usage
 
 _log = logging.getLogger("relapse.telemetry")
 

@@ -16,13 +16,13 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
-from relapse._attributes import OUTCOME_DISABLED, OUTCOME_RECOVERED
-from relapse._prompts import NO_ANSWER
-from relapse._types import IterationRecord, RelapseResult
+from relapse._results import IterationRecord, RelapseResult
+from relapse._telemetry.attributes import OUTCOME_DISABLED, OUTCOME_RECOVERED
 from relapse.grounding import REFUSAL_PHRASES
 from relapse.grounding._codes import EMPTY_MESSAGE, FG004
 from relapse.grounding._echo import asked_text, is_copy
 from relapse.grounding._text import CHUNK_SEPARATOR, fold
+from relapse.prompts import NO_ANSWER
 
 __all__ = ["ECHOED", "RECOVERED_REFUSAL", "is_echo", "is_refusal", "outcome_of"]
 
