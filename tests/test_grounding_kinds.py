@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from relapse import GroundingFinding, GroundingResult
 from relapse.grounding import ALL_CODES, DEFAULT_CODES, GroundingCheck, default_grounding_check
 from relapse.grounding._scan import scan
+from relapse.testing import attempt_after
 
 #: Longer than the 4,300 digits ``int()`` accepts from a string.
 LONG = 5_000
@@ -344,7 +345,9 @@ class TestEchoesOnly:
 
         finding = GroundingFinding("\x00", "\x00", ("\x00",))
         for wording in RETRY_WORDINGS:
-            phrases = wording_phrases([wording("\x00", "\x00", [finding])], exclude=[NO_ANSWER])
+            phrases = wording_phrases(
+                [wording(attempt_after("\x00", "\x00", [finding]))], exclude=[NO_ANSWER]
+            )
             assert phrases
             assert set(phrases) <= set(ECHO_PHRASES)
             assert "the context does not say" not in phrases

@@ -17,8 +17,8 @@ was wrong. Every attempt is an OpenTelemetry span.
 from __future__ import annotations
 
 from relapse import checks, chunks_from
-from relapse._decorator import GroundedFunction, grounded
-from relapse._engine import arun, run
+from relapse._decorator import GroundedFunction
+from relapse._engine import Loop, arun, grounded, run
 from relapse._policy import LoopOptions
 from relapse._read.answers import default_answer_of
 from relapse._read.compress import default_compress
@@ -28,6 +28,7 @@ from relapse._results import (
     GroundingFinding,
     GroundingResult,
     IterationRecord,
+    Outcome,
     RelapseResult,
     Usage,
 )
@@ -43,8 +44,10 @@ __all__ = [
     "GroundingFinding",
     "GroundingResult",
     "IterationRecord",
+    "Loop",
     "LoopOptions",
     "NotGroundedError",
+    "Outcome",
     "RelapseError",
     "RelapseResult",
     "Streamed",

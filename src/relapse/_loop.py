@@ -37,12 +37,12 @@ from relapse._results import (
     GroundingFinding,
     GroundingResult,
     IterationRecord,
+    Outcome,
     RelapseResult,
     total_usage,
 )
 from relapse._state import _CURRENT, Attempt, attempt_scope
 from relapse._telemetry import active
-from relapse._telemetry import attributes as attr
 from relapse.checks._contract import SILENT_REJECTION_CODE, Verdict, prepare
 from relapse.exceptions import MalformedResponseError, NotGroundedError
 from relapse.prompts import fit_retry
@@ -202,25 +202,25 @@ def _repeat_key(record: IterationRecord) -> tuple[Any, ...]:
     return (spans, record.answer)
 
 
-def _stop(policy: Policy, transcript: list[IterationRecord], started: float) -> str | None:
+def _stop(policy: Policy, transcript: list[IterationRecord], started: float) -> Outcome | None:
     """The outcome when the loop must end after the last record, else None."""
     last = transcript[-1]
     if last.grounded:
-        return attr.OUTCOME_FIRST_TRY if last.iteration == 1 else attr.OUTCOME_RECOVERED
+        return "grounded_first_try" if last.iteration == 1 else "recovered"
     if (
         policy.stop_on_repeat
         and len(transcript) > 1
         and _repeat_key(last) == _repeat_key(transcript[-2])
     ):
-        return attr.OUTCOME_STALLED
+        return "stalled"
     if last.iteration >= policy.max_iterations:
-        return attr.OUTCOME_EXHAUSTED
+        return "exhausted"
     if policy.max_total_tokens is not None:
         spent = total_usage(record.usage for record in transcript)
         if spent is not None and spent.total_tokens >= policy.max_total_tokens:
-            return attr.OUTCOME_BUDGET
+            return "budget"
     if _spent(policy, started):
-        return attr.OUTCOME_TIMEOUT
+        return "timeout"
     return None
 
 
@@ -241,7 +241,7 @@ def _retry_query(policy: Policy, attempt: Attempt) -> str:
 def _final(
     policy: Policy,
     transcript: list[IterationRecord],
-    outcome: str,
+    outcome: Outcome,
     last: Attempt,
     elapsed_s: float,
 ) -> RelapseResult:
@@ -364,19 +364,19 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                 fresh = policy.retrieve(attempt)
                 if fresh is not None:
                     # The check must judge the next answer against what the model saw.
-                    replaced, new_texts = fresh
+                    replaced, new_texts = policy.read_chunks(fresh, "retrieve() result")
                     texts = tuple(new_texts)
                     checker = prepare(policy.check, query, new_texts)
                     attempt = replace(attempt, chunks=texts)
                 if _spent(policy, started):
                     # A slow retrieve spent the budget: rewrite (which may
                     # call a model) and the next paid call must not start.
-                    outcome = attr.OUTCOME_TIMEOUT
+                    outcome = "timeout"
                     break
             attempt = replace(attempt, prompt=_retry_query(policy, attempt))
             if _spent(policy, started):
                 # Nor may the next call start after a rewrite that spent it.
-                outcome = attr.OUTCOME_TIMEOUT
+                outcome = "timeout"
                 break
         result = _final(policy, transcript, outcome, attempt, policy.clock() - started)
     except BaseException as error:
@@ -392,6 +392,22 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
     if not result.grounded and policy.on_exhausted == "raise":
         return Raised(NotGroundedError(result))
     return result
+
+
+def unchecked_result(query: object, raw: Any) -> RelapseResult:
+    """
+    The result of one call made straight through, with the kill switch off.
+
+    The only place it is built, for every entry point. Nothing is read from
+    ``raw`` (a stream stays unread): the answer is ``raw`` when it is a
+    ``str``, else empty; the response is ``raw``; the record's prompt is
+    ``query`` when it is a ``str``, else empty (nothing was validated).
+    """
+    answer = raw if isinstance(raw, str) else ""
+    record = IterationRecord(
+        1, query if isinstance(query, str) else "", answer, False, response=raw
+    )
+    return RelapseResult(answer, False, 1, [record], "disabled", raw)
 
 
 def _async_check_refused(pending: Awaitable[GroundingResult]) -> Raised:

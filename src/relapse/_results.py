@@ -4,12 +4,26 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 #: How much a finding matters: an ``"error"`` rejects the answer and is named
 #: in the retry query; a ``"warning"`` is only reported (transcript, spans).
 Severity = Literal["error", "warning"]
 SEVERITIES: tuple[str, ...] = ("error", "warning")
+
+#: How a grounded call ended: the value of :attr:`RelapseResult.outcome` and
+#: of the ``relapse.outcome`` span attribute. ``"grounded_first_try"``: the
+#: first answer passed; ``"recovered"``: a retry's answer passed;
+#: ``"exhausted"``: ``max_iterations`` answers, none passed; ``"timeout"``:
+#: ``timeout`` was spent; ``"stalled"``: ``stop_on_repeat`` saw the same
+#: failing spans twice in a row; ``"budget"``: the tokens spent reached
+#: ``max_total_tokens``; ``"disabled"``: the kill switch was off (one call
+#: straight through, no check).
+Outcome = Literal[
+    "grounded_first_try", "recovered", "exhausted", "timeout", "stalled", "budget", "disabled"
+]
+#: Every :data:`Outcome`, in the order of its definition.
+OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
 
 
 @dataclass(frozen=True)
@@ -181,23 +195,20 @@ class RelapseResult:
         grounded: True if and only if ``answer`` passed the check.
         iterations: How many LLM calls were made, from 1 to ``max_iterations``.
         transcript: One record per LLM call, in order.
-        outcome: ``"grounded_first_try"``, ``"recovered"``, ``"exhausted"``,
-            ``"timeout"``, ``"stalled"`` (``stop_on_repeat`` saw the same
-            failing spans twice in a row), ``"budget"`` (the tokens spent
-            reached ``max_total_tokens``) or ``"disabled"`` (the kill switch
-            was off: one call, no check).
+        outcome: How the call ended, a :data:`relapse.Outcome`.
         response: The function's own return value for ``answer`` (what
             calling the decorated function returns; for a stream, the
             :class:`relapse.Streamed` it replays).
 
-    .. versionchanged:: 0.2.0 ``response`` and :attr:`usage`.
+    .. versionchanged:: 0.2.0 ``response`` and :attr:`usage`; ``outcome``
+       typed :data:`relapse.Outcome`.
     """
 
     answer: str
     grounded: bool
     iterations: int
     transcript: list[IterationRecord] = field(default_factory=list)
-    outcome: str = "grounded_first_try"
+    outcome: Outcome = "grounded_first_try"
     response: Any = None
 
     @property

@@ -20,9 +20,25 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from relapse._results import GroundingFinding
+from relapse._state import Attempt
 
-#: ``rewrite(query, previous_answer, findings) -> retry query``.
-Rewrite = Callable[[str, str, Sequence[GroundingFinding]], str]
+__all__ = [
+    "NO_ANSWER",
+    "RETRY_WORDINGS",
+    "ContextSections",
+    "Rewrite",
+    "compact_retry",
+    "context_prompt",
+    "fit_retry",
+    "instruction_retry",
+    "parse_context_prompt",
+    "quote_answer",
+    "retry_note",
+    "spans_only_retry",
+]
+
+#: ``rewrite(attempt) -> retry query``: every wording here is one.
+Rewrite = Callable[[Attempt], str]
 
 # Every character str.splitlines() breaks on (\x1c-\x1e included): a
 # consumer that splits the prompt into lines must see quoted text as one line.
@@ -394,29 +410,28 @@ def quote_answer(answer: str, findings: Sequence[GroundingFinding] = ()) -> str:
     return excerpt
 
 
-def compact_retry(query: str, previous_answer: str, findings: Sequence[GroundingFinding]) -> str:
+def compact_retry(attempt: Attempt) -> str:
     """
     The default retry query: the question followed by a one-paragraph note.
 
-    It quotes the question, the previous answer and every finding (code,
-    message, failing spans) and asks for an answer from the context alone.
-    Chosen over a long instruction block by measurement: on the 76 bundled
-    dev questions with the local Gemma 3 270M model it recovered 2 of the 5
-    failing first answers, the instruction block none (see
+    It quotes the question, the previous answer and every error finding
+    (code, message, failing spans) and asks for an answer from the context
+    alone. Chosen over a long instruction block by measurement: on the 76
+    bundled dev questions with the local Gemma 3 270M model it recovered 2
+    of the 5 failing first answers, the instruction block none (see
     ``docs/retry-wording.md``).
 
     Args:
-        query: The caller's original query.
-        previous_answer: The rejected answer.
-        findings: The check's findings on it.
+        attempt: The :class:`relapse.Attempt` being prepared: its ``query``,
+            ``previous_answer`` and ``errors`` are quoted.
 
     Returns:
         The retry query, one paragraph with no line breaks.
     """
-    return f"{inline(query)} ({retry_note(previous_answer, findings)})"
+    return f"{inline(attempt.query)} ({_note(attempt.previous_answer or '', attempt.errors)})"
 
 
-def retry_note(previous_answer: str, findings: Sequence[GroundingFinding]) -> str:
+def retry_note(attempt: Attempt) -> str:
     """
     The note of :func:`compact_retry` without the question: what was rejected and why.
 
@@ -424,13 +439,17 @@ def retry_note(previous_answer: str, findings: Sequence[GroundingFinding]) -> st
     argument keeps the caller's question.
 
     Args:
-        previous_answer: The rejected answer.
-        findings: The check's findings on it.
+        attempt: The :class:`relapse.Attempt` being prepared: its
+            ``previous_answer`` and ``errors`` are quoted.
 
     Returns:
         One paragraph with no line breaks, quoting the answer and every
-        finding (code, message, failing spans).
+        error finding (code, message, failing spans).
     """
+    return _note(attempt.previous_answer or "", attempt.errors)
+
+
+def _note(previous_answer: str, findings: Sequence[GroundingFinding]) -> str:
     return (
         f'Your previous answer was rejected: "{quote_answer(previous_answer, findings)}"'
         f" states things the context does not support: {_problems(findings)}. Answer using"
@@ -438,9 +457,7 @@ def retry_note(previous_answer: str, findings: Sequence[GroundingFinding]) -> st
     )
 
 
-def instruction_retry(
-    query: str, previous_answer: str, findings: Sequence[GroundingFinding]
-) -> str:
+def instruction_retry(attempt: Attempt) -> str:
     """
     A retry query with a long instruction block, one item per line.
 
@@ -448,13 +465,13 @@ def instruction_retry(
     ``rewrite=``); it suits instruction-tuned chat models.
 
     Args:
-        query: The caller's original query.
-        previous_answer: The rejected answer.
-        findings: The check's findings on it.
+        attempt: The :class:`relapse.Attempt` being prepared: its ``query``,
+            ``previous_answer`` and ``errors`` are quoted.
 
     Returns:
         A multi-line retry query.
     """
+    query, previous_answer, findings = attempt.query, attempt.previous_answer or "", attempt.errors
     problems = "- " + _problems(findings, separator="\n- ")
     return (
         f"Question: {inline(query)}\n"
@@ -466,21 +483,23 @@ def instruction_retry(
     )
 
 
-def spans_only_retry(query: str, previous_answer: str, findings: Sequence[GroundingFinding]) -> str:
+def spans_only_retry(attempt: Attempt) -> str:
     """
     A retry query that quotes only the failing spans, not the previous answer.
 
     Used when the full retry query would exceed ``max_prompt_chars``.
 
     Args:
-        query: The caller's original query.
-        previous_answer: The rejected answer (not quoted).
-        findings: The check's findings on it.
+        attempt: The :class:`relapse.Attempt` being prepared: its ``query``
+            and ``errors`` are quoted (its previous answer is not).
 
     Returns:
         The retry query, one paragraph with no line breaks.
     """
-    del previous_answer
+    return _spans_only(attempt.query, attempt.errors)
+
+
+def _spans_only(query: str, findings: Sequence[GroundingFinding]) -> str:
     problems = _problems(findings)
     return (
         f"{inline(query)} (Your previous answer was rejected; the context does not support:"
@@ -505,7 +524,7 @@ def fit_retry(query: str, findings: Sequence[GroundingFinding], limit: int) -> s
     Returns:
         The retry query, ``len(result) <= limit``.
     """
-    retry = spans_only_retry(query, "", findings)
+    retry = _spans_only(query, findings)
     if len(retry) <= limit:
         return retry
     codes = ", ".join(dict.fromkeys(inline(f.code, 40) for f in findings)) or "no details"
@@ -519,9 +538,6 @@ def fit_retry(query: str, findings: Sequence[GroundingFinding], limit: int) -> s
         return inline(query, room) + note
     return note.strip()[:limit]
 
-
-#: The wording the decorator uses when no ``rewrite=`` is given.
-default_rewrite: Rewrite = compact_retry
 
 #: Every retry wording relapse ships. The grounding check's FG004 reads its
 #: echo phrases from their fixed words, so the two never drift apart.

@@ -58,7 +58,7 @@ RELAPSE_USAGE_KNOWN: Final = "relapse.usage.known"
 RELAPSE_ITERATIONS: Final = "relapse.iterations"
 #: int: the configured budget of LLM calls.
 RELAPSE_MAX_ITERATIONS: Final = "relapse.max_iterations"
-#: str: one of the OUTCOME_* values below.
+#: str: a :data:`relapse.Outcome` (the calls counter also has :data:`OUTCOME_ERROR`).
 RELAPSE_OUTCOME: Final = "relapse.outcome"
 #: int: number of retrieved chunks passed to the call.
 RELAPSE_CHUNKS_COUNT: Final = "relapse.chunks.count"
@@ -122,18 +122,8 @@ SPAN_KIND_GUARDRAIL: Final = "GUARDRAIL"
 #: Value of LANGFUSE_OBSERVATION_TYPE, Langfuse's name for the same.
 OBSERVATION_TYPE_GUARDRAIL: Final = "guardrail"
 
-# Outcomes (values of RELAPSE_OUTCOME).
-OUTCOME_FIRST_TRY: Final = "grounded_first_try"
-OUTCOME_RECOVERED: Final = "recovered"
-OUTCOME_EXHAUSTED: Final = "exhausted"
-OUTCOME_TIMEOUT: Final = "timeout"
-#: ``max_total_tokens``: the tokens spent reached the budget before an answer passed.
-OUTCOME_BUDGET: Final = "budget"
-#: ``stop_on_repeat``: an answer failed with the same failing spans as the previous one.
-OUTCOME_STALLED: Final = "stalled"
-#: The kill switch was off: one call straight through, no check (no spans are made;
-#: the value appears only on ``RelapseResult.outcome``).
-OUTCOME_DISABLED: Final = "disabled"
+# Outcomes: the values of RELAPSE_OUTCOME are those of relapse.Outcome
+# (relapse._results), defined once there; the calls counter adds one more.
 #: Only on the calls counter: the call raised (the LLM call, the check, ...).
 OUTCOME_ERROR: Final = "error"
 

@@ -1,11 +1,17 @@
 """
 The check contract, as ``typing.Protocol``s, and binding a check to one call.
 
-A check is any ``check(query, chunks, answer) -> GroundingResult``
-(:class:`Check`). It may also offer ``prepare(query, chunks)``
-(:class:`PreparingCheck`) returning an :class:`AnswerCheck`, whose
-``check(answer)`` judges answers against chunks indexed once per call. An
-``async`` check (one that returns an awaitable verdict) works under
+Three roles, three names:
+
+* :class:`Check`: any ``check(query, chunks, answer) -> GroundingResult``;
+  what ``grounding_check=`` takes.
+* :class:`PreparableCheck`: a :class:`Check` that can also be *prepared*
+  for one call, ``prepare(query, chunks)``, doing its work on the chunks
+  once for every answer of that call;
+* :class:`BoundCheck`: what ``prepare`` returns, a check *bound* to one
+  call's query and chunks, ``check(answer) -> GroundingResult``.
+
+An ``async`` check (one that returns an awaitable verdict) works under
 :func:`relapse.arun` and decorated ``async def`` functions.
 """
 
@@ -36,18 +42,27 @@ class Check(Protocol):
 
 
 @runtime_checkable
-class AnswerCheck(Protocol):
-    """A check bound to one call's query and chunks: ``check(answer) -> GroundingResult``."""
+class BoundCheck(Protocol):
+    """
+    A check bound to one call's query and chunks: ``check(answer) -> GroundingResult``.
+
+    What :meth:`PreparableCheck.prepare` returns; the loop calls it once per answer.
+    """
 
     def check(self, answer: str, /) -> Verdict:
         """Judge one answer against the bound chunks."""
 
 
 @runtime_checkable
-class PreparingCheck(Check, Protocol):
-    """A :class:`Check` that can index one call's chunks once, for every answer."""
+class PreparableCheck(Check, Protocol):
+    """
+    A :class:`Check` that can be prepared for one call: ``prepare(query, chunks) -> BoundCheck``.
 
-    def prepare(self, query: str, chunks: Sequence[str], /) -> AnswerCheck:
+    The loop prepares it once per call (and again when the chunks change),
+    so work on the chunks (reading, indexing) is done once for every answer.
+    """
+
+    def prepare(self, query: str, chunks: Sequence[str], /) -> BoundCheck:
         """Bind the check to ``query`` and ``chunks``."""
 
 
@@ -85,8 +100,7 @@ class CheckOperators:
     """
     Mixin giving checks composition by operator: ``check_a & check_b``.
 
-    ``a & b`` is :func:`relapse.checks.all_of(a, b) <relapse.checks.all_of>`
-    (tenacity composes its strategies the same way).
+    ``a & b`` is :func:`relapse.checks.all_of(a, b) <relapse.checks.all_of>`.
     """
 
     __slots__ = ()
@@ -135,8 +149,8 @@ class _AllOf(CheckOperators):
     short_circuit: bool
     name: str
 
-    def prepare(self, query: str, chunks: Sequence[str]) -> _PreparedAllOf:
-        return _PreparedAllOf(
+    def prepare(self, query: str, chunks: Sequence[str]) -> _BoundAllOf:
+        return _BoundAllOf(
             tuple(prepare(c, query, chunks) for c in self.checks),
             tuple(check_name(c) for c in self.checks),
             self.short_circuit,
@@ -172,7 +186,7 @@ def _add(verdict: object, name: str, findings: list[GroundingFinding]) -> bool:
 
 
 @dataclass(frozen=True)
-class _PreparedAllOf:
+class _BoundAllOf:
     checks: tuple[Callable[[str], Verdict], ...]
     #: The name of each check, parallel to ``checks``.
     names: tuple[str, ...]

@@ -108,7 +108,7 @@ class GroundingCheck(CheckOperators):
 
     Call it like a function, ``check(query, chunks, answer)``; or, in a loop
     that checks several answers against the same chunks, index the chunks once
-    with :meth:`prepare` and call :meth:`PreparedCheck.check` per answer.
+    with :meth:`prepare` and call :meth:`BoundGroundingCheck.check` per answer.
 
     Attributes:
         trivial_numbers: Numbers never flagged when written plain (no
@@ -168,7 +168,7 @@ class GroundingCheck(CheckOperators):
             ),
         )
 
-    def prepare(self, query: str, chunks: Sequence[str | Mapping[str, Any]]) -> PreparedCheck:
+    def prepare(self, query: str, chunks: Sequence[str | Mapping[str, Any]]) -> BoundGroundingCheck:
         """
         Index the question and the chunks once, for any number of answers.
 
@@ -178,7 +178,7 @@ class GroundingCheck(CheckOperators):
                 key.
 
         Returns:
-            A :class:`PreparedCheck` whose ``check(answer)`` gives the verdict.
+            A :class:`BoundGroundingCheck` whose ``check(answer)`` gives the verdict.
 
         Raises:
             TypeError: ``query`` is not a ``str``, or ``chunks`` is not a
@@ -187,7 +187,7 @@ class GroundingCheck(CheckOperators):
         """
         if not isinstance(query, str):
             raise TypeError(f"query must be a str, got {type(query).__name__}")
-        return PreparedCheck(self, query, chunk_texts(chunks, "chunks"))
+        return BoundGroundingCheck(self, query, chunk_texts(chunks, "chunks"))
 
     def __call__(
         self, query: str, chunks: Sequence[str | Mapping[str, Any]], answer: str
@@ -204,13 +204,17 @@ class GroundingCheck(CheckOperators):
             The verdict and its findings.
 
         Raises:
-            TypeError: see :meth:`prepare` and :meth:`PreparedCheck.check`.
+            TypeError: see :meth:`prepare` and :meth:`BoundGroundingCheck.check`.
         """
         return self.prepare(query, chunks).check(answer)
 
 
-class PreparedCheck:
-    """A :class:`GroundingCheck` with its question and chunks indexed."""
+class BoundGroundingCheck:
+    """
+    A :class:`GroundingCheck` bound to one call, its question and chunks indexed.
+
+    What :meth:`GroundingCheck.prepare` returns: a :class:`relapse.checks.BoundCheck`.
+    """
 
     __slots__ = (
         "_chunks",
@@ -555,7 +559,7 @@ class _ClaimJudge:
 
     __slots__ = ("_answer", "_check", "_codes", "_verdicts", "_warmed")
 
-    def __init__(self, check: PreparedCheck, answer: str) -> None:
+    def __init__(self, check: BoundGroundingCheck, answer: str) -> None:
         self._check = check
         self._answer = answer
         self._codes = check._config.codes

@@ -71,12 +71,15 @@ def _relapse_wordings() -> list[str]:
     """Return every retry wording relapse writes, its arguments replaced by the sentinel."""
     # Imported here: the prompts and the local adapter import nothing of the
     # check, but keeping these imports local keeps the dependency one-way.
-    from relapse._results import GroundingFinding
+    from relapse._results import GroundingFinding, IterationRecord
+    from relapse._state import Attempt
     from relapse.llms.local import RETRY_EXAMPLE_QUESTION
     from relapse.prompts import NO_ANSWER, RETRY_WORDINGS, context_prompt, parse_context_prompt
 
     finding = GroundingFinding(_SENTINEL, _SENTINEL, (_SENTINEL,))
-    texts = [wording(_SENTINEL, _SENTINEL, [finding]) for wording in RETRY_WORDINGS]
+    rejected = IterationRecord(1, _SENTINEL, _SENTINEL, False, (finding,))
+    retry = Attempt(2, _SENTINEL, _SENTINEL, (), (rejected,), (finding,), 0.0)
+    texts = [wording(retry) for wording in RETRY_WORDINGS]
     # The instruction of relapse.run's first prompt, its fence marker an argument.
     first = parse_context_prompt(context_prompt(_SENTINEL, [_SENTINEL]))
     texts.append(first.instruction.replace(first.marker, _SENTINEL))

@@ -44,7 +44,7 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from relapse import chunks_from
-from relapse._decorator import grounded
+from relapse._engine import Loop, loop_of
 from relapse._read.chunks import chunk_texts
 from relapse._read.usage import default_usage_of, usage_from
 from relapse._results import GroundingResult, RelapseResult, Usage, total_usage
@@ -238,18 +238,27 @@ class GroundedQueryEngine(BaseQueryEngine):
     Args:
         query_engine: Any LlamaIndex query engine returning a ``Response``
             (not a streaming one: set ``streaming=False``).
-        options: The loop options of :func:`relapse.grounded`
-            (``max_iterations``, ``grounding_check``, ``on_exhausted``,
-            ``tracer_provider``, ``capture_content``...).
+        loop: The :class:`relapse.Loop` to run (its options: ``max_iterations``,
+            ``grounding_check``, ``on_exhausted``, ``tracer_provider``,
+            ``capture_content``...).
+        options: Instead of ``loop``: the options of a new one
+            (:class:`relapse.LoopOptions`).
 
     Raises:
-        TypeError: ``query_engine`` is not a ``BaseQueryEngine``, or an option
-            is bad (named in the message). At query time: the engine returned
-            something without ``source_nodes`` (a streaming response).
+        TypeError: ``query_engine`` is not a ``BaseQueryEngine``, an option
+            is bad (named in the message), or both ``loop`` and options are
+            given. At query time: the engine returned something without
+            ``source_nodes`` (a streaming response).
         NotGroundedError: at query time, with ``on_exhausted="raise"``.
     """
 
-    def __init__(self, query_engine: BaseQueryEngine, **options: Unpack[LoopOptions]) -> None:
+    def __init__(
+        self,
+        query_engine: BaseQueryEngine,
+        *,
+        loop: Loop | None = None,
+        **options: Unpack[LoopOptions],
+    ) -> None:
         if not isinstance(query_engine, BaseQueryEngine):
             raise TypeError(
                 "query_engine must be a LlamaIndex BaseQueryEngine,"
@@ -280,11 +289,13 @@ class GroundedQueryEngine(BaseQueryEngine):
 
         # The call span is named after these: "relapse GroundedQueryEngine".
         ask.__qualname__ = aask.__qualname__ = "GroundedQueryEngine"
-        shape: dict[str, Any] = {"chunks_of": chunks_from.llamaindex, "query_arg": "query"}
-        if "usage_of" not in options:
-            shape["usage_of"] = _usage_of_response
-        self._ask = grounded(**shape, **options)(ask)
-        self._aask = grounded(**shape, **options)(aask)
+        self.loop = loop_of("GroundedQueryEngine", loop, options)
+        run_loop = self.loop
+        if "usage_of" not in run_loop.options:
+            run_loop = run_loop.replace(usage_of=_usage_of_response)
+        decorate = run_loop.grounded(chunks_of=chunks_from.llamaindex, query_arg="query")
+        self._ask = decorate(ask)
+        self._aask = decorate(aask)
         super().__init__(callback_manager=query_engine.callback_manager)
 
     def _get_prompt_modules(self) -> PromptMixinType:
