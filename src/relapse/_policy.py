@@ -20,6 +20,7 @@ from relapse._results import GroundingFinding
 from relapse._state import Attempt
 from relapse._telemetry import Telemetry
 from relapse.checks._contract import Check, check_name
+from relapse.grounding import default_grounding_check
 from relapse.prompts import default_rewrite, retry_note
 
 if TYPE_CHECKING:
@@ -326,8 +327,6 @@ def make_policy(
         rewrite = _feedback_note
     check = options["grounding_check"]
     if check is None:
-        from relapse.grounding import default_grounding_check
-
         check = default_grounding_check
     timeout = options["timeout"]
     return Policy(

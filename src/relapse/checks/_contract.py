@@ -129,6 +129,29 @@ def prepare(check: Check, query: str, chunks: Sequence[str]) -> Callable[[str], 
     return lambda answer: check(query, chunks, answer)
 
 
+def can_judge_incrementally(check: object) -> bool:
+    """
+    Tell whether ``check`` can judge a growing text sentence by sentence.
+
+    A check declares it with a truthy attribute ``incremental``: the default
+    check does, :class:`~relapse.checks.LLMJudge` does not (it needs the whole
+    answer), :func:`~relapse.checks.all_of` and ``&`` do when every part does,
+    and a plain function does not unless it sets ``fn.incremental = True``.
+    An ``async`` check never does: the stream is judged between two pieces,
+    synchronously.
+
+    Args:
+        check: Any check.
+
+    Returns:
+        True when ``release="sentence"`` can use it.
+    """
+    if not getattr(check, "incremental", False):
+        return False
+    call = getattr(check, "__call__", None)  # noqa: B004 -- the call itself, to test for a coroutine
+    return not (inspect.iscoroutinefunction(check) or inspect.iscoroutinefunction(call))
+
+
 @dataclass(frozen=True)
 class _AllOf(CheckOperators):
     checks: tuple[Check, ...]
@@ -138,9 +161,6 @@ class _AllOf(CheckOperators):
     @property
     def incremental(self) -> bool:
         """Whether every part can judge a growing text sentence by sentence."""
-        # Imported here: the incremental module builds on this one.
-        from relapse.checks._incremental import can_judge_incrementally
-
         return all(can_judge_incrementally(check) for check in self.checks)
 
     def prepare(self, query: str, chunks: Sequence[str]) -> _PreparedAllOf:
