@@ -33,6 +33,7 @@ LAZY_IMPORTERS: dict[str, str] = {
 #: ``relapse`` modules that need an optional extra when imported, so any module
 #: may import them inside the function that uses them.
 OPTIONAL_MODULES: dict[str, str] = {
+    "relapse.llms.local": "the local extra (LocalModel needs llama-cpp-python and the weights)",
     "relapse.integrations.langchain": "the langchain extra",
     "relapse.integrations.llamaindex": "the llamaindex extra",
 }

@@ -51,9 +51,11 @@ def run(*paths: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_the_package_passes_with_only_the_cli_importing_lazily() -> None:
+def test_the_package_passes_with_only_the_cli_and_the_local_extra_imported_lazily() -> None:
     found = list(inner_imports.inner_imports_of([ROOT / "src" / "relapse"]))
-    assert {item.importer for item in found} == {"relapse.cli"}
+    assert {item.importer for item in found if item.module != "relapse.llms.local"} == {
+        "relapse.cli"
+    }
     done = run()
     assert done.returncode == 0, done.stdout + done.stderr
     assert (

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Literal, Protocol, TextIO
 
 import relapse
 from relapse.evaluation._outcomes import ECHOED, RECOVERED_REFUSAL, outcome_of
-from relapse.llms.local import RETRY_TEMPERATURE, LocalModel
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace import ReadableSpan
@@ -251,6 +250,8 @@ def run_demo(
         out = sys.stdout
     started = time.monotonic()
     if model is None:
+        from relapse.llms.local import RETRY_TEMPERATURE, LocalModel
+
         # Retries sample (a new seed each) instead of repeating a rejected
         # greedy answer byte for byte; benchmarks/loop_settings.py measured it.
         model = LocalModel(retry_temperature=RETRY_TEMPERATURE)

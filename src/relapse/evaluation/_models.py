@@ -12,8 +12,6 @@ import importlib
 import os
 from typing import Any
 
-from relapse.llms.local import RETRY_TEMPERATURE, LocalModel
-
 __all__ = ["OpenAIMetered", "local_model", "openai_model"]
 
 
@@ -32,6 +30,8 @@ def local_model(workers: int = 1) -> Any:
         relapse.llms.local.LocalModelUnavailable: the ``local`` extra is
             missing.
     """
+    from relapse.llms.local import RETRY_TEMPERATURE, LocalModel
+
     return LocalModel(
         n_threads=max(1, (os.cpu_count() or 1) // workers), retry_temperature=RETRY_TEMPERATURE
     )
