@@ -348,9 +348,10 @@ def grounded(
             the check judges against them, None keeps the current ones. The
             idea of a refinement step that re-queries the retriever comes
             from agentic RAG evaluators.
-        stop_on_repeat: Stop with outcome ``"stalled"`` when an answer fails
-            with exactly the same failing spans (codes and spans) as the
-            previous one, instead of paying for another identical call.
+        stop_on_repeat: Stop with outcome ``"stalled"`` on a stall, instead
+            of paying for another call: a failing retry that resolved
+            nothing and introduced nothing (its record's ``resolved`` and
+            ``introduced`` are empty; see :class:`relapse.IterationRecord`).
         on_iteration: ``on_iteration(attempt)``, called before each LLM call
             (inside its span); what it raises propagates like an LLM error.
         enabled: The kill switch: a bool, or ``enabled() -> bool`` read on

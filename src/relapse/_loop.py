@@ -30,6 +30,7 @@ from typing import Any
 
 from opentelemetry.trace import INVALID_SPAN, Span
 
+from relapse._lineage import NO_LINEAGE, lineage
 from relapse._policy import Policy
 from relapse._read.replies import Reply
 from relapse._read.streams import BrokenStream, Streamed, asettle, settle
@@ -132,9 +133,17 @@ def make_record(
     The transcript record of one iteration.
 
     ``verdict`` is None when the answer could not be read or checked (the
-    reading or the check raised); the paid response is recorded all the same.
+    reading or the check raised); the paid response is recorded all the same,
+    with an empty lineage. On a retry, the lineage (``resolved``,
+    ``persisted``, ``introduced``) compares the verdict with the previous
+    record's.
     """
     grounded, findings = (False, ()) if verdict is None else (verdict.ok, tuple(verdict.findings))
+    change = NO_LINEAGE
+    # An answer that was not checked neither resolved nor kept anything.
+    if attempt.transcript and verdict is not None:
+        before = attempt.transcript[-1]
+        change = lineage(before.findings, before.answer, findings, reply.answer)
     return IterationRecord(
         attempt.iteration,
         attempt.prompt,
@@ -144,6 +153,9 @@ def make_record(
         duration_s,
         reply.response,
         reply.usage,
+        change.resolved,
+        change.persisted,
+        change.introduced,
     )
 
 
@@ -193,13 +205,21 @@ def attach(
         error.add_note(f"{NOTE_PREFIX} {attempt.iteration}; see .relapse_transcript")
 
 
-def _repeat_key(record: IterationRecord) -> tuple[Any, ...]:
-    errors = [f for f in record.findings if f.severity == "error"]
-    spans = tuple((f.code, f.spans) for f in errors)
-    if any(f.spans for f in errors):
-        return spans
-    # Without spans to compare, only the same answer is the same failure.
-    return (spans, record.answer)
+def is_stall(record: IterationRecord, previous: IterationRecord) -> bool:
+    """
+    Whether the failing retry ``record`` is a stall after ``previous``.
+
+    A stall is a retry that resolved nothing and introduced nothing (its
+    :attr:`~IterationRecord.resolved` and :attr:`~IterationRecord.introduced`
+    are empty): every failure persisted. When neither answer has an error
+    finding (a check that rejects without one), there is nothing to match,
+    and only the same answer again is a stall.
+    """
+    if record.resolved or record.introduced:
+        return False
+    if record.persisted:
+        return True
+    return record.answer == previous.answer
 
 
 def _stop(policy: Policy, transcript: list[IterationRecord], started: float) -> str | None:
@@ -207,11 +227,7 @@ def _stop(policy: Policy, transcript: list[IterationRecord], started: float) -> 
     last = transcript[-1]
     if last.grounded:
         return attr.OUTCOME_FIRST_TRY if last.iteration == 1 else attr.OUTCOME_RECOVERED
-    if (
-        policy.stop_on_repeat
-        and len(transcript) > 1
-        and _repeat_key(last) == _repeat_key(transcript[-2])
-    ):
+    if policy.stop_on_repeat and len(transcript) > 1 and is_stall(last, transcript[-2]):
         return attr.OUTCOME_STALLED
     if last.iteration >= policy.max_iterations:
         return attr.OUTCOME_EXHAUSTED

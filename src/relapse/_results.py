@@ -155,8 +155,17 @@ class IterationRecord:
             :class:`relapse.Streamed` of its pieces.
         usage: The tokens this call reported (:class:`relapse.Usage`), or
             None when it reported none.
+        resolved: The error findings of the previous iteration's answer this
+            answer no longer has, matched by code and normalised span (never
+            by offset; see ``docs/guarantees.md``), each cut down to those
+            spans, offsets in the previous answer. Empty on iteration 1.
+        persisted: The error findings this answer still has from the previous
+            one, offsets in this answer. Empty on iteration 1.
+        introduced: The error findings this answer has and the previous one
+            did not, offsets in this answer. Empty on iteration 1.
 
-    .. versionchanged:: 0.2.0 ``response`` and ``usage``.
+    .. versionchanged:: 0.2.0 ``response``, ``usage``, ``resolved``,
+       ``persisted`` and ``introduced``.
     """
 
     iteration: int
@@ -168,6 +177,9 @@ class IterationRecord:
     # A response may be unhashable (a dict); records still hash by the rest.
     response: Any = field(default=None, hash=False)
     usage: Usage | None = None
+    resolved: tuple[GroundingFinding, ...] = ()
+    persisted: tuple[GroundingFinding, ...] = ()
+    introduced: tuple[GroundingFinding, ...] = ()
 
 
 @dataclass
@@ -182,8 +194,8 @@ class RelapseResult:
         iterations: How many LLM calls were made, from 1 to ``max_iterations``.
         transcript: One record per LLM call, in order.
         outcome: ``"grounded_first_try"``, ``"recovered"``, ``"exhausted"``,
-            ``"timeout"``, ``"stalled"`` (``stop_on_repeat`` saw the same
-            failing spans twice in a row), ``"budget"`` (the tokens spent
+            ``"timeout"``, ``"stalled"`` (``stop_on_repeat`` saw a retry that
+            resolved nothing and introduced nothing), ``"budget"`` (the tokens spent
             reached ``max_total_tokens``) or ``"disabled"`` (the kill switch
             was off: one call, no check).
         response: The function's own return value for ``answer`` (what

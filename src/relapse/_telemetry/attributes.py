@@ -129,7 +129,7 @@ OUTCOME_EXHAUSTED: Final = "exhausted"
 OUTCOME_TIMEOUT: Final = "timeout"
 #: ``max_total_tokens``: the tokens spent reached the budget before an answer passed.
 OUTCOME_BUDGET: Final = "budget"
-#: ``stop_on_repeat``: an answer failed with the same failing spans as the previous one.
+#: ``stop_on_repeat``: a failing retry resolved nothing and introduced nothing.
 OUTCOME_STALLED: Final = "stalled"
 #: The kill switch was off: one call straight through, no check (no spans are made;
 #: the value appears only on ``RelapseResult.outcome``).
