@@ -28,6 +28,7 @@ from relapse._results import (
     GroundingFinding,
     GroundingResult,
     IterationRecord,
+    Redaction,
     RelapseResult,
     Usage,
 )
@@ -45,6 +46,7 @@ __all__ = [
     "IterationRecord",
     "LoopOptions",
     "NotGroundedError",
+    "Redaction",
     "RelapseError",
     "RelapseResult",
     "Streamed",

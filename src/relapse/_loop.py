@@ -293,6 +293,60 @@ def _final(
     )
 
 
+def _redact(
+    policy: Policy,
+    transcript: list[IterationRecord],
+    checkers: dict[int, Callable[[str], Verdict]],
+) -> Generator[Await, object, RelapseResult]:
+    """
+    ``on_exhausted="redact"``: the best attempt without its failing sentences.
+
+    Removes every sentence holding a failing span of the best record, then
+    checks the redacted text with the check that judged that record and
+    removes the sentences of what still fails, until it passes; when a
+    failure cannot be located, or lies outside every sentence, nothing is
+    kept. Yields :class:`Await` for an async check's verdict.
+    """
+    # Imported here: the sentence cut lives in relapse.grounding, which imports the loop's types.
+    from relapse._read.rebuild import rebuilt
+    from relapse._redaction import Redactor
+
+    record = min(transcript, key=_best)
+    redactor = Redactor(record.answer, record.iteration, policy.redact_marker)
+    errors = [f for f in record.findings if f.severity == "error"]
+    if errors:
+        redactor.remove(errors)
+    else:
+        redactor.remove_all()  # rejected without a finding: the failure may be anywhere
+    check = checkers.get(record.iteration)
+    while check is not None and not redactor.empty:
+        pending: object = check(redactor.text())
+        if type(pending) is not GroundingResult and inspect.isawaitable(pending):
+            pending = _unwrapped((yield Await(pending)))
+        verdict = _verified(pending)
+        if verdict.ok:
+            break
+        if not redactor.remove(verdict.errors, in_redacted=True):
+            redactor.remove_all()
+    text = redactor.text()
+    response: Any
+    if isinstance(record.response, Streamed):
+        response = Streamed(record.response.kind, (text,))
+    else:
+        response = rebuilt(record.response, text, policy.readers.answer)
+        if response is None:
+            response = text  # no way to rebuild it: the caller gets the text itself
+    return RelapseResult(
+        text,
+        False,
+        len(transcript),
+        transcript,
+        attr.OUTCOME_REDACTED,
+        response,
+        redactor.redactions(),
+    )
+
+
 def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
     """
     The loop as a generator: yields :class:`Ask` and :class:`Await`, receives replies.
@@ -312,6 +366,8 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
     own_chunks = policy.readers.chunks_of is not None
     call_span = telemetry.start_call(policy.max_iterations, None if own_chunks else len(chunks))
     transcript: list[IterationRecord] = []
+    # The check that judged each iteration, for on_exhausted="redact" to judge its redaction.
+    checkers: dict[int, Callable[[str], Verdict]] = {}
     started = policy.clock()
     texts = tuple(chunks)
     replaced: Any = None
@@ -360,6 +416,7 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                 telemetry.fail(check_span, error)
                 raise
             check_s = time.perf_counter() - checked
+            checkers[attempt.iteration] = checker
             record = make_record(attempt, reply, verdict, time.perf_counter() - began)
             transcript.append(record)
             span_open = False
@@ -394,7 +451,10 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                 # Nor may the next call start after a rewrite that spent it.
                 outcome = attr.OUTCOME_TIMEOUT
                 break
-        result = _final(policy, transcript, outcome, attempt, policy.clock() - started)
+        if policy.on_exhausted == "redact" and not transcript[-1].grounded:
+            result = yield from _redact(policy, transcript, checkers)
+        else:
+            result = _final(policy, transcript, outcome, attempt, policy.clock() - started)
     except BaseException as error:
         if span_open:
             # The failed iteration's record, when it has one, tells what it paid.

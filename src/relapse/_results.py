@@ -182,6 +182,28 @@ class IterationRecord:
     introduced: tuple[GroundingFinding, ...] = ()
 
 
+@dataclass(frozen=True)
+class Redaction:
+    """
+    One sentence ``on_exhausted="redact"`` took out of an answer.
+
+    Attributes:
+        iteration: The iteration whose answer was redacted (its record in
+            the transcript holds the full text).
+        span: ``(start, end)`` character offsets of the removed sentence in
+            that answer (end exclusive).
+        findings: The error findings with a span in that sentence; empty
+            when the sentence went because a claim of the redacted text
+            failed without it, or nothing could be kept.
+
+    .. versionadded:: 0.2.0
+    """
+
+    iteration: int
+    span: tuple[int, int]
+    findings: tuple[GroundingFinding, ...] = ()
+
+
 @dataclass
 class RelapseResult:
     """
@@ -194,15 +216,23 @@ class RelapseResult:
         iterations: How many LLM calls were made, from 1 to ``max_iterations``.
         transcript: One record per LLM call, in order.
         outcome: ``"grounded_first_try"``, ``"recovered"``, ``"exhausted"``,
-            ``"timeout"``, ``"stalled"`` (``stop_on_repeat`` saw a retry that
+            ``"timeout"``, ``"redacted"`` (no answer passed and
+            ``on_exhausted="redact"`` took the failing sentences out of the
+            best one), ``"stalled"`` (``stop_on_repeat`` saw a retry that
             resolved nothing and introduced nothing), ``"budget"`` (the tokens spent
             reached ``max_total_tokens``) or ``"disabled"`` (the kill switch
             was off: one call, no check).
         response: The function's own return value for ``answer`` (what
             calling the decorated function returns; for a stream, the
-            :class:`relapse.Streamed` it replays).
+            :class:`relapse.Streamed` it replays). With outcome
+            ``"redacted"``, the response rebuilt around the redacted text
+            where relapse can (a ``str``, a dict, an OpenAI Chat Completion,
+            ...; see ``docs/decorator.md``), else the redacted text itself.
+        redactions: With outcome ``"redacted"``, what was taken out: one
+            :class:`relapse.Redaction` per removed sentence, in answer
+            order; empty otherwise.
 
-    .. versionchanged:: 0.2.0 ``response`` and :attr:`usage`.
+    .. versionchanged:: 0.2.0 ``response``, ``redactions`` and :attr:`usage`.
     """
 
     answer: str
@@ -211,6 +241,7 @@ class RelapseResult:
     transcript: list[IterationRecord] = field(default_factory=list)
     outcome: str = "grounded_first_try"
     response: Any = None
+    redactions: tuple[Redaction, ...] = ()
 
     @property
     def usage(self) -> Usage | None:

@@ -127,6 +127,8 @@ OUTCOME_FIRST_TRY: Final = "grounded_first_try"
 OUTCOME_RECOVERED: Final = "recovered"
 OUTCOME_EXHAUSTED: Final = "exhausted"
 OUTCOME_TIMEOUT: Final = "timeout"
+#: ``on_exhausted="redact"``: no answer passed; the best one's failing sentences were taken out.
+OUTCOME_REDACTED: Final = "redacted"
 #: ``max_total_tokens``: the tokens spent reached the budget before an answer passed.
 OUTCOME_BUDGET: Final = "budget"
 #: ``stop_on_repeat``: a failing retry resolved nothing and introduced nothing.
