@@ -42,8 +42,8 @@ from relapse._results import (
     total_usage,
 )
 from relapse._state import _CURRENT, Attempt, attempt_scope
-from relapse._telemetry import active
 from relapse._telemetry import attributes as attr
+from relapse._telemetry.context import active
 from relapse.checks._contract import SILENT_REJECTION_CODE, Verdict, prepare
 from relapse.exceptions import MalformedResponseError, NotGroundedError
 from relapse.prompts import fit_retry
