@@ -32,9 +32,11 @@ from opentelemetry.trace import INVALID_SPAN, Span
 
 from relapse._lineage import NO_LINEAGE, lineage
 from relapse._policy import Policy
+from relapse._read.chunks import chunk_id_of
 from relapse._read.replies import Reply
 from relapse._read.streams import BrokenStream, Streamed, asettle, settle
 from relapse._results import (
+    Evidence,
     GroundingFinding,
     GroundingResult,
     IterationRecord,
@@ -44,7 +46,7 @@ from relapse._results import (
 from relapse._state import _CURRENT, Attempt, attempt_scope
 from relapse._telemetry import attributes as attr
 from relapse._telemetry.context import active
-from relapse.checks._contract import SILENT_REJECTION_CODE, Verdict, prepare
+from relapse.checks._contract import SILENT_REJECTION_CODE, Verdict, annotator_kind, prepare
 from relapse.exceptions import MalformedResponseError, NotGroundedError
 from relapse.prompts import fit_retry
 
@@ -139,6 +141,7 @@ def make_record(
     record's.
     """
     grounded, findings = (False, ()) if verdict is None else (verdict.ok, tuple(verdict.findings))
+    evidence = () if verdict is None else with_ids(verdict.evidence, attempt.chunks)
     change = NO_LINEAGE
     # An answer that was not checked neither resolved nor kept anything.
     if attempt.transcript and verdict is not None:
@@ -156,7 +159,22 @@ def make_record(
         change.resolved,
         change.persisted,
         change.introduced,
+        evidence,
     )
+
+
+def with_ids(evidence: Sequence[Evidence], chunks: Sequence[str]) -> tuple[Evidence, ...]:
+    """``evidence`` with each missing ``chunk_id`` read from its chunk (see :func:`chunk_id_of`)."""
+    if not evidence:
+        return ()
+    named = []
+    for item in evidence:
+        if item.chunk_id is None and 0 <= item.chunk_index < len(chunks):
+            found = chunk_id_of(chunks[item.chunk_index])
+            if found is not None:
+                item = replace(item, chunk_id=found)
+        named.append(item)
+    return tuple(named)
 
 
 def _unwrapped(reply: object) -> object:
@@ -264,7 +282,13 @@ def _final(
     record = transcript[-1]
     if record.grounded:
         return RelapseResult(
-            record.answer, True, len(transcript), transcript, outcome, record.response
+            record.answer,
+            True,
+            len(transcript),
+            transcript,
+            outcome,
+            record.response,
+            evidence=record.evidence,
         )
     if callable(policy.on_exhausted):
         after = Attempt(
@@ -289,14 +313,20 @@ def _final(
     if policy.on_exhausted == "best":
         record = min(transcript, key=_best)
     return RelapseResult(
-        record.answer, False, len(transcript), transcript, outcome, record.response
+        record.answer,
+        False,
+        len(transcript),
+        transcript,
+        outcome,
+        record.response,
+        evidence=record.evidence,
     )
 
 
 def _redact(
     policy: Policy,
     transcript: list[IterationRecord],
-    checkers: dict[int, Callable[[str], Verdict]],
+    checkers: dict[int, tuple[Callable[[str], Verdict], tuple[str, ...]]],
 ) -> Generator[Await, object, RelapseResult]:
     """
     ``on_exhausted="redact"``: the best attempt without its failing sentences.
@@ -318,13 +348,15 @@ def _redact(
         redactor.remove(errors)
     else:
         redactor.remove_all()  # rejected without a finding: the failure may be anywhere
-    check = checkers.get(record.iteration)
+    check, attempt_chunks = checkers.get(record.iteration, (None, ()))
+    evidence: tuple[Evidence, ...] = ()
     while check is not None and not redactor.empty:
         pending: object = check(redactor.text())
         if type(pending) is not GroundingResult and inspect.isawaitable(pending):
             pending = _unwrapped((yield Await(pending)))
         verdict = _verified(pending)
         if verdict.ok:
+            evidence = with_ids(verdict.evidence, attempt_chunks)
             break
         if not redactor.remove(verdict.errors, in_redacted=True):
             redactor.remove_all()
@@ -344,6 +376,7 @@ def _redact(
         attr.OUTCOME_REDACTED,
         response,
         redactor.redactions(),
+        evidence,
     )
 
 
@@ -367,7 +400,7 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
     call_span = telemetry.start_call(policy.max_iterations, None if own_chunks else len(chunks))
     transcript: list[IterationRecord] = []
     # The check that judged each iteration, for on_exhausted="redact" to judge its redaction.
-    checkers: dict[int, Callable[[str], Verdict]] = {}
+    checkers: dict[int, tuple[Callable[[str], Verdict], tuple[str, ...]]] = {}
     started = policy.clock()
     texts = tuple(chunks)
     replaced: Any = None
@@ -377,6 +410,7 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
     try:
         # The check gets the texts list as it is; the Attempt an immutable copy.
         checker: Callable[[str], Verdict] = prepare(policy.check, query, chunks)
+        annotator = annotator_kind(policy.check)
         while True:
             span = telemetry.start_iteration(call_span, attempt.iteration)
             span_open = True
@@ -394,6 +428,7 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
             reply = Reply(raw, "", None)
             # Stays INVALID_SPAN (no check span) unless the check gets to run.
             check_span: Span = INVALID_SPAN
+            checking = False
             try:
                 reply = policy.readers.read(raw)
                 own = policy.readers.chunks(raw)
@@ -404,6 +439,7 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                     attempt = replace(attempt, chunks=texts)
                 check_span = telemetry.start_check(span, policy.check_name)
                 checked = time.perf_counter()
+                checking = True
                 with active(check_span):
                     pending: object = checker(reply.answer)
                 if type(pending) is not GroundingResult and inspect.isawaitable(pending):
@@ -412,15 +448,28 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
             except BaseException as error:
                 # The paid response stays in the transcript even when reading
                 # it or checking its answer fails.
-                transcript.append(make_record(attempt, reply, None, time.perf_counter() - began))
-                telemetry.fail(check_span, error)
+                failed = make_record(attempt, reply, None, time.perf_counter() - began)
+                transcript.append(failed)
+                if checking:
+                    # The check raised: its evaluation event says so (error.type).
+                    telemetry.fail_check(span, check_span, policy.check_name, failed, error)
+                else:
+                    telemetry.fail(check_span, error)
                 raise
             check_s = time.perf_counter() - checked
-            checkers[attempt.iteration] = checker
+            checkers[attempt.iteration] = (checker, attempt.chunks)
             record = make_record(attempt, reply, verdict, time.perf_counter() - began)
             transcript.append(record)
             span_open = False
-            telemetry.end_iteration(span, record, policy.check_name, check_s, check_span)
+            telemetry.end_iteration(
+                span,
+                record,
+                policy.check_name,
+                check_s,
+                check_span,
+                len(attempt.chunks),
+                annotator,
+            )
             outcome = _stop(policy, transcript, started)
             if outcome is not None:
                 break

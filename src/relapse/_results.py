@@ -107,6 +107,37 @@ class GroundingFinding:
             )
 
 
+#: What an :class:`Evidence` supports: a number, a date or a quotation of the answer.
+EvidenceKind = Literal["number", "date", "quotation"]
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """
+    Where a chunk supports one claim of the answer: a citation.
+
+    Attributes:
+        kind: What the claim is: ``"number"``, ``"date"`` or ``"quotation"``.
+        answer_span: ``(start, end)`` character offsets of the claim in the
+            answer (end exclusive).
+        chunk_index: The index of the supporting chunk in the chunks the
+            check judged against.
+        chunk_span: ``(start, end)`` character offsets, in that chunk's
+            text, of the text that supports the claim.
+        chunk_id: The chunk's id when it came with one (a mapping's ``id``,
+            ``doc_id``, ``node_id`` or ``metadata["source"]``, a document's
+            ``id``/``node_id``/``metadata["source"]``), else None.
+
+    .. versionadded:: 0.2.0
+    """
+
+    kind: str
+    answer_span: tuple[int, int]
+    chunk_index: int
+    chunk_span: tuple[int, int]
+    chunk_id: str | None = None
+
+
 @dataclass(frozen=True)
 class GroundingResult:
     """
@@ -121,10 +152,17 @@ class GroundingResult:
         ok: True when the answer may be returned as grounded.
         findings: Every problem found, errors and warnings; warnings may
             accompany ``ok`` True.
+        evidence: Where the chunks support the answer's claims, one
+            :class:`Evidence` per supported claim the check could place, in
+            answer order; empty for a check that supplies none (the loop
+            never requires it).
+
+    .. versionchanged:: 0.2.0 ``evidence``.
     """
 
     ok: bool
     findings: tuple[GroundingFinding, ...] = field(default_factory=tuple)
+    evidence: tuple[Evidence, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.ok and self.findings and all(f.severity == "warning" for f in self.findings):
@@ -163,9 +201,10 @@ class IterationRecord:
             one, offsets in this answer. Empty on iteration 1.
         introduced: The error findings this answer has and the previous one
             did not, offsets in this answer. Empty on iteration 1.
+        evidence: The check's :attr:`GroundingResult.evidence` for this answer.
 
     .. versionchanged:: 0.2.0 ``response``, ``usage``, ``resolved``,
-       ``persisted`` and ``introduced``.
+       ``persisted``, ``introduced`` and ``evidence``.
     """
 
     iteration: int
@@ -180,6 +219,7 @@ class IterationRecord:
     resolved: tuple[GroundingFinding, ...] = ()
     persisted: tuple[GroundingFinding, ...] = ()
     introduced: tuple[GroundingFinding, ...] = ()
+    evidence: tuple[Evidence, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -231,8 +271,12 @@ class RelapseResult:
         redactions: With outcome ``"redacted"``, what was taken out: one
             :class:`relapse.Redaction` per removed sentence, in answer
             order; empty otherwise.
+        evidence: The check's :class:`relapse.Evidence` for ``answer``: the
+            chosen record's (for a redaction, the evidence of the sentences
+            kept, offsets in the redacted text); empty for a callable
+            ``on_exhausted``'s text and for checks that supply none.
 
-    .. versionchanged:: 0.2.0 ``response``, ``redactions`` and :attr:`usage`.
+    .. versionchanged:: 0.2.0 ``response``, ``redactions``, ``evidence`` and :attr:`usage`.
     """
 
     answer: str
@@ -242,6 +286,7 @@ class RelapseResult:
     outcome: str = "grounded_first_try"
     response: Any = None
     redactions: tuple[Redaction, ...] = ()
+    evidence: tuple[Evidence, ...] = ()
 
     @property
     def usage(self) -> Usage | None:
