@@ -288,7 +288,8 @@ def run_demo(
                 spans = ", ".join(repr(s) for s in finding.spans)
                 print(f"    {finding.code} {spans}", file=out)
             # What the retry fixed of the previous answer's failures, and what it added.
-            for kind, findings in (("resolved", record.resolved), ("introduced", record.introduced)):
+            lineage = (("resolved", record.resolved), ("introduced", record.introduced))
+            for kind, findings in lineage:
                 for finding in findings:
                     spans = ", ".join(repr(s) for s in finding.spans)
                     print(f"    {kind} {finding.code} {spans}", file=out)
