@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import pytest
+
 import relapse
 from helpers import forbid
 from relapse._telemetry import attributes as attr
@@ -106,3 +108,76 @@ class TestChunksPerIteration:
             s.attributes[attr.RELAPSE_CHUNKS_COUNT]  # type: ignore[index]
             for s in spans.named(attr.ITERATION_SPAN_NAME)
         ]
+
+
+FRESH = [
+    {"text": "It opened in 1931.", "id": "museum-1", "score": 0.875},
+    {"text": "It was rebuilt in 1950.", "metadata": {"source": "history.pdf"}},
+]
+
+
+def _rerun(spans: CapturedSpans, retrieve: Any, **options: Any) -> None:
+    """A decorated function (it receives the retrieved chunks themselves) retried once."""
+    llm = ScriptedLLM(["WRONG", "1931."])
+
+    @relapse.grounded(
+        chunks_arg="docs",
+        grounding_check=forbid("WRONG"),
+        retrieve=retrieve,
+        tracer_provider=spans.provider,
+        **options,
+    )
+    def answer(query: str, docs: Any) -> str:
+        return llm(query)
+
+    answer("When?", DOCS)
+
+
+class TestRetrievalSpan:
+    def test_a_retrieval_span_per_retrieve(self, spans: CapturedSpans) -> None:
+        """Under the call span, before iteration 2: kinds, ids and scores, no text."""
+        _rerun(spans, lambda attempt: FRESH)
+        (retrieval,) = spans.named(attr.RETRIEVAL_SPAN_NAME)
+        (call,) = [s for s in spans.spans if s.name.startswith("relapse ")]
+        first, second = spans.named(attr.ITERATION_SPAN_NAME)
+        assert call.context.span_id == retrieval.parent.span_id  # type: ignore[union-attr]
+        assert first.end_time <= retrieval.start_time  # type: ignore[operator]
+        assert retrieval.end_time <= second.start_time  # type: ignore[operator]
+        assert {
+            "relapse.iteration": 2,
+            "gen_ai.operation.name": "retrieval",
+            "openinference.span.kind": "RETRIEVER",
+            "langfuse.observation.type": "retriever",
+            "relapse.chunks.count": 2,
+            "retrieval.documents.0.document.id": "museum-1",
+            "retrieval.documents.0.document.score": 0.875,
+            "retrieval.documents.1.document.id": "history.pdf",
+        } == dict(retrieval.attributes or {})
+
+    def test_content_capture_adds_the_texts(self, spans: CapturedSpans) -> None:
+        """With capture on, each document's text, through redact."""
+        _rerun(spans, lambda attempt: FRESH, capture_content=True, redact=str.upper)
+        (retrieval,) = spans.named(attr.RETRIEVAL_SPAN_NAME)
+        attributes = dict(retrieval.attributes or {})
+        assert ["IT OPENED IN 1931.", "IT WAS REBUILT IN 1950."] == [
+            attributes[f"retrieval.documents.{n}.document.content"] for n in (0, 1)
+        ]
+
+    def test_keeping_the_chunks_records_no_documents(self, spans: CapturedSpans) -> None:
+        """retrieve returning None keeps the chunks: the span has no documents."""
+        _rerun(spans, lambda attempt: None)
+        (retrieval,) = spans.named(attr.RETRIEVAL_SPAN_NAME)
+        assert attr.RELAPSE_CHUNKS_COUNT not in dict(retrieval.attributes or {})
+
+    def test_a_raising_retrieve_fails_its_span(self, spans: CapturedSpans) -> None:
+        """The error is on the retrieval span (error.type) and reaches the caller unchanged."""
+        boom = ConnectionError("index down")
+
+        def retrieve(attempt: object) -> list[str]:
+            raise boom
+
+        with pytest.raises(ConnectionError) as raised:
+            _rerun(spans, retrieve)
+        assert boom is raised.value
+        (retrieval,) = spans.named(attr.RETRIEVAL_SPAN_NAME)
+        assert "ConnectionError" == dict(retrieval.attributes or {})[attr.ERROR_TYPE]

@@ -483,7 +483,14 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                 policy.clock() - started,
             )
             if policy.retrieve is not None:
-                fresh = policy.retrieve(attempt)
+                retrieval = telemetry.start_retrieval(call_span, attempt.iteration)
+                try:
+                    with active(retrieval):
+                        fresh = policy.retrieve(attempt)
+                except BaseException as error:
+                    telemetry.fail(retrieval, error)
+                    raise
+                telemetry.end_retrieval(retrieval, fresh)
                 if fresh is not None:
                     # The check must judge the next answer against what the model saw.
                     replaced, new_texts = fresh

@@ -36,7 +36,7 @@ Two rules shape the package:
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from opentelemetry import trace
@@ -70,6 +70,13 @@ _GUARDRAIL_KIND: dict[str, AttributeValue] = {
     attr.OPENINFERENCE_SPAN_KIND: attr.SPAN_KIND_GUARDRAIL,
     attr.LANGFUSE_OBSERVATION_TYPE: attr.OBSERVATION_TYPE_GUARDRAIL,
 }
+#: The kind of the span of one ``retrieve=`` call: a retrieval, in the GenAI,
+#: OpenInference and Langfuse names.
+_RETRIEVER_KIND: dict[str, AttributeValue] = {
+    attr.GEN_AI_OPERATION_NAME: attr.OPERATION_RETRIEVAL,
+    attr.OPENINFERENCE_SPAN_KIND: attr.SPAN_KIND_RETRIEVER,
+    attr.LANGFUSE_OBSERVATION_TYPE: attr.OBSERVATION_TYPE_RETRIEVER,
+}
 
 # One guard per thing that can fail, each named by what it protects (the
 # text of its debug record), built once here.
@@ -89,6 +96,8 @@ _SETTING_CHECK = Harmless("could not set check span attributes")
 _ENDING_CHECK = Harmless("could not end a check span")
 _EMITTING_EVENT = Harmless("could not emit an evaluation event")
 _RECORDING_ERROR = Harmless("could not record an error on a span")
+_STARTING_RETRIEVAL = Harmless("could not start a retrieval span")
+_ENDING_RETRIEVAL = Harmless("could not end a retrieval span")
 _ENDING_FAILED = Harmless("could not end a failed span")
 
 
@@ -420,6 +429,69 @@ class Telemetry:
             instruments.record_iteration(check_name, check_s, record.findings)
         with _ENDING_ITERATION:
             span.end()
+
+    def start_retrieval(self, call_span: Span, iteration: int) -> Span:
+        """
+        Start the span of one ``retrieve=`` call under ``call_span``, before the retry.
+
+        Args:
+            call_span: What :meth:`start_call` returned.
+            iteration: The iteration the retrieval prepares (``relapse.iteration``).
+
+        Returns:
+            The span; ``INVALID_SPAN`` when ``call_span`` is not recording or
+            the SDK failed to start one.
+        """
+        if call_span is INVALID_SPAN:
+            return INVALID_SPAN
+        with _STARTING_RETRIEVAL:
+            if call_span.is_recording():
+                return self.tracer.start_span(
+                    attr.RETRIEVAL_SPAN_NAME,
+                    context=trace.set_span_in_context(call_span),
+                    attributes={attr.RELAPSE_ITERATION: iteration, **_RETRIEVER_KIND},
+                )
+        return INVALID_SPAN
+
+    def end_retrieval(self, span: Span, fresh: tuple[object, Sequence[str]] | None) -> None:
+        """
+        Put what ``retrieve`` returned on its span and end it.
+
+        ``relapse.chunks.count`` and, per chunk, OpenInference's
+        ``retrieval.documents.N.document.id`` (when the chunk has one) and
+        ``.score`` (a document's or mapping's numeric ``score``, a LlamaIndex
+        ``NodeWithScore``'s); ``.content`` only with content capture, through
+        ``redact``. When ``retrieve`` returned None (keep the chunks), only
+        the kind and iteration.
+        """
+        with _ENDING_RETRIEVAL:
+            if span.is_recording() and fresh is not None:
+                span.set_attributes(self._documents(*fresh))
+        with _ENDING_RETRIEVAL:
+            span.end()
+
+    def _documents(self, value: object, texts: Sequence[str]) -> dict[str, AttributeValue]:
+        """The retrieval span's attributes of the chunks ``value`` (texts ``texts``)."""
+        from relapse._read.chunks import chunk_id_of
+        from relapse._read.shapes import member
+
+        items: Sequence[object] = texts
+        if isinstance(value, (list, tuple)) and len(value) == len(texts):
+            items = value
+        attributes: dict[str, AttributeValue] = {attr.RELAPSE_CHUNKS_COUNT: len(texts)}
+        contents = self.content.redacted(*texts) if self.content.capture else None
+        for index, item in enumerate(items):
+            found = chunk_id_of(item)
+            if found is None:
+                found = chunk_id_of(texts[index])
+            if found is not None:
+                attributes[attr.document_key(index, attr.DOCUMENT_ID)] = found
+            score = None if isinstance(item, str) else member(item, "score")
+            if isinstance(score, (int, float)) and not isinstance(score, bool):
+                attributes[attr.document_key(index, attr.DOCUMENT_SCORE)] = float(score)
+            if contents is not None:
+                attributes[attr.document_key(index, attr.DOCUMENT_CONTENT)] = contents[index]
+        return attributes
 
     def end_call(self, span: Span, result: RelapseResult) -> None:
         """
