@@ -36,7 +36,7 @@ Two rules shape the package:
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from opentelemetry import trace
@@ -70,6 +70,13 @@ _GUARDRAIL_KIND: dict[str, AttributeValue] = {
     attr.OPENINFERENCE_SPAN_KIND: attr.SPAN_KIND_GUARDRAIL,
     attr.LANGFUSE_OBSERVATION_TYPE: attr.OBSERVATION_TYPE_GUARDRAIL,
 }
+#: The kind of the span of one ``retrieve=`` call: a retrieval, in the GenAI,
+#: OpenInference and Langfuse names.
+_RETRIEVER_KIND: dict[str, AttributeValue] = {
+    attr.GEN_AI_OPERATION_NAME: attr.OPERATION_RETRIEVAL,
+    attr.OPENINFERENCE_SPAN_KIND: attr.SPAN_KIND_RETRIEVER,
+    attr.LANGFUSE_OBSERVATION_TYPE: attr.OBSERVATION_TYPE_RETRIEVER,
+}
 
 # One guard per thing that can fail, each named by what it protects (the
 # text of its debug record), built once here.
@@ -89,6 +96,8 @@ _SETTING_CHECK = Harmless("could not set check span attributes")
 _ENDING_CHECK = Harmless("could not end a check span")
 _EMITTING_EVENT = Harmless("could not emit an evaluation event")
 _RECORDING_ERROR = Harmless("could not record an error on a span")
+_STARTING_RETRIEVAL = Harmless("could not start a retrieval span")
+_ENDING_RETRIEVAL = Harmless("could not end a retrieval span")
 _ENDING_FAILED = Harmless("could not end a failed span")
 
 
@@ -100,6 +109,77 @@ def _verdict_attributes(record: IterationRecord) -> dict[str, AttributeValue]:
         attr.RELAPSE_FINDINGS_CODES: tuple(sorted({f.code for f in findings})),
         attr.RELAPSE_FINDINGS_COUNT: len(findings),
     }
+
+
+def _lineage_attributes(record: IterationRecord) -> dict[str, AttributeValue]:
+    """The ``relapse.retry.*`` attributes of a retry: codes and span counts, no content."""
+    from relapse._lineage import count_by_code
+
+    attributes: dict[str, AttributeValue] = {}
+    for findings, codes_key, counts_key in (
+        (record.resolved, attr.RELAPSE_RETRY_RESOLVED_CODES, attr.RELAPSE_RETRY_RESOLVED_COUNTS),
+        (record.persisted, attr.RELAPSE_RETRY_PERSISTED_CODES, attr.RELAPSE_RETRY_PERSISTED_COUNTS),
+        (
+            record.introduced,
+            attr.RELAPSE_RETRY_INTRODUCED_CODES,
+            attr.RELAPSE_RETRY_INTRODUCED_COUNTS,
+        ),
+    ):
+        counts = count_by_code(findings)
+        attributes[codes_key] = tuple(counts)
+        attributes[counts_key] = tuple(counts.values())
+    return attributes
+
+
+def _rejection_attributes(record: IterationRecord) -> dict[str, AttributeValue]:
+    """Langfuse's level and status message of a rejected iteration: its error codes only."""
+    codes = sorted({f.code for f in record.findings if f.severity == "error"})
+    return {
+        attr.LANGFUSE_OBSERVATION_LEVEL: attr.OBSERVATION_LEVEL_WARNING,
+        attr.LANGFUSE_OBSERVATION_STATUS_MESSAGE: ", ".join(codes) or "rejected",
+    }
+
+
+def response_id(response: object) -> str | None:
+    """
+    The provider's id of a response (``gen_ai.response.id``), or None.
+
+    An SDK response's (or its JSON form's) ``id`` when it is a non-empty
+    ``str``: OpenAI ``chatcmpl-...``/``resp_...``, Anthropic ``msg_...``; for a
+    stream, that of its first piece that has one. A plain ``str`` has none.
+    """
+    from relapse._read.shapes import member
+    from relapse._read.streams import Streamed
+
+    if isinstance(response, str) or response is None:
+        return None
+    candidates: tuple[object, ...] = (response,)
+    if isinstance(response, Streamed):
+        candidates = response.pieces
+    for candidate in candidates:
+        if isinstance(candidate, str):
+            continue
+        found = member(candidate, "id")
+        if isinstance(found, str) and found:
+            return found
+    return None
+
+
+def _inline_evaluation(
+    record: IterationRecord, check_name: str, annotator: str, explained: str | None
+) -> dict[str, AttributeValue]:
+    """The OpenInference inline evaluation ``evaluations.0.*`` of an iteration's verdict."""
+    attributes: dict[str, AttributeValue] = {
+        attr.evaluation_key(0, attr.EVALUATION_NAME): check_name,
+        attr.evaluation_key(0, attr.EVALUATION_LABEL): (
+            attr.LABEL_PASS if record.grounded else attr.LABEL_FAIL
+        ),
+        attr.evaluation_key(0, attr.EVALUATION_SCORE): 1.0 if record.grounded else 0.0,
+        attr.evaluation_key(0, attr.EVALUATION_ANNOTATOR_KIND): annotator,
+    }
+    if explained is not None:
+        attributes[attr.evaluation_key(0, attr.EVALUATION_EXPLANATION)] = explained
+    return attributes
 
 
 def _usage_attributes(usage: Usage | None, known: bool | None) -> dict[str, AttributeValue]:
@@ -276,9 +356,17 @@ class Telemetry:
         check_name: str,
         check_s: float,
         check_span: Span,
+        chunk_count: int | None = None,
+        annotator: str = attr.ANNOTATOR_CODE,
     ) -> None:
         """
         Report one iteration's verdict and end its check span and its span.
+
+        The iteration span also gets ``relapse.chunks.count`` (the chunks this
+        answer was checked against), on a retry the ``relapse.retry.*``
+        lineage counts, when rejected Langfuse's WARNING level with the error
+        codes as status message, and the OpenInference inline evaluation
+        ``evaluations.0.*`` of the verdict.
 
         Sets the verdict attributes (and, with content capture, the answer and
         the findings' messages, failing spans included) on ``check_span`` and
@@ -294,6 +382,9 @@ class Telemetry:
             check_name: The check's name (``gen_ai.evaluation.name``).
             check_s: How long the check took, in seconds.
             check_span: What :meth:`start_check` returned for this iteration.
+            chunk_count: How many chunks the answer was checked against.
+            annotator: ``CODE`` or ``LLM``: who judged (the inline evaluation's
+                annotator kind).
         """
         content = self.content
         recording = False
@@ -310,6 +401,14 @@ class Telemetry:
                         **_usage_attributes(record.usage, record.usage is not None),
                     }
                 )
+                extra: dict[str, AttributeValue] = {}
+                if chunk_count is not None:
+                    extra[attr.RELAPSE_CHUNKS_COUNT] = chunk_count
+                if record.iteration > 1:
+                    extra.update(_lineage_attributes(record))
+                if not record.grounded:
+                    extra.update(_rejection_attributes(record))
+                span.set_attributes(extra)
                 if content.capture:
                     captured = content.iteration(record)
                     if captured is not None:
@@ -319,6 +418,9 @@ class Telemetry:
         if record.findings and (recording or self.logger is not None):
             with _EXPLAINING:
                 explained = content.explain(record.findings)
+        if recording:
+            with _SETTING_VERDICT:
+                span.set_attributes(_inline_evaluation(record, check_name, annotator, explained))
         if check_span is not INVALID_SPAN:
             self._end_check(check_span, record, verdict, answer, explained)
         self._evaluation_event(span, recording, record, check_name, explained)
@@ -327,6 +429,69 @@ class Telemetry:
             instruments.record_iteration(check_name, check_s, record.findings)
         with _ENDING_ITERATION:
             span.end()
+
+    def start_retrieval(self, call_span: Span, iteration: int) -> Span:
+        """
+        Start the span of one ``retrieve=`` call under ``call_span``, before the retry.
+
+        Args:
+            call_span: What :meth:`start_call` returned.
+            iteration: The iteration the retrieval prepares (``relapse.iteration``).
+
+        Returns:
+            The span; ``INVALID_SPAN`` when ``call_span`` is not recording or
+            the SDK failed to start one.
+        """
+        if call_span is INVALID_SPAN:
+            return INVALID_SPAN
+        with _STARTING_RETRIEVAL:
+            if call_span.is_recording():
+                return self.tracer.start_span(
+                    attr.RETRIEVAL_SPAN_NAME,
+                    context=trace.set_span_in_context(call_span),
+                    attributes={attr.RELAPSE_ITERATION: iteration, **_RETRIEVER_KIND},
+                )
+        return INVALID_SPAN
+
+    def end_retrieval(self, span: Span, fresh: tuple[object, Sequence[str]] | None) -> None:
+        """
+        Put what ``retrieve`` returned on its span and end it.
+
+        ``relapse.chunks.count`` and, per chunk, OpenInference's
+        ``retrieval.documents.N.document.id`` (when the chunk has one) and
+        ``.score`` (a document's or mapping's numeric ``score``, a LlamaIndex
+        ``NodeWithScore``'s); ``.content`` only with content capture, through
+        ``redact``. When ``retrieve`` returned None (keep the chunks), only
+        the kind and iteration.
+        """
+        with _ENDING_RETRIEVAL:
+            if span.is_recording() and fresh is not None:
+                span.set_attributes(self._documents(*fresh))
+        with _ENDING_RETRIEVAL:
+            span.end()
+
+    def _documents(self, value: object, texts: Sequence[str]) -> dict[str, AttributeValue]:
+        """The retrieval span's attributes of the chunks ``value`` (texts ``texts``)."""
+        from relapse._read.chunks import chunk_id_of
+        from relapse._read.shapes import member
+
+        items: Sequence[object] = texts
+        if isinstance(value, (list, tuple)) and len(value) == len(texts):
+            items = value
+        attributes: dict[str, AttributeValue] = {attr.RELAPSE_CHUNKS_COUNT: len(texts)}
+        contents = self.content.redacted(*texts) if self.content.capture else None
+        for index, item in enumerate(items):
+            found = chunk_id_of(item)
+            if found is None:
+                found = chunk_id_of(texts[index])
+            if found is not None:
+                attributes[attr.document_key(index, attr.DOCUMENT_ID)] = found
+            score = None if isinstance(item, str) else member(item, "score")
+            if isinstance(score, (int, float)) and not isinstance(score, bool):
+                attributes[attr.document_key(index, attr.DOCUMENT_SCORE)] = float(score)
+            if contents is not None:
+                attributes[attr.document_key(index, attr.DOCUMENT_CONTENT)] = contents[index]
+        return attributes
 
     def end_call(self, span: Span, result: RelapseResult) -> None:
         """
@@ -457,13 +622,51 @@ class Telemetry:
             }
             if explained is not None:
                 event[attr.GEN_AI_EVALUATION_EXPLANATION] = explained
-            if logger is not None:
-                parent: Context = trace.set_span_in_context(span)
-                logger.emit(
-                    event_name=attr.GEN_AI_EVALUATION_RESULT_EVENT,
-                    attributes=event,
-                    context=parent,
-                    severity_number=SeverityNumber.INFO,
-                )
-            else:
-                span.add_event(attr.GEN_AI_EVALUATION_RESULT_EVENT, event)
+            identifier = response_id(record.response)
+            if identifier is not None:
+                event[attr.GEN_AI_RESPONSE_ID] = identifier
+            self._emit(span, event)
+
+    def fail_check(
+        self,
+        span: Span,
+        check_span: Span,
+        check_name: str,
+        record: IterationRecord,
+        error: BaseException,
+    ) -> None:
+        """
+        Report a check that raised: an evaluation event with ``error.type``; fail ``check_span``.
+
+        Args:
+            span: The iteration span (the event's parent).
+            check_span: What :meth:`start_check` returned.
+            check_name: The check's name (``gen_ai.evaluation.name``).
+            record: The iteration's record (its response's id goes on the event).
+            error: What the check raised.
+        """
+        if self.logger is not None or span.is_recording():
+            with _EMITTING_EVENT:
+                event: dict[str, AttributeValue] = {
+                    attr.GEN_AI_EVALUATION_NAME: check_name,
+                    attr.ERROR_TYPE: type(error).__qualname__,
+                }
+                identifier = response_id(record.response)
+                if identifier is not None:
+                    event[attr.GEN_AI_RESPONSE_ID] = identifier
+                self._emit(span, event)
+        self.fail(check_span, error)
+
+    def _emit(self, span: Span, event: dict[str, AttributeValue]) -> None:
+        """Emit one ``gen_ai.evaluation.result`` event: a log record, or a span event."""
+        logger = self.logger
+        if logger is not None:
+            parent: Context = trace.set_span_in_context(span)
+            logger.emit(
+                event_name=attr.GEN_AI_EVALUATION_RESULT_EVENT,
+                attributes=event,
+                context=parent,
+                severity_number=SeverityNumber.INFO,
+            )
+        else:
+            span.add_event(attr.GEN_AI_EVALUATION_RESULT_EVENT, event)
