@@ -33,8 +33,10 @@ from opentelemetry.trace import INVALID_SPAN, Span
 from relapse._lineage import NO_LINEAGE, lineage
 from relapse._policy import Policy
 from relapse._read.chunks import chunk_id_of
+from relapse._read.rebuild import rebuilt
 from relapse._read.replies import Reply
 from relapse._read.streams import BrokenStream, Streamed, asettle, settle
+from relapse._redaction import Redactor
 from relapse._results import (
     Evidence,
     GroundingFinding,
@@ -337,10 +339,6 @@ def _redact(
     failure cannot be located, or lies outside every sentence, nothing is
     kept. Yields :class:`Await` for an async check's verdict.
     """
-    # Imported here: the sentence cut lives in relapse.grounding, which imports the loop's types.
-    from relapse._read.rebuild import rebuilt
-    from relapse._redaction import Redactor
-
     record = min(transcript, key=_best)
     redactor = Redactor(record.answer, record.iteration, policy.redact_marker)
     errors = [f for f in record.findings if f.severity == "error"]

@@ -43,6 +43,10 @@ from opentelemetry import trace
 from opentelemetry._logs import SeverityNumber
 from opentelemetry.trace import INVALID_SPAN, Span, Status, StatusCode
 
+from relapse._lineage import count_by_code
+from relapse._read.chunks import chunk_id_of
+from relapse._read.shapes import member
+from relapse._read.streams import Streamed
 from relapse._telemetry import attributes as attr
 from relapse._telemetry.content import Content, capture_content_from_env
 from relapse._telemetry.context import Harmless
@@ -113,8 +117,6 @@ def _verdict_attributes(record: IterationRecord) -> dict[str, AttributeValue]:
 
 def _lineage_attributes(record: IterationRecord) -> dict[str, AttributeValue]:
     """The ``relapse.retry.*`` attributes of a retry: codes and span counts, no content."""
-    from relapse._lineage import count_by_code
-
     attributes: dict[str, AttributeValue] = {}
     for findings, codes_key, counts_key in (
         (record.resolved, attr.RELAPSE_RETRY_RESOLVED_CODES, attr.RELAPSE_RETRY_RESOLVED_COUNTS),
@@ -148,9 +150,6 @@ def response_id(response: object) -> str | None:
     ``str``: OpenAI ``chatcmpl-...``/``resp_...``, Anthropic ``msg_...``; for a
     stream, that of its first piece that has one. A plain ``str`` has none.
     """
-    from relapse._read.shapes import member
-    from relapse._read.streams import Streamed
-
     if isinstance(response, str) or response is None:
         return None
     candidates: tuple[object, ...] = (response,)
@@ -472,9 +471,6 @@ class Telemetry:
 
     def _documents(self, value: object, texts: Sequence[str]) -> dict[str, AttributeValue]:
         """The retrieval span's attributes of the chunks ``value`` (texts ``texts``)."""
-        from relapse._read.chunks import chunk_id_of
-        from relapse._read.shapes import member
-
         items: Sequence[object] = texts
         if isinstance(value, (list, tuple)) and len(value) == len(texts):
             items = value
