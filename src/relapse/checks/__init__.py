@@ -17,13 +17,15 @@ Checks built here (and the default one) compose with ``&``:
 
 from __future__ import annotations
 
-from relapse.checks._contract import AnswerCheck, Check, CheckOperators, PreparingCheck, all_of
-from relapse.checks._incremental import (
-    IncrementalCheck,
-    StreamProgress,
+from relapse.checks._contract import (
+    AnswerCheck,
+    Check,
+    CheckOperators,
+    PreparingCheck,
+    all_of,
     can_judge_incrementally,
-    incremental,
 )
+from relapse.checks._incremental import IncrementalCheck, StreamProgress, incremental
 from relapse.checks._judge import JUDGE_PROMPT, LLMJudge, parse_verdict
 
 __all__ = [

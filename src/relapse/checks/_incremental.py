@@ -48,7 +48,22 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from relapse._results import GroundingFinding, GroundingResult
-from relapse.checks._contract import Check, Verdict, _AllOf, prepare
+from relapse.checks._contract import Check, Verdict, _AllOf, can_judge_incrementally, prepare
+from relapse.grounding._check import GroundingCheck, _finding
+from relapse.grounding._codes import COPY_MESSAGE, EMPTY_MESSAGE, FG004, FG005, MESSAGES
+from relapse.grounding._dates import MONTHS
+from relapse.grounding._echo import echo_hits
+from relapse.grounding._quotes import (
+    _CLOSERS,
+    _DELIMITERS,
+    _PARAGRAPH_BREAK,
+    MAX_QUOTE,
+    _is_closer,
+    _is_opener,
+    _next_closer,
+)
+from relapse.grounding._sentences import sentence_ends, spans_between
+from relapse.grounding._words import SMALL_WORDS, TENS_WORDS
 
 #: Characters after a claim that the default check's readers and rules read
 #: (``relapse.grounding._blocks.LOOK_AHEAD``, kept equal by a test): a
@@ -124,10 +139,6 @@ def _parts(check: object) -> list[object]:
 
 def _reading(check: object) -> _Reading:
     """Describe how far ``check``'s verdicts read (its parts that are the default check)."""
-    # Imported here: relapse.grounding imports the check contract from this package.
-    from relapse.grounding._check import GroundingCheck
-    from relapse.grounding._codes import FG005
-
     parts = _parts(check)
     grounding = [part for part in parts if isinstance(part, GroundingCheck)]
     patterns = tuple(pattern for part in grounding for pattern in part._echo_patterns)
@@ -148,9 +159,6 @@ def _reading(check: object) -> _Reading:
 
 def _claim_like() -> re.Pattern[str]:
     """The characters and words where a claim of the default check may be (see the module doc)."""
-    from relapse.grounding._dates import MONTHS
-    from relapse.grounding._words import SMALL_WORDS, TENS_WORDS
-
     words = sorted(
         {*SMALL_WORDS, *TENS_WORDS, "hundred", "thousand", "million", "billion", "trillion"}
         | {"dozen", *(name.casefold() for name in MONTHS)},
@@ -159,29 +167,6 @@ def _claim_like() -> re.Pattern[str]:
     )
     alternation = "|".join(re.escape(word) for word in words)
     return re.compile(rf"\d|[{_QUOTE_MARKS}]|(?<![^\W_])(?i:{alternation})(?![^\W_])")
-
-
-def can_judge_incrementally(check: object) -> bool:
-    """
-    Tell whether ``check`` can judge a growing text sentence by sentence.
-
-    A check declares it with a truthy attribute ``incremental``: the default
-    check does, :class:`~relapse.checks.LLMJudge` does not (it needs the whole
-    answer), :func:`~relapse.checks.all_of` and ``&`` do when every part does,
-    and a plain function does not unless it sets ``fn.incremental = True``.
-    An ``async`` check never does: the stream is judged between two pieces,
-    synchronously.
-
-    Args:
-        check: Any check.
-
-    Returns:
-        True when ``release="sentence"`` can use it.
-    """
-    if not getattr(check, "incremental", False):
-        return False
-    call = getattr(check, "__call__", None)  # noqa: B004 -- the call itself, to test for a coroutine
-    return not (inspect.iscoroutinefunction(check) or inspect.iscoroutinefunction(call))
 
 
 def incremental(check: Check, query: str, chunks: Sequence[str]) -> IncrementalCheck | None:
@@ -269,9 +254,6 @@ def claim_spans(
 def _claims(
     verdict: GroundingResult, text: str, echo_patterns: tuple[tuple[str, re.Pattern[str]], ...]
 ) -> _Claims:
-    from relapse.grounding._codes import COPY_MESSAGE, EMPTY_MESSAGE, FG004
-    from relapse.grounding._echo import echo_hits
-
     copy_prefix = COPY_MESSAGE.split("{", 1)[0]
     spans: list[tuple[int, int, int]] = []
     whole = not verdict.ok and not verdict.errors
@@ -313,16 +295,6 @@ def open_quotation(text: str) -> int | None:
     Returns:
         The offset of the opening mark, or None.
     """
-    from relapse.grounding._quotes import (
-        _CLOSERS,
-        _DELIMITERS,
-        _PARAGRAPH_BREAK,
-        MAX_QUOTE,
-        _is_closer,
-        _is_opener,
-        _next_closer,
-    )
-
     last = len(text) - 1
     openers: list[tuple[int, str]] = []
     closers: dict[str, list[int]] = {}
@@ -460,7 +432,6 @@ class IncrementalCheck:
             raise RuntimeError("feed() after a sentence failed: the stream must stop there")
         if not text:
             return self._progress()
-        from relapse.grounding._sentences import sentence_ends, spans_between
 
         self._text += text
         full = self._text
@@ -620,9 +591,6 @@ class IncrementalCheck:
 
     def _fail(self, index: int, verdict: GroundingResult, here: list[tuple[int, int, int]]) -> None:
         """Stop at sentence ``index``: its findings, restricted to its claims, are the verdict."""
-        from relapse.grounding._check import _finding
-        from relapse.grounding._codes import MESSAGES
-
         start, end = self._spans[index]
         findings: list[GroundingFinding] = []
         for number in sorted({span[2] for span in here}):
@@ -666,7 +634,6 @@ class IncrementalCheck:
         """
         if self._failed is not None or self._finished:
             return self._progress()
-        from relapse.grounding._sentences import sentence_ends, spans_between
 
         self._finished = True
         text = self._text
