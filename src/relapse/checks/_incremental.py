@@ -79,7 +79,7 @@ _QUOTE_MARKS = '"\u201c\u201d\u201e\u00ab\u00bb\u2018\u2019\uff02'
 # What may end a sentence after its last word: terminators and closers.
 _ENDING = ".!?\u2026:;\"'\u201d\u2019\u00bb)]}*_"
 _TERMINATORS = frozenset(_ENDING)
-_CLOSERS = "\"'\u201d\u2019\u00bb)]}*_"
+_CLOSING_MARKS = "\"'\u201d\u2019\u00bb)]}*_"
 _STOPS = ".!?\u2026"
 #: Characters before a failing claim searched for an open parenthesis or
 #: bracket: the conversion and reference rules look this far back.
@@ -584,7 +584,7 @@ class IncrementalCheck:
         if not self._ready[index] or end > high or self._claim_like is None:
             return False
         text = self._text
-        if text[low:high].rstrip(_CLOSERS)[-1:] not in _STOPS:
+        if text[low:high].rstrip(_CLOSING_MARKS)[-1:] not in _STOPS:
             return False
         before = text[min(low, max(0, start - _BRACKET_WINDOW)) : start]
         return before.count("(") <= before.count(")") and before.count("[") <= before.count("]")
