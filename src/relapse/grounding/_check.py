@@ -38,7 +38,15 @@ from relapse.grounding._context import (
 )
 from relapse.grounding._echo import ECHO_PHRASES, Lines, echo_hits, phrase_pattern
 from relapse.grounding._index import TextIndex
-from relapse.grounding._keys import Key, int_key, key_decimal, key_int, number_key
+from relapse.grounding._keys import (
+    Key,
+    int_key,
+    key_decimal,
+    key_int,
+    key_value,
+    number_key,
+    value_key,
+)
 from relapse.grounding._names import name_spans, vocabulary
 from relapse.grounding._quotes import (
     find_quotations,
@@ -64,8 +72,6 @@ REFUSAL_PHRASES: tuple[str, ...] = (
     "can't answer",
 )
 
-# A scale word alone, without "a" or a number before it, counts nothing.
-_BARE_SCALES = frozenset({"hundred", "thousand", "million", "billion", "trillion", "dozen"})
 #: Significant digits up to which a number written in digits is also looked
 #: up spelled out in the chunks.
 MAX_SPELLED_DIGITS = 3
@@ -280,7 +286,7 @@ class PreparedCheck:
             for code, start, end in judged.failing:
                 failed[code].append((start, end))
         if FG001 in codes:
-            limit = self._numbers_in_words(answer, failed[FG001], covered, judged, limit)
+            limit = self._numbers_in_words(answer, failed, covered, judged, limit)
         if FG005 in codes:
             echoes = _Regions(failed[FG004])
             failed[FG005] = [
@@ -324,13 +330,15 @@ class PreparedCheck:
     def _numbers_in_words(
         self,
         answer: str,
-        failed: list[tuple[int, int]],
+        failed: dict[str, list[tuple[int, int]]],
         covered: list[tuple[int, int]],
         judged: JudgedClaims | None,
         limit: int,
     ) -> int:
         """
-        Find the FG001 numbers written in words (``seventy``) before ``limit``.
+        Find the numbers written in words (``seventy``, FG001) before ``limit``.
+
+        Years in words (``nineteen forty-five``) are dates: FG002, when reported.
 
         Returns:
             Where the pass stopped: the start of its (MAX_FAILING_SPANS +
@@ -339,9 +347,12 @@ class PreparedCheck:
         # Digit claims own their words ("2.1 billion"): this pass skips them.
         digit_regions: _Regions | None = None  # built at the first number in words
         failing = 0
+        codes = self._config.codes
         for claim in _word_claims(answer):
             if claim.start >= limit:
                 break
+            if claim.code not in codes:
+                continue
             if digit_regions is None:
                 digit_regions = _Regions([*covered, *(judged.spans() if judged else ())])
             if digit_regions.overlaps(claim.start, claim.end):
@@ -349,7 +360,7 @@ class PreparedCheck:
             if self._trivial(answer, claim) or self._supported(answer, claim):
                 continue
             if not _not_a_claim(answer, claim):
-                failed.append((claim.start, claim.end))
+                failed[claim.code].append((claim.start, claim.end))
                 failing += 1
                 if failing > MAX_FAILING_SPANS:
                     return claim.start
@@ -447,23 +458,27 @@ class PreparedCheck:
             # grounds "3-4 weeks").
             return all(self._range_end(part) for part in claim.parts)
         key = claim.key
-        if key is None or claim.code != FG001:
+        if key is None:
             return False
-        direction = hedge(answer, claim.start)
-        if direction is not None and any(
-            index is not None and _hedged_support(index, key, claim.precision, direction)
-            for index in (self._chunks, self._question)
-        ):
-            return True
+        if claim.code == FG001:
+            direction = hedge(answer, claim.start)
+            if direction is not None and any(
+                index is not None and _hedged_support(index, key, claim.precision, direction)
+                for index in (self._chunks, self._question)
+            ):
+                return True
+        elif key[0] != "n":
+            return False  # a date pattern: the chunks' dates are digits
         # "70" in the answer, "Seventy" in a chunk. Prose spells out numbers of
         # up to three significant digits ("two hundred and twelve", "three
-        # thousand five hundred"); a claim in words is always looked up, so
-        # that words copied from a chunk are found there.
-        value = key_int(key)
+        # thousand five hundred") and years ("nineteen forty-five"); a claim in
+        # words is always looked up, so that words copied from a chunk are
+        # found there.
+        value = key_value(key)
         if value is None:
             return False
         spelled = answer[claim.start : claim.start + 1].isalpha()
-        if not spelled and len(str(key[1])) > MAX_SPELLED_DIGITS:
+        if not spelled and claim.code == FG001 and len(str(key[1])) > MAX_SPELLED_DIGITS:
             return False
         return self._chunks.has_words_for(value)
 
@@ -585,12 +600,24 @@ def _is_date(key: Key) -> bool:
 
 
 def _word_claims(answer: str) -> Iterator[Claim]:
-    """Yield a claim for each number written in words (``seventy``, ``a dozen``)."""
+    """
+    Yield a claim for each number written in words that an answer claims.
+
+    ``seventy``, ``a dozen``, ``two thirds``, ``half a million`` (FG001);
+    ``nineteen forty-five`` (FG002, a year). Ordinals up to ten and ``half``
+    or ``a quarter`` alone claim nothing (see :class:`._words.WordNumber`).
+    """
     for word in word_numbers(answer):
-        if answer[word.start : word.end].lower() in _BARE_SCALES:
-            continue  # "hundred-year flood", "million-dollar question"
-        key = int_key(word.value)
-        yield Claim(FG001, word.start, word.end, ((key,),), (key,), key, word.precision, True)
+        if not word.claim:
+            continue
+        key = value_key(word.value)
+        if key is None:
+            continue
+        code = FG002 if word.kind == "year" else FG001
+        precision = word.precision
+        if key[0] == "n" and isinstance(key[2], int) and key[2] < 0:
+            precision = key[2]  # "two and a half": its last decimal
+        yield Claim(code, word.start, word.end, ((key,),), (key,), key, precision, True)
 
 
 #: Failing spans a check reports at most. An answer with more (a generated

@@ -34,20 +34,14 @@ from relapse.grounding._evidence import (
 from relapse.grounding._keys import (
     DECIMAL_CONTEXT,
     Key,
-    int_key,
     key_decimal,
     rounding_interval,
+    value_key,
 )
 from relapse.grounding._scan import scan
 from relapse.grounding._text import CHUNK_SEPARATOR, fold
 from relapse.grounding._unit_lookup import search_verdict, units_by_number, verdict_of, writings
-from relapse.grounding._words import (
-    MAX_WORD_NUMBER,
-    WORDS_RE,
-    head_words,
-    parse_word_run,
-    word_numbers,
-)
+from relapse.grounding._words import Value, word_values
 
 
 class TextIndex:
@@ -74,7 +68,6 @@ class TextIndex:
         "_encoded",
         "_folded",
         "_folded_texts",
-        "_head_values",
         "_joined_starts",
         "_lock",
         "_magnitudes",
@@ -86,6 +79,7 @@ class TextIndex:
         "_units_by_number",
         "_units_searched",
         "_unread",
+        "_word_values",
         "joined",
         "keys",
         "texts",
@@ -134,13 +128,15 @@ class TextIndex:
             for offset in opaque_positions(self.joined, self._encoded):
                 self._read_text(bisect_right(starts, offset) - 1)
         if eager_words:
-            spelled = {int_key(word.value) for word in word_numbers(self.joined)}
+            spelled = {
+                key for value in word_values(self.joined) if (key := value_key(value)) is not None
+            }
             self.keys |= spelled
-            self._numbers |= spelled
+            self._numbers |= {key for key in spelled if key[0] == "n"}
         self._folded: str | None = None
         self._folded_texts: dict[int, str] = {}
         self._non_ascii: list[int] | None = None
-        self._head_values: dict[str, frozenset[int]] = {}
+        self._word_values: set[Value] | None = None
         self._units: dict[tuple[Key, str], str] = {}
         self._units_searched = 0
         self._units_by_number: dict[Key, frozenset[str | None]] | None = None
@@ -388,44 +384,26 @@ class TextIndex:
             folded = self._folded_texts[position] = fold(self.texts[position])
         return folded
 
-    def has_words_for(self, value: int) -> bool:
+    def has_words_for(self, value: Value) -> bool:
         """
         Tell whether the texts spell out ``value`` in words (``Seventy`` for 70).
 
-        Each candidate first word is looked up once per index, in lower case,
-        capitalized and in capitals: its occurrences are parsed with the
-        answer's word grammar, and the values found are kept for later claims.
+        The texts' numbers in words are read once, on first use, with the
+        grammar the answer is read with (:func:`._words.word_values`), so a
+        number inside a longer one (``seventy`` in ``three hundred seventy``)
+        and a scale word after digits (``billion`` in ``3 billion``) are no
+        numbers of their own here either.
 
         Args:
-            value: A whole number.
+            value: A whole number or a fraction.
 
         Returns:
             True when some run of number words in the texts reads ``value``.
         """
-        return any(value in self._values_after(head) for head in head_words(value))
-
-    def _values_after(self, head: str) -> frozenset[int]:
-        """Return the values of the word numbers that start with ``head``."""
-        cached = self._head_values.get(head)
-        if cached is not None:
-            return cached
-        text = self.joined
-        values: set[int] = set()
-        for spelling in {head, head.capitalize(), head.upper()}:
-            position = text.find(spelling)
-            while position >= 0:
-                # Only the number starting here is read, and no number in words
-                # is longer than MAX_WORD_NUMBER: a long run of number words is
-                # not re-read from every one of its words.
-                run = WORDS_RE.match(text, position, position + MAX_WORD_NUMBER)
-                if run is not None:
-                    first = next(parse_word_run(text, run.start(), run.end()), None)
-                    if first is not None:
-                        values.add(first.value)
-                position = text.find(spelling, position + len(spelling))
-        found = frozenset(values)
-        self._head_values[head] = found
-        return found
+        values = self._word_values
+        if values is None:
+            values = self._word_values = word_values(self.joined)
+        return value in values
 
     def rounds_to(self, key: Key, precision: int) -> bool:
         """
