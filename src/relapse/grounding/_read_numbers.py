@@ -414,8 +414,18 @@ _DIGIT_RUN = re.compile(r"\d+")
 # A unit symbol with an exponent digit, read as a token: "m3/s", "km2", "cm3".
 UNIT_TOKEN = re.compile(r"(?:[kcmdµμ]?m|ft|in|mi|yd)[23]")
 
-# A hyphen-minus or the minus sign right before a number may be its sign.
-MINUS_SIGNS = frozenset("-\u2212")
+# A hyphen-minus, the minus sign or an en dash (which typesetters use for
+# the minus) right before a number may be its sign.
+MINUS_SIGNS = frozenset("-\u2212\u2013")
+
+# "minus 5", "negative 12": a sign in words, before a space.
+_SIGN_WORDS = re.compile(r"(?<![^\W_])(?:[Mm]inus|MINUS|[Nn]egative|NEGATIVE)[ \u00a0]\Z")
+
+#: Last letters of the sign words: a cheap test before the regex.
+SIGN_WORD_ENDS = frozenset("sSeE")
+
+#: Characters of the longest sign word and its space.
+_SIGN_WORD_WINDOW = len("negative ")
 
 # After these, a minus before a digit is a sign; NUL separates the chunks
 # of an index, so a chunk's start reads as a text's start.
@@ -449,9 +459,25 @@ def is_sign(text: str, minus: int) -> bool:
     return not (previous.isdecimal() or previous in "%\u00b0")
 
 
-def signed_claim(claim: Claim) -> Claim:
+def sign_word(text: str, start: int) -> int | None:
+    """
+    Return where ``minus`` or ``negative`` starts right before the number at ``start``.
+
+    ``minus 5 degrees`` is -5; ``12 minus 5`` is arithmetic (a number comes
+    before the word, as for :func:`is_sign`), and ``minus`` there no sign.
+    """
+    word = _SIGN_WORDS.search(text, max(0, start - _SIGN_WORD_WINDOW), start)
+    if word is None or not is_sign(text, word.start()):
+        return None
+    return word.start()
+
+
+def signed_claim(claim: Claim, sign: int | None = None) -> Claim:
     """
     Return the claim of a signed number: ``-5`` is not ``5``, in either direction.
+
+    ``sign`` is where the sign starts (a sign word), by default the character
+    before the number.
 
     Its key is tagged ``"-n"``; a chunk's ``-5`` provides only that key, so it
     grounds ``-5`` and ``−5`` but not ``5``, and a chunk's ``5`` never grounds
@@ -465,7 +491,7 @@ def signed_claim(claim: Claim) -> Claim:
         Claim,
         (
             FG001,
-            claim.start - 1,
+            claim.start - 1 if sign is None else sign,
             claim.end,
             ((signed,),),
             (signed,),

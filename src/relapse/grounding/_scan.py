@@ -39,11 +39,13 @@ from relapse.grounding._normalize import (
 from relapse.grounding._read_dates import month_day, month_led, month_may_precede, year_claim
 from relapse.grounding._read_numbers import (
     MINUS_SIGNS,
+    SIGN_WORD_ENDS,
     UNIT_TOKEN,
     is_sign,
     leading_point,
     point_decimal,
     read_match,
+    sign_word,
     signed_claim,
 )
 from relapse.grounding._text import spellings, trie_pattern
@@ -335,9 +337,17 @@ def _scan(
                 # month name (no "month" match reached it).
                 raw = text[start:end]
                 if raw.isascii():
+                    # No sign, no point, no unit token to look for after a
+                    # space or a quiet character; but a sign word ("minus 5").
+                    sign = (
+                        sign_word(text, start)
+                        if before == " " and text[start - 2] in SIGN_WORD_ENDS
+                        else None
+                    )
                     if (
                         plain_numbers is not None
                         and pending is None
+                        and sign is None
                         and not _may_open_range(text, end)
                     ):
                         plain_numbers.append(raw)
@@ -347,9 +357,9 @@ def _scan(
                     claim = new_claim(
                         Claim, (code, start, end, needs, provides, key, precision, True, (), "")
                     )
-                    # After a space or a quiet character: no sign, no point,
-                    # no unit token to look for.
                     quiet = True
+                    if sign is not None:
+                        claim = signed_claim(claim, sign)
             if claim is None:
                 look_back = glued > start - MONTH_WINDOW
                 claim = _read_digit_run_short(text, start, end, match, look_back)
@@ -415,6 +425,12 @@ def _scan(
                     before_claim = text[claim_start - 1] if claim_start else ""
                 if before_claim in MINUS_SIGNS and is_sign(text, claim_start - 1):
                     claim = signed_claim(claim)
+                elif (
+                    before_claim in _SIGN_WORD_SPACES
+                    and text[claim_start - 2 : claim_start - 1] in SIGN_WORD_ENDS
+                    and (sign := sign_word(text, claim_start)) is not None
+                ):
+                    claim = signed_claim(claim, sign)
         claim_end = claim.end
         resume = claim_end if claim_end > end else end
         if pending is not None:
@@ -476,6 +492,9 @@ def _join_range(text: str, first: Claim, second: Claim) -> Claim | None:
         (FG001, first.start, second.end, ((key,), standalone), provides, None, 0, plain, parts, ""),
     )
 
+
+# The spaces between a sign word and its number ("minus 5").
+_SIGN_WORD_SPACES = frozenset(" \u00a0")
 
 # Characters after which a bare digit run needs no look at its prefix: not
 # a letter (token), a hyphen (token or range), a currency symbol.
