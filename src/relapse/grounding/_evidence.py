@@ -300,7 +300,30 @@ def evidence(key: Key) -> tuple[Alternative, ...] | None:
         return _token_evidence(key[1])
     if tag == "d":
         return _date_evidence(key[1], key[2], key[3])
+    if tag == "tod":
+        return _time_evidence(key[1])
     return None
+
+
+def _time_evidence(minutes: object) -> tuple[Alternative, ...] | None:
+    """
+    Evidence of a time of day: its hour and minutes as a clock or with am or pm.
+
+    ``3 pm`` and ``3 p.m.`` digest to ``3pm``, ``3:30 pm`` to ``330pm``,
+    ``15:30`` to ``1530`` and ``3:30`` (which may be 15:30) to ``330``.
+    """
+    if not isinstance(minutes, int):
+        return None
+    hour, minute = divmod(minutes, 60)
+    twelve = hour % 12 or 12
+    alternatives: list[Alternative] = [
+        (f"{twelve}{minute:02d}".encode("ascii"),),
+        (f"{hour}{minute:02d}".encode("ascii"),),
+    ]
+    if not minute:
+        suffix = "am" if hour < 12 else "pm"
+        alternatives.append((f"{twelve}{suffix}".encode("ascii"),))
+    return tuple(alternatives)
 
 
 def _number_evidence(digits: object, exponent: object) -> tuple[Alternative, ...] | None:

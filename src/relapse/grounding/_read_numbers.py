@@ -61,6 +61,51 @@ _ORDINALS = frozenset({"st", "nd", "rd", "th"})
 
 _PERCENT_WORDS = frozenset({"percent", "pct"})
 
+#: The pattern of ``am``, ``pm``, ``a.m.``, ``PM`` after an hour (no flags, no groups).
+AM_PM = r"[aApP](?:\.[mM]\.|[mM])(?![^\W\d_])"
+
+
+def time_key(minutes: int) -> Key:
+    """Return the key of a time of day, in minutes after midnight (``3 pm``: 900)."""
+    return ("tod", minutes)
+
+
+def _hour_of(hour: int, am_pm: str) -> int | None:
+    """Return the hour after midnight of ``hour`` (1 to 12) with ``am_pm``, or None."""
+    if not 1 <= hour <= 12:
+        return None
+    return hour % 12 + (12 if am_pm.strip()[:1] in "pP" else 0)
+
+
+def time_claim(start: int, end: int, hour: int, minute: int, am_pm: str) -> Claim | None:
+    """
+    Return the claim of ``3 pm`` or ``3:30 p.m.``: a time of day, or None when it is none.
+
+    The answer's time needs the same time of day (``15:30`` in a chunk
+    grounds ``3:30 pm``, ``3:30 am`` does not); a chunk's also grounds the
+    hour as a plain number.
+    """
+    hours = _hour_of(hour, am_pm)
+    if hours is None or not 0 <= minute <= 59:
+        return None
+    key = time_key(hours * 60 + minute)
+    return Claim(FG001, start, end, ((key,),), (key, int_key(hour)))
+
+
+def clock_keys(hour: int, minute: int) -> tuple[Key, ...]:
+    """
+    Return the times of day ``15:30`` or ``3:30`` may be, without am or pm.
+
+    ``15:30`` is 15:30; ``3:30`` is 3:30 or 15:30, as a reader who does not
+    know the morning from the afternoon takes it.
+    """
+    if not (0 <= hour <= 24 and 0 <= minute <= 59):
+        return ()
+    keys = [time_key(hour * 60 + minute)]
+    if 1 <= hour <= 11:
+        keys.append(time_key((hour + 12) * 60 + minute))
+    return tuple(keys)
+
 
 def read_match(text: str, match: re.Match[str], start: int, look_back: bool = True) -> Claim:
     """
@@ -108,9 +153,27 @@ def read_match(text: str, match: re.Match[str], start: int, look_back: bool = Tr
             (dimension, first_key, second_key),
             plain=True,
         )
+    if kind == "pair" and match.start("pair_am_pm") >= 0:
+        # "3:30 pm": a time of day, or the pair before it when it is none.
+        raw = text[start : match.start("pair_am_pm")]
+        hour_raw, _, minute_raw = raw.partition(":")
+        if len(minute_raw) == 2 and len(hour_raw) <= 2:
+            hour, minute = short_int(hour_raw), short_int(minute_raw)
+            claim = time_claim(start, match.end(), hour, minute, match["pair_am_pm"])
+            if claim is not None:
+                return claim
     token: Key = ("t", ascii_digits_in(raw))
     if kind == "pair":
         first_raw, second_raw = re.split("[:/]", raw, maxsplit=1)
+        if ":" in raw and len(second_raw) == 2 and len(first_raw) <= 2:
+            # "15:30", "3:30": times of day too; a colon pair is matched as
+            # written, as both numbers or, for a time, as the time it is.
+            times = clock_keys(short_int(first_raw), short_int(second_raw))
+            if times:
+                parts = (number_key(ascii_digits(first_raw)), number_key(ascii_digits(second_raw)))
+                needs = ((token,), parts, *((time,) for time in times))
+                provides = (token, *parts, *times)
+                return Claim(FG001, start, match.end(), needs, provides, plain=True)
         parts = (number_key(ascii_digits(first_raw)), number_key(ascii_digits(second_raw)))
         value = fraction_value(raw, first_raw, second_raw)
         if value is not None:
@@ -232,10 +295,17 @@ def read_number(text: str, match: re.Match[str], start: int, look_back: bool = T
     integer_end = match.start("int")
     after = match.start("after") >= 0  # by name: the match may be _CLAIMS_ONLY's
     integer_raw = text[start:integer_end]
-    fraction_raw, percent_raw, scale_word, suffix, apostrophe = match.group(
-        "frac", "pct", "scale", "suffix", "apos"
+    fraction_raw, percent_raw, scale_word, suffix, apostrophe, am_pm = match.group(
+        "frac", "pct", "scale", "suffix", "apos", "am_pm"
     )
     currency = currency_start(text, start)
+    if am_pm is not None:
+        # "3 pm", "11 a.m.": an hour of the day, else the number alone.
+        if integer_raw.isdecimal() and len(integer_raw) <= 2 and not (fraction_raw or currency):
+            claim = time_claim(start, end, short_int(integer_raw), 0, am_pm)
+            if claim is not None:
+                return claim
+        end = integer_end if fraction_raw is None else match.end("frac")
     if (
         currency is None
         and fraction_raw is None

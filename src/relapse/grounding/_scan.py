@@ -38,6 +38,7 @@ from relapse.grounding._normalize import (
 )
 from relapse.grounding._read_dates import month_day, month_led, month_may_precede, year_claim
 from relapse.grounding._read_numbers import (
+    AM_PM,
     MINUS_SIGNS,
     SIGN_WORD_ENDS,
     UNIT_TOKEN,
@@ -64,6 +65,7 @@ _CONTINUES = r"""
     |(?:PERCENT_WORDS|SCALE_WORDS)(?![^\W\d_])
     |(?:[xX\u00d7]|by)[\ \u00a0]?\d
     |[\ \u00a0\u202f]{0,2}(?:of[\ \u00a0\u202f]{1,3})?(?:MONTH_NAMES)(?![^\W\d_])
+    |AM_PM
 """
 
 # The claim alternatives, after a number's first digit. Empty groups ("int",
@@ -73,7 +75,7 @@ _CLAIMS = r"""
       | (?P<mdy>\d?/\d{1,2}/(?:\d{4}|\d{2})(?!\d))
       | (?P<dmy>\d?(?P<dmy_sep>[.-])\d{1,2}(?P=dmy_sep)\d{4}(?!\d))
       | (?P<chain>\d*(?P<chain_sep>[.:/-])\d+(?:(?P=chain_sep)\d+)+)
-      | (?P<pair>\d*[:/]\d+)
+      | (?P<pair>\d*[:/]\d+(?P<pair_am_pm>[\ \u00a0]?AM_PM)?)
       | (?P<range>\d{3}
             (?=[\ \u00a0]?[-\u2013\u2014][\ \u00a0]?(?P<range_b>\d{4}|\d{2})(?!\d)))
       | (?P<dim>\d*(?:\.\d+)?(?P<dim_a>)[\ \u00a0]?(?:[xX\u00d7]|by)[\ \u00a0]?
@@ -96,6 +98,7 @@ _CLAIMS = r"""
                     |[\ \u00a0](?:PERCENT_WORDS)(?![^\W\d_]))
               | [\ \u00a0-]?(?P<scale>SCALE_WORDS)
                     (?![^\W\d_])
+              | (?P<am_pm>[\ \u00a0]?AM_PM)
               | (?P<suffix>[^\W\d_]+)
               | (?P<apos>['\u2019]s)(?![^\W\d_])
             )?
@@ -116,6 +119,7 @@ def _pattern(template: str) -> str:
         .replace("MONTH_NAMES", MONTH_NAMES)
         .replace("PERCENT_WORDS", trie_pattern(spellings(("percent", "per cent", "per\u00a0cent"))))
         .replace("SCALE_WORDS", trie_pattern(spellings(SCALE_WORDS)))
+        .replace("AM_PM", AM_PM)
     )
 
 
@@ -142,7 +146,7 @@ _SCAN = re.compile(
                 (?P<bare>\d*(?=
                     # First the commonest case, cheapest to test: a space and a
                     # lowercase letter that starts none of the continuations.
-                    [\ ][ac-gi-lnqrsu-wyz]
+                    [\ ](?:[c-gi-lnqrsu-wyz]|a(?![mM.]))
                   | [\ ](?!{_CONTINUES})
                   | [,.:/](?!\d)
                   | -(?![\d\ \u00a0]|SCALE_WORDS)
