@@ -160,6 +160,13 @@ class TestPercentsAndRatios:
             ("Turnout was 34%.", "One third voted.", fg001("34%")),
             ("Turnout was 33.4%.", "One third voted.", fg001("33.4%")),
             ("Turnout was 45%.", "It is 0.45 mm thick.", fg001("45%")),
+            ("Turnout was 45%.", "Turnout was 9/20.", PASSES),
+            # The other way round: a fraction in words, a chunk's percent.
+            ("Two thirds voted.", "Turnout was 67%.", PASSES),
+            ("One third voted.", "Turnout was 33.3%.", PASSES),
+            ("Two thirds voted.", "Turnout was 60%.", fg001("Two thirds")),
+            ("Two thirds voted.", "Turnout was 67 people.", fg001("Two thirds")),
+            ("One third voted.", "Turnout was 1/3.", PASSES),
         ],
     )
     def test_percent_of_a_ratio(self, answer: str, chunk: str, expected: object) -> None:

@@ -7,13 +7,14 @@ from bisect import bisect_right
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from typing import Any
 
 from relapse._checking import CheckOperators
 from relapse._chunks import chunk_texts
 from relapse._types import GroundingFinding, GroundingResult
 from relapse.grounding._blocks import JudgedClaims, judge_claims
-from relapse.grounding._claims import Claim
+from relapse.grounding._claims import Claim, new_claim
 from relapse.grounding._codes import (
     ALL_CODES,
     DEFAULT_CODES,
@@ -467,6 +468,8 @@ class PreparedCheck:
                 for index in (self._chunks, self._question)
             ):
                 return True
+            if claim.unit in ("%", "/") and self._ratio(key, claim.unit):
+                return True
         elif key[0] != "n":
             return False  # a date pattern: the chunks' dates are digits
         # "70" in the answer, "Seventy" in a chunk. Prose spells out numbers of
@@ -481,6 +484,56 @@ class PreparedCheck:
         if not spelled and claim.code == FG001 and len(str(key[1])) > MAX_SPELLED_DIGITS:
             return False
         return self._chunks.has_words_for(value)
+
+    def _ratio(self, key: Key, unit: str) -> bool:
+        """
+        Tell whether the texts state a percent's ratio, or a ratio's percent.
+
+        ``45%`` is the ratio 0.45: a chunk's ``0.45`` written without a unit
+        supports it (``0.45 mm`` measures something else), and so does a
+        fraction stated as a fraction (``9/20``, ``a quarter`` for ``25%``).
+        A fraction without an exact decimal (1/3, 2/3, 1/7) has no exact
+        percent either: a percent is supported by it when it is the
+        fraction rounded to the percent's last written digit (``33%``,
+        ``33.3%`` for one third; not ``34%`` nor ``33.4%``). The other way
+        round, ``two thirds`` (unit ``"/"``: a fraction in words) is
+        supported by a chunk's percent that is it, so rounded.
+        """
+        indexes = [index for index in (self._chunks, self._question) if index is not None]
+        if unit == "%":
+            percent = key_decimal(key)
+            if percent is None:
+                return False
+            ratio: Key = ("n", key[1], key[2] - 2)  # type: ignore[operator]
+            if self._has(ratio, plain=False) and any(
+                None in index.units_written(ratio) for index in indexes
+            ):
+                return True
+            exponent = key[2]
+            assert isinstance(exponent, int)  # number keys: ("n", digits, exponent)
+            written = Fraction(percent)
+            return any(
+                _rounds_to_percent(fraction, written, min(exponent, 0))
+                and self._states_fraction(fraction)
+                for fraction in _FRACTIONS
+            )
+        value = key_value(key)
+        if value is None:
+            return False
+        return any(
+            self._has(percent, plain=False)
+            and any("%" in index.units_written(percent) for index in indexes)
+            for percent in _percents_of(Fraction(value))
+        )
+
+    def _states_fraction(self, fraction: Fraction) -> bool:
+        """Tell whether the texts state ``fraction`` as a fraction: in words, or ``n/d``."""
+        if self._chunks.has_words_for(fraction):
+            return True
+        written: Key = ("t", f"{fraction.numerator}/{fraction.denominator}")
+        key = value_key(fraction)
+        exact = key is not None and key[0] == "q" and self._has(key, plain=False)
+        return exact or self._has(written, plain=False)
 
     def _units_agree(self, answer: str, claim: Claim) -> bool:
         """
@@ -617,7 +670,12 @@ def _word_claims(answer: str) -> Iterator[Claim]:
         precision = word.precision
         if key[0] == "n" and isinstance(key[2], int) and key[2] < 0:
             precision = key[2]  # "two and a half": its last decimal
-        yield Claim(code, word.start, word.end, ((key,),), (key,), key, precision, True)
+        # A fraction below one is a ratio (unit "/"): a chunk's percent may state it.
+        ratio = "/" if isinstance(word.value, Fraction) and word.value < 1 else ""
+        yield new_claim(
+            Claim,
+            (code, word.start, word.end, ((key,),), (key,), key, precision, True, (), ratio),
+        )
 
 
 #: Failing spans a check reports at most. An answer with more (a generated
@@ -679,6 +737,67 @@ def _correct_conversion(answer: str, claim: Claim) -> bool:
     places = -exponent if isinstance(exponent, int) and exponent < 0 else 0
     tolerance = max(10.0**-places, CONVERSION_TOLERANCE * abs(expected))
     return abs(stated - expected) <= tolerance
+
+
+#: Denominators of the fractions a percent may restate (``one third``, ``9/20``).
+_DENOMINATORS = (*range(2, 13), 16, 20)
+
+#: The proper fractions of those denominators, in lowest terms.
+_FRACTIONS = tuple(
+    sorted(
+        {
+            Fraction(numerator, denominator)
+            for denominator in _DENOMINATORS
+            for numerator in range(1, denominator)
+        }
+    )
+)
+
+#: Decimal places a percent of a fraction without an exact decimal is looked for with.
+_PERCENT_PLACES = (0, 1, 2)
+
+
+def _ends(value: Fraction) -> bool:
+    """Tell whether ``value`` has an exact decimal value (its denominator divides 10**k)."""
+    denominator = value.denominator
+    for prime in (2, 5):
+        while denominator % prime == 0:
+            denominator //= prime
+    return denominator == 1
+
+
+def _rounds_to_percent(fraction: Fraction, percent: Fraction, exponent: int) -> bool:
+    """
+    Tell whether ``percent`` is ``fraction`` as a percent: exactly, or rounded when it cannot be.
+
+    Args:
+        fraction: A ratio.
+        percent: The percent written (``33`` for ``33%``).
+        exponent: The power of ten of its last written digit (0 for ``33%``,
+            -1 for ``33.3%``).
+    """
+    exact = fraction * 100
+    if _ends(exact):
+        return exact == percent
+    return abs(exact - percent) * 2 <= Fraction(10) ** exponent
+
+
+def _percents_of(fraction: Fraction) -> list[Key]:
+    """Return the keys of the percents that state ``fraction``: its exact one, or its roundings."""
+    exact = fraction * 100
+    if exact < 0:
+        return []
+    if _ends(exact):
+        key = value_key(exact)
+        return [key] if key is not None else []
+    percents: list[Key] = []
+    for places in _PERCENT_PLACES:
+        scale = 10**places
+        rounded = Fraction(int(exact * scale + Fraction(1, 2)), scale)  # half up
+        key = value_key(rounded)
+        if key is not None:
+            percents.append(key)
+    return percents
 
 
 def _hedged_support(index: TextIndex, key: Key, precision: int, direction: str) -> bool:

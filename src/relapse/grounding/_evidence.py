@@ -302,6 +302,11 @@ def evidence(key: Key) -> tuple[Alternative, ...] | None:
         return _date_evidence(key[1], key[2], key[3])
     if tag == "tod":
         return _time_evidence(key[1])
+    if tag == "q":
+        # A fraction without ending decimals (1/3): only a fraction written
+        # with a slash provides it, and every chunk holding one is opaque,
+        # read up front; no chunk left to read may provide it.
+        return ()
     return None
 
 

@@ -40,7 +40,13 @@ from relapse.grounding._keys import (
 )
 from relapse.grounding._scan import scan
 from relapse.grounding._text import CHUNK_SEPARATOR, fold
-from relapse.grounding._unit_lookup import search_verdict, units_by_number, verdict_of, writings
+from relapse.grounding._unit_lookup import (
+    search_units,
+    search_verdict,
+    units_by_number,
+    verdict_of,
+    writings,
+)
 from relapse.grounding._words import Value, word_values
 
 
@@ -517,6 +523,25 @@ class TextIndex:
                 verdict = search_verdict(self._texts_writing(key), key, unit)
             self._units[cache_key] = verdict
         return verdict
+
+    def units_written(self, key: Key) -> frozenset[str | None]:
+        """
+        Return every unit the texts write the number ``key`` with (None: without one).
+
+        The same occurrences as :meth:`unit_verdict`, under the same budget.
+
+        Args:
+            key: A number key.
+
+        Returns:
+            The canonical units of the key's occurrences in digits; empty when
+            the texts do not write it in digits.
+        """
+        if self._units_searched > SEARCH_BUDGET * (len(self.joined) + 1):
+            if self._units_by_number is None:
+                self._units_by_number = units_by_number(self.texts)
+            return self._units_by_number.get(key, frozenset())
+        return search_units(self._texts_writing(key), key)
 
     def _texts_writing(self, key: Key) -> Iterator[str]:
         """

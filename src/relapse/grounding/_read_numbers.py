@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
+from fractions import Fraction
 
 from relapse.grounding._claims import (
     MAX_CACHED_DIGITS,
@@ -32,6 +33,7 @@ from relapse.grounding._keys import (
     fraction_key,
     int_key,
     number_key,
+    value_key,
 )
 from relapse.grounding._read_dates import (
     CENTURY_AFTER,
@@ -177,7 +179,8 @@ def read_match(text: str, match: re.Match[str], start: int, look_back: bool = Tr
         parts = (number_key(ascii_digits(first_raw)), number_key(ascii_digits(second_raw)))
         value = fraction_value(raw, first_raw, second_raw)
         if value is not None:
-            # "3/4" in a chunk grounds "0.75"; "0.75" in a chunk grounds "3/4".
+            # "3/4" in a chunk grounds "0.75"; "0.75" in a chunk grounds "3/4";
+            # "1/3" in a chunk grounds "one third".
             needs = ((token,), parts, (value,))
             return Claim(FG001, start, match.end(), needs, (token, *parts, value), plain=True)
         return Claim(FG001, start, match.end(), ((token,), parts), (token, *parts), plain=True)
@@ -199,7 +202,8 @@ def fraction_value(raw: str, numerator_raw: str, denominator_raw: str) -> Key | 
     denominator = short_int(denominator_raw)
     if numerator is None or not 0 < numerator < denominator:
         return None
-    return fraction_key(0, numerator, denominator)
+    # 1/3 has no ending decimals: its key is the fraction, in lowest terms.
+    return value_key(Fraction(numerator, denominator))
 
 
 def read_mixed(text: str, match: re.Match[str], start: int, look_back: bool) -> Claim:
@@ -239,8 +243,11 @@ def read_mixed(text: str, match: re.Match[str], start: int, look_back: bool) -> 
     end = match.end("mixed_den")
     part = fraction_key(0, numerator, denominator)
     value = fraction_key(whole, numerator, denominator)
-    if part is None or value is None:  # the decimals do not end (1/3): as written only
-        return Claim(FG001, start, end, needs, provides, plain=True)
+    if part is None or value is None:
+        # The decimals do not end (1 1/3): as written, or as the fraction it is.
+        exact = value_key(Fraction(whole * denominator + numerator, denominator))
+        assert exact is not None  # a positive value
+        return Claim(FG001, start, end, ((exact,), *needs), (exact, *provides), plain=True)
     provides = (value, part, *provides)
     # Hedges round to the last written decimal of the value.
     precision = int(value[2])  # type: ignore[arg-type]
