@@ -302,6 +302,11 @@ def evidence(key: Key) -> tuple[Alternative, ...] | None:
         return _date_evidence(key[1], key[2], key[3])
     if tag == "tod":
         return _time_evidence(key[1])
+    if tag == "bc" and isinstance(key[1], str):
+        # "753 BC", "753 B.C.E.", "753 years BC".
+        return tuple((f"{key[1]}{between}bc".encode("ascii"),) for between in ("", "year", "years"))
+    if tag == "ad" and isinstance(key[1], str):
+        return ((key[1].encode("ascii"),),)
     if tag == "q":
         # A fraction without ending decimals (1/3): only a fraction written
         # with a slash provides it, and every chunk holding one is opaque,

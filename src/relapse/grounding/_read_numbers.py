@@ -39,6 +39,7 @@ from relapse.grounding._read_dates import (
     CENTURY_AFTER,
     century_claim,
     decade_claim,
+    era_claim,
     month_day,
     numeric_date,
     year_claim,
@@ -47,7 +48,13 @@ from relapse.grounding._read_dates import (
 from relapse.grounding._text import ascii_digits, ascii_digits_in
 
 # Thousands separators, deleted from a grouped number's digits.
-_DROP_SEPARATORS = str.maketrans("", "", ", \u00a0\u202f\u066c\uff0c")
+_DROP_SEPARATORS = str.maketrans(
+    "", "", ",.'\u2019 \u00a0\u202f\u2009\u2007\u066c\u060c\u2e41\uff0c"
+)
+
+# The separators a grouped number may be two numbers at ("19 100"): all but
+# the comma, the point and the apostrophes.
+_SPACES_IN_GROUPS = frozenset(" \u00a0\u202f\u2009\u2007\u066c\u060c\u2e41\uff0c")
 
 # The rest of a token after its first digit: letters, digits, and dots
 # between them ("GPT-4o", "v2.0.1"); a hyphen ends it ("GPT-4-based").
@@ -62,6 +69,19 @@ _HYPHEN_PREFIXES = frozenset({"mid", "pre", "post", "early", "late", "circa", "c
 _ORDINALS = frozenset({"st", "nd", "rd", "th"})
 
 _PERCENT_WORDS = frozenset({"percent", "pct"})
+
+#: Spaces and marks between thousands groups, as a regex class body: space,
+#: no-break, narrow no-break, thin and figure space, the Arabic thousands
+#: separator and comma, the reversed comma, the full-width comma.
+SPACE_GROUPS = "\\ \u00a0\u202f\u2009\u2007\u066c\u060c\u2e41\uff0c"
+
+#: Every thousands separator after which a comma is the decimal one
+#: (``1.234,5``, ``1 234,5``, ``1'234,5``), as a regex class body.
+GROUP_SEPARATORS = f".'\u2019{SPACE_GROUPS}"
+
+#: An era after a year: ``BC``, ``BCE``, ``B.C.``, ``AD``, ``A.D.``, ``CE``, and
+#: ``years BC`` (no flags, no groups).
+ERA_WORDS = r"(?:years?[\ \u00a0])?(?:BCE?|B\.C\.(?:E\.)?|AD|A\.D\.|CE|C\.E\.)(?![^\W\d_])"
 
 #: The pattern of ``am``, ``pm``, ``a.m.``, ``PM`` after an hour (no flags, no groups).
 AM_PM = r"[aApP](?:\.[mM]\.|[mM])(?![^\W\d_])"
@@ -125,6 +145,8 @@ def read_match(text: str, match: re.Match[str], start: int, look_back: bool = Tr
         return read_number(text, match, start, look_back)
     if kind == "mixed":
         return read_mixed(text, match, start, look_back)
+    if kind == "lakh":
+        return read_lakh(match, start)
     raw = match.group()
     if kind == "iso":
         year, month, day = raw.split(match["iso_sep"])
@@ -254,6 +276,40 @@ def read_mixed(text: str, match: re.Match[str], start: int, look_back: bool) -> 
     return Claim(FG001, start, end, ((value,), *needs), provides, value, precision, True)
 
 
+def read_lakh(match: re.Match[str], start: int) -> Claim:
+    """
+    Read ``8,22,443`` (Indian grouping, 822443) or the list 8, 22, 443: either supports it.
+
+    Groups of two digits before a last group of three are how Indian English
+    writes lakhs and crores (``12,34,567``); the same digits are a comma list
+    elsewhere. A chunk's provides both readings; an answer's needs either.
+    """
+    raw = match.group()
+    integer_raw, _, fraction = raw.partition(".")
+    groups = integer_raw.split(",")
+    value_needs, value_provides, key, precision = number_parts(
+        "".join(groups), ascii_digits(fraction), 0, ""
+    )
+    items = [number_key(ascii_digits(group)) for group in groups[:-1]]
+    items.append(number_key(ascii_digits(groups[-1]), ascii_digits(fraction)))
+    standalone = [("s", *item[1:]) for item in items]
+    return new_claim(
+        Claim,
+        (
+            FG001,
+            start,
+            match.end(),
+            (*value_needs, tuple(items)),
+            (*value_provides, *items, *standalone),
+            key,
+            precision,
+            True,
+            (),
+            "",
+        ),
+    )
+
+
 def decimal_key(raw: str) -> Key:
     """Return the key of ``12`` or ``2.5`` written with Unicode digits."""
     integer, _, fraction = raw.partition(".")
@@ -302,10 +358,15 @@ def read_number(text: str, match: re.Match[str], start: int, look_back: bool = T
     integer_end = match.start("int")
     after = match.start("after") >= 0  # by name: the match may be _CLAIMS_ONLY's
     integer_raw = text[start:integer_end]
-    fraction_raw, percent_raw, scale_word, suffix, apostrophe, am_pm = match.group(
-        "frac", "pct", "scale", "suffix", "apos", "am_pm"
+    fraction_raw, percent_raw, scale_word, suffix, apostrophe, am_pm, power, era = match.group(
+        "frac", "pct", "scale", "suffix", "apos", "am_pm", "exp", "era"
     )
     currency = currency_start(text, start)
+    if era is not None:
+        # "753 BC", "79 AD", "300 years BC": a year of an era, else the number alone.
+        if integer_raw.isdecimal() and not (fraction_raw or currency or power):
+            return era_claim(start, end, ascii_digits(integer_raw), era)
+        end = integer_end if fraction_raw is None else match.end("frac")
     if am_pm is not None:
         # "3 pm", "11 a.m.": an hour of the day, else the number alone.
         if integer_raw.isdecimal() and len(integer_raw) <= 2 and not (fraction_raw or currency):
@@ -316,6 +377,7 @@ def read_number(text: str, match: re.Match[str], start: int, look_back: bool = T
     if (
         currency is None
         and fraction_raw is None
+        and power is None
         and percent_raw is None
         and scale_word is None
         and apostrophe is None
@@ -347,9 +409,12 @@ def read_number(text: str, match: re.Match[str], start: int, look_back: bool = T
     fraction = ascii_digits(fraction_raw[1:]) if fraction_raw else ""
     percent = percent_raw is not None
     exponent = 0
+    if power is not None:
+        # "1e6", "2.5E-3": the power of ten is part of the value.
+        exponent = int(power[1:].replace("\u2212", "-"))
     ordinal = decade = unit = False
     if scale_word is not None:
-        exponent = SCALE_EXPONENTS[scale_word.lower()]
+        exponent += SCALE_EXPONENTS[scale_word.lower()]
     elif suffix is not None:
         lowered = suffix.lower()
         if lowered in _ORDINALS:
@@ -359,7 +424,7 @@ def read_number(text: str, match: re.Match[str], start: int, look_back: bool = T
         elif lowered in SCALE_EXPONENTS and (
             lowered not in CURRENCY_ONLY_SCALES or currency is not None
         ):
-            exponent = SCALE_EXPONENTS[lowered]
+            exponent += SCALE_EXPONENTS[lowered]
         elif lowered in _PERCENT_WORDS:
             percent = True
         else:
@@ -385,12 +450,29 @@ def read_number(text: str, match: re.Match[str], start: int, look_back: bool = T
         elif len(integer) == 4 and not ordinal and is_year(value):
             return year_claim(text, start, end, value, look_back)
 
-    space_grouped = integer_raw if grouped and "," not in integer_raw else ""
+    space_grouped = integer_raw if grouped and not _SPACES_IN_GROUPS.isdisjoint(integer_raw) else ""
     if len(integer) + len(fraction) <= MAX_CACHED_DIGITS:
         parts = _cached_number_parts(integer, fraction, exponent, space_grouped)
     else:
         parts = number_parts(integer, fraction, exponent, space_grouped)
     needs, provides, key, precision = parts
+    if power is not None:
+        # "1e6" is one million only: no bare mantissa, unlike "1 million".
+        provides = provides[:2]
+    elif (
+        fraction_raw is not None
+        and len(fraction_raw) == 4
+        and fraction_raw[0] == "."
+        and not grouped
+        and len(integer) <= 3
+        and integer[:1] != "0"
+        and not (exponent or percent)
+    ):
+        # "1.234" is 1.234 in English and 1234 where a point groups thousands
+        # (German, Spanish...): either reading supports it, and grounds.
+        grouping = number_key(integer + fraction)
+        needs = (*needs, (grouping,))
+        provides = (*provides, grouping, ("s", *grouping[1:]))
     if fraction_raw is not None and fraction_raw[0] == ",":
         # "2,5" in a chunk may also be the list 2, 5: both readings ground an
         # answer. The answer's "1,5 %" needs 1.5.

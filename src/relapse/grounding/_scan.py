@@ -36,11 +36,20 @@ from relapse.grounding._normalize import (
     normalize,
     origin_span,
 )
-from relapse.grounding._read_dates import month_day, month_led, month_may_precede, year_claim
+from relapse.grounding._read_dates import (
+    era_claim,
+    month_day,
+    month_led,
+    month_may_precede,
+    year_claim,
+)
 from relapse.grounding._read_numbers import (
     AM_PM,
+    ERA_WORDS,
+    GROUP_SEPARATORS,
     MINUS_SIGNS,
     SIGN_WORD_ENDS,
+    SPACE_GROUPS,
     UNIT_TOKEN,
     is_sign,
     leading_point,
@@ -49,7 +58,7 @@ from relapse.grounding._read_numbers import (
     sign_word,
     signed_claim,
 )
-from relapse.grounding._text import spellings, trie_pattern
+from relapse.grounding._text import ascii_digits, spellings, trie_pattern
 
 #: Scale words read after a number, besides the glued abbreviations.
 SCALE_WORDS = ("thousand", "million", "billion", "trillion", "hundred", "bn", "mn", "tn")
@@ -65,7 +74,7 @@ _CONTINUES = r"""
     |(?:PERCENT_WORDS|SCALE_WORDS)(?![^\W\d_])
     |(?:[xX\u00d7]|by)[\ \u00a0]?\d
     |[\ \u00a0\u202f]{0,2}(?:of[\ \u00a0\u202f]{1,3})?(?:MONTH_NAMES)(?![^\W\d_])
-    |AM_PM
+    |AM_PM|ERA_WORDS
 """
 
 # The claim alternatives, after a number's first digit. Empty groups ("int",
@@ -74,7 +83,9 @@ _CLAIMS = r"""
         (?P<iso>\d{3}(?P<iso_sep>[-/])\d{1,2}(?P=iso_sep)\d{1,2}(?!\d))
       | (?P<mdy>\d?/\d{1,2}/(?:\d{4}|\d{2})(?!\d))
       | (?P<dmy>\d?(?P<dmy_sep>[.-])\d{1,2}(?P=dmy_sep)\d{4}(?!\d))
-      | (?P<chain>\d*(?P<chain_sep>[.:/-])\d+(?:(?P=chain_sep)\d+)+)
+        # Not points grouping thousands ("1.234.567"): a number, read below.
+      | (?!\d{0,2}(?:\.\d{3}){2,}(?!\d|\.\d))
+        (?P<chain>\d*(?P<chain_sep>[.:/-])\d+(?:(?P=chain_sep)\d+)+)
       | (?P<pair>\d*[:/]\d+(?P<pair_am_pm>[\ \u00a0]?AM_PM)?)
       | (?P<range>\d{3}
             (?=[\ \u00a0]?[-\u2013\u2014][\ \u00a0]?(?P<range_b>\d{4}|\d{2})(?!\d)))
@@ -82,20 +93,31 @@ _CLAIMS = r"""
             (?P<dim_b>\d+(?:\.\d+)?)(?:['\u2019]?s)?(?![^\W_]))
       | (?P<mixed>\d{0,2}
             (?=[\ \u00a0](?P<mixed_num>\d{1,3})/(?P<mixed_den>\d{1,3})(?![\d/])))
+      | (?P<lakh>\d?(?<!\d{3})NOT_LISTED(?:,\d\d)+,\d{3}(?!\d|,\d)(?:\.\d+)?)
       | (?P<num>
             # The digit run, then thousands groups if it has at most 3 digits
-            # (comma, or spaces, never mixed): "29,000", "29 000", not "2019 100".
-            # Neither after a comma list's group ("8,22,443" is 8, 22 and 443).
-            \d*(?:(?<!\d{4})NOT_LISTED
-                (?:(?:,\d{3})+|(?:[\ \u00a0\u202f\u066c\uff0c]\d{3})+)(?!\d))?
+            # (comma, spaces, apostrophes or points, never mixed): "29,000",
+            # "29 000", "29'000", "1.234.567", "1.234,5"; not "2019 100", nor
+            # a lone "1.234" (a decimal). Neither after a comma list's group
+            # ("3,11,33" is 3, 11 and 33).
+            \d*(?:(?<!\d{4})NOT_LISTED(?<!(?<!\d)0)
+                (?:(?:,\d{3})+|(?:[SPACE_GROUPS]\d{3})+|(?:['\u2019]\d{3})+
+                  |(?:\.\d{3}){2,}|\.\d{3}(?=,\d))(?!\d))?
             (?P<int>)
-            # Decimals: a point, or a comma no thousands group can follow
-            # ("1,5 %", "0,25"), once, after at most three digits.
+            # Decimals: a point; or a comma no thousands group can follow
+            # ("1,5 %", "0,25"), once, after at most three digits; or a comma
+            # after groups of another separator ("1.234,567", "1 234,5") or
+            # after a lone 0 ("0,125").
             (?P<frac>[.\u066b]\d+
-                |(?<!\d{4})NOT_LISTED,(?:\d{1,2}|\d{4,})(?!\d|[,.]\d))?
+                |(?<!\d{4})NOT_LISTED,(?:\d{1,2}|\d{4,})(?!\d|[,.]\d)
+                |(?<=[GROUP_SEPARATORS]\d{3}),\d+(?!\d|[,.]\d)
+                |(?<=0)(?<!\d0)(?<![\d.,]\d0),\d+(?!\d|[,.]\d))?
+            # A power of ten: "1e6", "2.5E-3".
+            (?P<exp>[eE][+\-\u2212]?\d{1,3}(?![^\W_]))?
             (?:
                 (?P<pct>[\ \u00a0\u202f]?[%\u066a\uff05]
                     |[\ \u00a0](?:PERCENT_WORDS)(?![^\W\d_]))
+              | (?P<era>ERA_AFTER)
               | [\ \u00a0-]?(?P<scale>SCALE_WORDS)
                     (?![^\W\d_])
               | (?P<am_pm>[\ \u00a0]?AM_PM)
@@ -120,6 +142,10 @@ def _pattern(template: str) -> str:
         .replace("PERCENT_WORDS", trie_pattern(spellings(("percent", "per cent", "per\u00a0cent"))))
         .replace("SCALE_WORDS", trie_pattern(spellings(SCALE_WORDS)))
         .replace("AM_PM", AM_PM)
+        .replace("ERA_AFTER", f"[\\ \\u00a0](?:{ERA_WORDS})")
+        .replace("ERA_WORDS", ERA_WORDS)
+        .replace("SPACE_GROUPS", SPACE_GROUPS)
+        .replace("GROUP_SEPARATORS", GROUP_SEPARATORS)
     )
 
 
@@ -146,7 +172,7 @@ _SCAN = re.compile(
                 (?P<bare>\d*(?=
                     # First the commonest case, cheapest to test: a space and a
                     # lowercase letter that starts none of the continuations.
-                    [\ ](?:[c-gi-lnqrsu-wyz]|a(?![mM.]))
+                    [\ ](?:[c-gi-lnqrsu-wz]|a(?![mM.])|y(?!ears?[\ \u00a0][ABC]))
                   | [\ ](?!{_CONTINUES})
                   | [,.:/](?!\d)
                   | -(?![\d\ \u00a0]|SCALE_WORDS)
@@ -155,6 +181,8 @@ _SCAN = re.compile(
               | {_CLAIMS}
             )
           | (?P<month>{MONTH_LEAD})
+            # "AD 79", "A.D. 79": the era before a year.
+          | (?P<era_lead>(?<![^\W_]A)(?<=A)(?:D|\.D\.)[\ \u00a0](?=\d))
             # A character the rewrite of _normalize changes (invisible, vulgar
             # fraction, superscript): the scan starts again on the rewrite.
           | (?P<rewrite>(?<=[{REWRITTEN}]))
@@ -372,6 +400,18 @@ def _scan(
                     assert full is not None  # the "num" alternative matches any digit
                     match, end = full, full.end()
                     claim = read_match(text, match, start, look_back)
+        elif kind == "era_lead":
+            if end < resume:
+                continue  # the number after it is inside a claim already read
+            era_start = start
+            start = end
+            number = _CLAIMS_ONLY.match(text, start)
+            assert number is not None  # the "num" alternative matches any digit
+            match, end = number, number.end()
+            if end == number.start(_ONLY_INT_GROUP):
+                claim = era_claim(era_start, end, ascii_digits(text[start:end]), "AD")
+            else:
+                claim = read_match(text, match, start)
         elif kind == "month":
             if end < resume:
                 continue  # the number after it is inside a claim already read
