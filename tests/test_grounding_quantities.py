@@ -232,7 +232,15 @@ class TestOtherScripts:
         white = "The memo said \u300ethe plan was rejected\u300f today."
         assert flagged("The plan was approved.", white) == (("FG003", ("the plan was rejected",)),)
 
+    def test_quotations_in_chinese_and_japanese(self) -> None:
+        """No spaces between words: the quotation is found inside a sentence, and counted."""
+        answer = "報告は「計画は否決された」という。"
+        assert flagged("委員会によると計画は否決された。", answer) == PASSES
+        assert flagged("計画は承認された。", answer) == (("FG003", ("計画は否決された",)),)
+
     def test_circled_digits_are_numbers(self) -> None:
         assert flagged("They invited 7 guests.", "They invited \u2462 guests.") == fg001("\u2462")
         assert flagged("They invited 3 guests.", "They invited \u2462 guests.") == PASSES
         assert flagged("They invited \u2473 guests.", "They invited 20 guests.") == PASSES
+        # An enclosed number opening a line is a list marker.
+        assert flagged("Rinse the rice.", "\u2462 Rinse the rice.") == PASSES

@@ -54,6 +54,7 @@ from relapse.grounding._quotes import (
     introduces_question,
     occurs_as_words,
     quote_fragments,
+    word_count,
 )
 from relapse.grounding._text import fold
 from relapse.grounding._unit_lookup import AGREE, CONFLICT, UNRELATED
@@ -380,7 +381,7 @@ class PreparedCheck:
         config = self._config
         for start, end in find_quotations(answer):
             text = answer[start:end]
-            if len(text.split()) < config.min_quote_words:
+            if word_count(text) < config.min_quote_words:
                 continue
             folded = fold(text)
             # A quotation that passes, quotes a refusal or restates the question

@@ -14,7 +14,8 @@ sufficient, and the chunks that pass are read by the scanner itself.
 
 Some writings hold a value whose digits the text does not spell in one run:
 a fraction (``1/4`` is 0.25), a vulgar fraction or superscript, digits of
-another script, a year range ending in two digits (``1939-45``). A chunk with
+another script, a year range ending in two digits (``1939-45``), a power of
+ten in e-notation (``1e6``). A chunk with
 any of them is *opaque*: the index reads it at once, like before this module
 existed. ``TestEveryProvidedKeyHasItsEvidence`` in
 ``tests/test_grounding_lazy.py`` checks the rules against every claim the
@@ -107,6 +108,8 @@ _REWRITTEN_OR_DIGIT = re.compile(rf"[{REWRITTEN}]|\d")
 # "2.0k", "0,50m": a decimal mantissa of one significant digit and a zero
 # glued to a one-letter scale, whose digit runs into the zeros before it.
 _ZERO_BEFORE_SCALE = re.compile(r"0[kKmMbB](?![^\W\d_])")
+# "1e6", "2.5E-3": a power of ten whose value the digits do not spell.
+_E_NOTATION = re.compile(r"\d[eE][+\-\u2212]?\d")
 _FRACTION_SLASH = re.compile(r"/(?<=\d/)\d+(?!\d|/\d)")
 _DASHES = "-\u2010-\u2015\u2212"
 _SHORT_YEAR_RANGE = re.compile(
@@ -173,6 +176,8 @@ def opaque_positions(text: str, encoded: bytes | None = None) -> Iterator[int]:
         _SHORT_YEAR_RANGE if _OTHER_DASH_OR_SPACE.search(others) else _SHORT_YEAR_RANGE_ASCII
     )
     for match in year_range.finditer(text):
+        yield match.start()
+    for match in _E_NOTATION.finditer(text):
         yield match.start()
     for match in _ZERO_BEFORE_SCALE.finditer(text):
         letter = match.start() + 1
