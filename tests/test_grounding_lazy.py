@@ -44,6 +44,10 @@ _PIECES = st.sampled_from(
         *["1/4", "'90s", "20th century", "\u00a0", "\u202f", "١", "½", "10⁹", "\u200b", '"'],
         *["seventy ", "°C ", "km ", " hundred", " thousand", "tn", "mn", "b", "m", "K", "0"],
         *["0.0", "-"],
+        # Issue 21's quantities: times, signs, eras, powers, separators, words.
+        *[" pm", " a.m.", "AM", "minus ", "\u2013", " BC", " years BC", "AD ", " CE", "e6", "E-3"],
+        *["'", "\u2019", "\u2009", "\u2462", "half a ", "a quarter of a ", " thirds", "third"],
+        *["nineteen ", "forty-five", ",22,", "\u200e", " cents", "p ", " K"],
     ]
 )
 _TEXT = st.lists(_PIECES, max_size=40).map("".join)

@@ -122,6 +122,19 @@ def decade_claim(start: int, end: int, integer: str) -> Claim | None:
     return None
 
 
+# "AD 79", "A.D. 79": the era before a year, and a space.
+_ERA_BEFORE = re.compile(r"(?<![^\W_])A(?:D|\.D\.)[ \u00a0]\Z")
+
+#: Last characters before the space of an era written before a year: a cheap test.
+ERA_BEFORE_ENDS = frozenset("D.")
+
+
+def era_before(text: str, start: int) -> int | None:
+    """Return where ``AD`` or ``A.D.`` starts right before the year at ``start``, if it does."""
+    era = _ERA_BEFORE.search(text, max(0, start - 5), start)
+    return None if era is None else era.start()
+
+
 def era_claim(start: int, end: int, digits: str, era: str) -> Claim:
     """
     Read ``753 BC``, ``79 AD``, ``AD 79`` or ``300 years BC``: a year of an era (FG002).

@@ -37,6 +37,8 @@ from relapse.grounding._normalize import (
     origin_span,
 )
 from relapse.grounding._read_dates import (
+    ERA_BEFORE_ENDS,
+    era_before,
     era_claim,
     month_day,
     month_led,
@@ -181,8 +183,6 @@ _SCAN = re.compile(
               | {_CLAIMS}
             )
           | (?P<month>{MONTH_LEAD})
-            # "AD 79", "A.D. 79": the era before a year.
-          | (?P<era_lead>(?<![^\W_]A)(?<=A)(?:D|\.D\.)[\ \u00a0](?=\d))
             # A character the rewrite of _normalize changes (invisible, vulgar
             # fraction, superscript): the scan starts again on the rewrite.
           | (?P<rewrite>(?<=[{REWRITTEN}]))
@@ -370,28 +370,36 @@ def _scan(
                 raw = text[start:end]
                 if raw.isascii():
                     # No sign, no point, no unit token to look for after a
-                    # space or a quiet character; but a sign word ("minus 5").
-                    sign = (
-                        sign_word(text, start)
-                        if before == " " and text[start - 2] in SIGN_WORD_ENDS
-                        else None
-                    )
+                    # space or a quiet character; but a sign word ("minus 5")
+                    # or an era ("AD 79").
+                    sign = era = None
+                    if before == " ":
+                        last = text[start - 2]
+                        if last in SIGN_WORD_ENDS:
+                            sign = sign_word(text, start)
+                        elif last in ERA_BEFORE_ENDS:
+                            era = era_before(text, start)
                     if (
                         plain_numbers is not None
                         and pending is None
                         and sign is None
+                        and era is None
                         and not _may_open_range(text, end)
                     ):
                         plain_numbers.append(raw)
                         resume = end
                         continue
-                    code, needs, provides, key, precision = digit_run_or_year_parts(raw)
-                    claim = new_claim(
-                        Claim, (code, start, end, needs, provides, key, precision, True, (), "")
-                    )
                     quiet = True
-                    if sign is not None:
-                        claim = signed_claim(claim, sign)
+                    if era is not None:
+                        claim = era_claim(era, end, raw, "AD")
+                    else:
+                        code, needs, provides, key, precision = digit_run_or_year_parts(raw)
+                        claim = new_claim(
+                            Claim,
+                            (code, start, end, needs, provides, key, precision, True, (), ""),
+                        )
+                        if sign is not None:
+                            claim = signed_claim(claim, sign)
             if claim is None:
                 look_back = glued > start - MONTH_WINDOW
                 claim = _read_digit_run_short(text, start, end, match, look_back)
@@ -400,18 +408,6 @@ def _scan(
                     assert full is not None  # the "num" alternative matches any digit
                     match, end = full, full.end()
                     claim = read_match(text, match, start, look_back)
-        elif kind == "era_lead":
-            if end < resume:
-                continue  # the number after it is inside a claim already read
-            era_start = start
-            start = end
-            number = _CLAIMS_ONLY.match(text, start)
-            assert number is not None  # the "num" alternative matches any digit
-            match, end = number, number.end()
-            if end == number.start(_ONLY_INT_GROUP):
-                claim = era_claim(era_start, end, ascii_digits(text[start:end]), "AD")
-            else:
-                claim = read_match(text, match, start)
         elif kind == "month":
             if end < resume:
                 continue  # the number after it is inside a claim already read
@@ -469,12 +465,19 @@ def _scan(
                     before_claim = text[claim_start - 1] if claim_start else ""
                 if before_claim in MINUS_SIGNS and is_sign(text, claim_start - 1):
                     claim = signed_claim(claim)
-                elif (
-                    before_claim in _SIGN_WORD_SPACES
-                    and text[claim_start - 2 : claim_start - 1] in SIGN_WORD_ENDS
-                    and (sign := sign_word(text, claim_start)) is not None
-                ):
-                    claim = signed_claim(claim, sign)
+                elif before_claim in _SIGN_WORD_SPACES:
+                    last = text[claim_start - 2 : claim_start - 1]
+                    if last in SIGN_WORD_ENDS:
+                        sign = sign_word(text, claim_start)
+                        if sign is not None:
+                            claim = signed_claim(claim, sign)
+                    elif (
+                        last in ERA_BEFORE_ENDS
+                        and text[claim_start : claim.end].isdecimal()
+                        and (era := era_before(text, claim_start)) is not None
+                    ):
+                        digits = ascii_digits(text[claim_start : claim.end])
+                        claim = era_claim(era, claim.end, digits, "AD")
         claim_end = claim.end
         resume = claim_end if claim_end > end else end
         if pending is not None:
