@@ -199,6 +199,7 @@ class TestYearsAndEras:
             ("It was built in AD 753.", "It was built in 753 CE.", PASSES),
             ("It was built in 753 AD.", "It was built in 753 BC.", fg002("753 AD")),
             ("It is from around 300 years ago.", "It is from over 300 years BC.", fg001("300")),
+            ("It is from 300 years before Christ.", "It is from over 300 years BC.", PASSES),
         ],
     )
     def test_eras(self, answer: str, chunk: str, expected: object) -> None:

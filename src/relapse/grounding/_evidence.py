@@ -308,8 +308,12 @@ def evidence(key: Key) -> tuple[Alternative, ...] | None:
     if tag == "tod":
         return _time_evidence(key[1])
     if tag == "bc" and isinstance(key[1], str):
-        # "753 BC", "753 B.C.E.", "753 years BC".
-        return tuple((f"{key[1]}{between}bc".encode("ascii"),) for between in ("", "year", "years"))
+        # "753 BC", "753 B.C.E.", "753 years BC", "300 years before Christ".
+        return tuple(
+            (f"{key[1]}{between}{era}".encode("ascii"),)
+            for between in ("", "year", "years")
+            for era in ("bc", "before")
+        )
     if tag == "ad" and isinstance(key[1], str):
         return ((key[1].encode("ascii"),),)
     if tag == "q":

@@ -79,9 +79,12 @@ SPACE_GROUPS = "\\ \u00a0\u202f\u2009\u2007\u066c\u060c\u2e41\uff0c"
 #: (``1.234,5``, ``1 234,5``, ``1'234,5``), as a regex class body.
 GROUP_SEPARATORS = f".'\u2019{SPACE_GROUPS}"
 
-#: An era after a year: ``BC``, ``BCE``, ``B.C.``, ``AD``, ``A.D.``, ``CE``, and
-#: ``years BC`` (no flags, no groups).
-ERA_WORDS = r"(?:years?[\ \u00a0])?(?:BCE?|B\.C\.(?:E\.)?|AD|A\.D\.|CE|C\.E\.)(?![^\W\d_])"
+#: An era after a year: ``BC``, ``BCE``, ``B.C.``, ``before Christ``, ``AD``,
+#: ``A.D.``, ``CE``, and ``years BC`` (no flags, no groups).
+ERA_WORDS = (
+    r"(?:years?[\ \u00a0])?(?:BCE?|B\.C\.(?:E\.)?|AD|A\.D\.|CE|C\.E\."
+    r"|before[\ \u00a0](?:Christ|the[\ \u00a0]Common[\ \u00a0]Era))(?![^\W\d_])"
+)
 
 #: The pattern of ``am``, ``pm``, ``a.m.``, ``PM`` after an hour (no flags, no groups).
 AM_PM = r"[aApP](?:\.[mM]\.|[mM])(?![^\W\d_])"

@@ -174,7 +174,7 @@ _SCAN = re.compile(
                 (?P<bare>\d*(?=
                     # First the commonest case, cheapest to test: a space and a
                     # lowercase letter that starts none of the continuations.
-                    [\ ](?:[c-gi-lnqrsu-wz]|a(?![mM.])|y(?!ears?[\ \u00a0][ABC]))
+                    [\ ](?:[c-gi-lnqrsu-wz]|a(?![mM.])|y(?!ears?[\ \u00a0](?:[ABC]|before)))
                   | [\ ](?!{_CONTINUES})
                   | [,.:/](?!\d)
                   | -(?![\d\ \u00a0]|SCALE_WORDS)
