@@ -459,6 +459,7 @@ def read_number(text: str, match: re.Match[str], start: int, look_back: bool = T
     else:
         parts = number_parts(integer, fraction, exponent, space_grouped)
     needs, provides, key, precision = parts
+    ambiguous = False
     if power is not None:
         # "1e6" is one million only: no bare mantissa, unlike "1 million".
         provides = provides[:2]
@@ -476,11 +477,13 @@ def read_number(text: str, match: re.Match[str], start: int, look_back: bool = T
         grouping = number_key(integer + fraction)
         needs = (*needs, (grouping,))
         provides = (*provides, grouping, ("s", *grouping[1:]))
+        # "1.000" may be a thousand: no trivial 1.
+        ambiguous = True
     if fraction_raw is not None and fraction_raw[0] == ",":
         # "2,5" in a chunk may also be the list 2, 5: both readings ground an
         # answer. The answer's "1,5 %" needs 1.5.
         provides = (*provides, number_key(integer), number_key(fraction))
-    plain = not (percent or exponent or currency is not None)
+    plain = not (percent or exponent or currency is not None or ambiguous)
     unit_mark = "%" if percent else ("$" if currency is not None else "")
     return new_claim(
         Claim, (FG001, start, end, needs, provides, key, precision, plain, (), unit_mark)
@@ -643,20 +646,29 @@ def signed_claim(claim: Claim, sign: int | None = None) -> Claim:
 
     Its key is tagged ``"-n"``; a chunk's ``-5`` provides only that key, so it
     grounds ``-5`` and ``−5`` but not ``5``, and a chunk's ``5`` never grounds
-    ``-5``. Dates, tokens and ranges keep their reading.
+    ``-5``. A year with a sign (``-1500``) is a number; dates, tokens and
+    ranges keep their reading.
     """
     key = claim.key
-    if claim.code != FG001 or key is None or key[0] != "n" or claim.parts:
-        return claim
+    if key is None or key[0] != "n" or claim.parts:
+        return claim  # a date, a token, a range
+    # A signed year ("-1500") is no year: a number below zero.
     signed: Key = ("-n", *key[1:])
+    # Every reading of one number is signed ("-1.234": -1.234 or -1234).
+    needs = tuple(
+        (("-n", *alternative[0][1:]),)
+        for alternative in claim.needs
+        if len(alternative) == 1 and alternative[0][0] == "n"
+    ) or ((signed,),)
+    provides = tuple(("-n", *provided[1:]) for provided in claim.provides if provided[0] == "n")
     return new_claim(
         Claim,
         (
             FG001,
             claim.start - 1 if sign is None else sign,
             claim.end,
-            ((signed,),),
-            (signed,),
+            needs,
+            provides or (signed,),
             signed,
             claim.precision,
             False,
