@@ -11,9 +11,15 @@ fix that passes everything, or fails everything, fails here.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from relapse.grounding import default_grounding_check
+from relapse.grounding._index import TextIndex
+from relapse.grounding._words import word_values
 
 
 def flagged(chunk: str, answer: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -245,3 +251,37 @@ class TestOtherScripts:
         assert flagged("They invited \u2473 guests.", "They invited 20 guests.") == PASSES
         # An enclosed number opening a line is a list marker.
         assert flagged("Rinse the rice.", "\u2462 Rinse the rice.") == PASSES
+
+
+# Pieces of text dense in number words, their separators and their look-alikes.
+_WORD_PIECES = st.sampled_from(
+    [
+        *("one ", "two ", "three ", "seven", "twelve ", "nineteen ", "twenty", "seventy "),
+        *("forty-five ", "hundred ", "thousand", "million ", "dozen ", "oh ", "five "),
+        *("half ", "a ", "an ", "quarter ", "quarters ", "third ", "thirds ", "eighth "),
+        *("first ", "twentieth ", "twenty-first ", "of ", " and ", ", ", "-", " ", "."),
+        *("One ", "TWO ", "Half a million ", "someone ", "3 ", "the ", "\x00", "seventy-"),
+    ]
+)
+
+
+class TestWordsOfAChunk:
+    @settings(max_examples=1_000, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(
+        texts=st.lists(st.lists(_WORD_PIECES, max_size=30).map("".join), min_size=1, max_size=3),
+        extra=st.lists(
+            st.one_of(
+                st.integers(0, 3_000_000),
+                st.fractions(min_value=0, max_value=5, max_denominator=12),
+            ),
+            max_size=5,
+        ),
+    )
+    def test_looking_words_up_reads_what_a_full_reading_reads(
+        self, texts: list[str], extra: list[int | Fraction]
+    ) -> None:
+        """The lookup by head words finds exactly the values of every run read at once."""
+        index = TextIndex(texts)
+        full = word_values("\x00".join(texts))
+        for value in [*sorted(full, key=float), *extra]:
+            assert index.has_words_for(value) == (value in full), value

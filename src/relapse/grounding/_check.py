@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -482,8 +482,11 @@ class PreparedCheck:
         if value is None:
             return False
         spelled = answer[claim.start : claim.start + 1].isalpha()
-        if not spelled and claim.code == FG001 and len(str(key[1])) > MAX_SPELLED_DIGITS:
-            return False
+        if not spelled and claim.code == FG001:
+            if len(str(key[1])) > MAX_SPELLED_DIGITS:
+                return False
+            if isinstance(value, Fraction) and not _spelled_out_decimal(value):
+                return False
         return self._chunks.has_words_for(value)
 
     def _ratio(self, key: Key, unit: str) -> bool:
@@ -513,10 +516,15 @@ class PreparedCheck:
             exponent = key[2]
             assert isinstance(exponent, int)  # number keys: ("n", digits, exponent)
             written = Fraction(percent)
+            # The fractions within half a unit of the last written digit, found
+            # by bisection in the sorted percents, then tested exactly.
+            half = float(Fraction(10) ** min(exponent, 0)) / 2 + 1e-9
+            low = bisect_left(_FRACTION_PERCENTS, float(written) - half)
+            high = bisect_right(_FRACTION_PERCENTS, float(written) + half)
             return any(
                 _rounds_to_percent(fraction, written, min(exponent, 0))
                 and self._states_fraction(fraction)
-                for fraction in _FRACTIONS
+                for fraction in _FRACTIONS[low:high]
             )
         value = key_value(key)
         if value is None:
@@ -754,8 +762,26 @@ _FRACTIONS = tuple(
     )
 )
 
+#: Their percents, as floats in the same order, for a bisection.
+_FRACTION_PERCENTS = [float(fraction * 100) for fraction in _FRACTIONS]
+
 #: Decimal places a percent of a fraction without an exact decimal is looked for with.
 _PERCENT_PLACES = (0, 1, 2)
+
+
+# The parts of a whole that prose spells out after a number ("two and a half").
+_SPELLED_PARTS = frozenset({Fraction(1, 2), Fraction(1, 4), Fraction(3, 4)})
+
+
+def _spelled_out_decimal(value: Fraction) -> bool:
+    """
+    Tell whether a decimal written in digits is looked up in words too.
+
+    A ratio below one (``0.75``: ``three quarters``) or a whole and a half or
+    a quarter (``2.5``: ``two and a half``): prose spells out these, not
+    ``93.4``.
+    """
+    return value < 1 or value - (value.numerator // value.denominator) in _SPELLED_PARTS
 
 
 def _ends(value: Fraction) -> bool:

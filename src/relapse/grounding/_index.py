@@ -47,7 +47,15 @@ from relapse.grounding._unit_lookup import (
     verdict_of,
     writings,
 )
-from relapse.grounding._words import Value, word_values
+from relapse.grounding._words import (
+    MAX_WORD_NUMBER,
+    WORDS_RE,
+    Value,
+    head_words,
+    read_run,
+    run_start,
+    word_values,
+)
 
 
 class TextIndex:
@@ -74,8 +82,10 @@ class TextIndex:
         "_encoded",
         "_folded",
         "_folded_texts",
+        "_heads_read",
         "_joined_starts",
         "_lock",
+        "_lowered_text",
         "_magnitudes",
         "_non_ascii",
         "_numbers",
@@ -85,7 +95,10 @@ class TextIndex:
         "_units_by_number",
         "_units_searched",
         "_unread",
+        "_word_starts",
         "_word_values",
+        "_words_cost",
+        "_words_seen",
         "joined",
         "keys",
         "texts",
@@ -143,6 +156,11 @@ class TextIndex:
         self._folded_texts: dict[int, str] = {}
         self._non_ascii: list[int] | None = None
         self._word_values: set[Value] | None = None
+        self._words_seen: set[Value] = set()
+        self._word_starts: set[int] = set()
+        self._heads_read: set[str] = set()
+        self._words_cost = 0
+        self._lowered_text: str | None = None
         self._units: dict[tuple[Key, str], str] = {}
         self._units_searched = 0
         self._units_by_number: dict[Key, frozenset[str | None]] | None = None
@@ -394,11 +412,15 @@ class TextIndex:
         """
         Tell whether the texts spell out ``value`` in words (``Seventy`` for 70).
 
-        The texts' numbers in words are read once, on first use, with the
-        grammar the answer is read with (:func:`._words.word_values`), so a
-        number inside a longer one (``seventy`` in ``three hundred seventy``)
-        and a scale word after digits (``billion`` in ``3 billion``) are no
-        numbers of their own here either.
+        The words one of which every writing of the value holds
+        (:func:`._words.head_words`) are searched for, in lower case,
+        capitalized and in capitals, and each run of number words they occur
+        in is read whole, once, with the grammar the answer is read with: so
+        ``seventy`` in ``three hundred seventy`` and ``billion`` in ``3
+        billion`` are no numbers of their own here either. Past a budget of
+        twice the texts' length, every run of the texts is read at once
+        instead (:func:`._words.word_values`): the same values, at a cost
+        linear in the texts.
 
         Args:
             value: A whole number or a fraction.
@@ -406,10 +428,61 @@ class TextIndex:
         Returns:
             True when some run of number words in the texts reads ``value``.
         """
-        values = self._word_values
-        if values is None:
-            values = self._word_values = word_values(self.joined)
+        if self._word_values is None:
+            with self._lock:
+                for head in head_words(value):
+                    if head not in self._heads_read and self._word_values is None:
+                        self._read_head(head)
+                        self._heads_read.add(head)
+        values = self._word_values if self._word_values is not None else self._words_seen
         return value in values
+
+    def _read_head(self, head: str) -> None:
+        """Read every run of number words that holds ``head`` (or all of them, past the budget)."""
+        text = self.joined
+        budget = 2 * len(text) + MAX_WORD_NUMBER
+        spellings = {head, head.capitalize(), head.upper()}
+        # In an ASCII text, one search of the lowered text finds all three
+        # spellings at their offsets; the spelling is then checked there.
+        lowered = self._lowered()
+        for spelling in (head,) if lowered is not None else spellings:
+            haystack = lowered if lowered is not None else text
+            position = haystack.find(spelling)
+            while position >= 0:
+                if (
+                    position not in self._word_starts
+                    and not (position and text[position - 1].isalnum())
+                    and text[position : position + len(head)] in spellings
+                ):
+                    start = run_start(text, position, MAX_WORD_NUMBER)
+                    if start is None or self._words_cost > budget:
+                        self._word_values = word_values(text)
+                        return
+                    self._words_cost += position - start
+                    self._read_runs(start, position)
+                position = haystack.find(spelling, position + len(spelling))
+
+    def _lowered(self) -> str | None:
+        """Return the joined texts lowered when they are ASCII (built on first use), else None."""
+        if self._lowered_text is None:
+            joined = self.joined
+            self._lowered_text = joined.lower() if joined.isascii() else ""
+        return self._lowered_text or None
+
+    def _read_runs(self, start: int, position: int) -> None:
+        """Read the runs of number words from ``start`` up to the one holding ``position``."""
+        text = self.joined
+        for run in WORDS_RE.finditer(text, start):
+            if run.start() > position:
+                return
+            numbers, words = read_run(text, run.start(), run.end())
+            self._words_cost += run.end() - run.start()
+            self._word_starts.update(words)
+            for number in numbers:
+                self._words_seen.add(number.value)
+                self._words_seen.update(number.also)
+            if run.end() > position:
+                return
 
     def rounds_to(self, key: Key, precision: int) -> bool:
         """

@@ -81,6 +81,11 @@ _PLURAL_DENOMINATORS = {
 
 _ARTICLES = frozenset({"a", "an"})
 
+#: Denominators of the fractions read before a scale word: halves, thirds
+#: and quarters (``half a million``, ``two thirds of a million``, ``a
+#: quarter million``, ``two and a half billion``).
+_SCALED_DENOMINATORS = frozenset({2, 3, 4})
+
 _NUMBER_WORDS = (
     *_SMALL,
     *_TENS,
@@ -91,6 +96,12 @@ _NUMBER_WORDS = (
     *_SINGULAR_DENOMINATORS,
     *_PLURAL_DENOMINATORS,
 )
+
+#: Characters enough for the longest number in words below MAX_WORD_VALUE
+#: ("seven hundred and seventy-seven trillion, seven hundred ..." is ~260);
+#: the chunk side steps back at most this far along a run before it reads
+#: every run of the texts instead.
+MAX_WORD_NUMBER = 400
 
 # Words that continue a number but never start one: the article inside
 # "half a million", "of" in "a quarter of a million", "oh" in "nineteen oh five".
@@ -219,7 +230,28 @@ def parse_word_run(text: str, start: int, end: int) -> Iterator[WordNumber]:
     Yields:
         Each number of the run, in order; a bare scale word yields nothing.
     """
+    yield from _parse_tokens(_tokens(text, start, end))
+
+
+def read_run(text: str, start: int, end: int) -> tuple[list[WordNumber], list[int]]:
+    """
+    Return the numbers of one run of number words and where each of its words starts.
+
+    Args:
+        text: The text holding the run.
+        start: The run's start offset.
+        end: The run's end offset.
+
+    Returns:
+        The numbers (as :func:`parse_word_run` yields them) and the offset of
+        every word of the run.
+    """
     tokens = _tokens(text, start, end)
+    return list(_parse_tokens(tokens)), [token.start for token in tokens]
+
+
+def _parse_tokens(tokens: list[_Token]) -> Iterator[WordNumber]:
+    """Yield the numbers of a run's words (see :func:`parse_word_run`)."""
     index = 0
     while index < len(tokens):
         number, following = _read(tokens, index)
@@ -429,8 +461,8 @@ def _fraction_after(
         denominator = _PLURAL_DENOMINATORS.get(token.word)
     else:
         return None
-    if denominator is None:
-        return None
+    if denominator is None or whole % denominator == 0:
+        return None  # "three thirds" is no fraction a reader writes
     value = Fraction(whole, denominator)
     end = following
     scaled = _scaled(tokens, end + 1, value)
@@ -467,6 +499,10 @@ def _scaled(
     scale = _SCALE_WORDS.get(word) or {"hundred": 100, "dozen": 12}.get(word)
     if scale is None:
         return None
+    if Fraction(fraction).denominator not in _SCALED_DENOMINATORS:
+        return None  # "half a million", "two thirds of a million"; not "a fifth of a million"
+    if fraction >= 1 and scale < 1000:
+        return None  # "two and a half million", but no "two and a half dozen"
     value = fraction * scale
     return (int(value) if value.denominator == 1 else value), position
 
@@ -605,3 +641,107 @@ def word_values(text: str) -> set[Value]:
         values.add(number.value)
         values.update(number.also)
     return values
+
+
+# A number word of a run and the separator after it, ending where a search
+# stops: one step back along a run (see :func:`run_start`).
+_WORD_BEFORE = re.compile(rf"(?<![^\W_])(?:{_WORD})(?:{_SEPARATOR})\Z")
+
+#: Characters looked back for one word and its separator.
+_STEP_BACK = 40
+
+
+def run_start(text: str, position: int, limit: int) -> int | None:
+    """
+    Return where the run of number words holding the word at ``position`` may start.
+
+    Steps back word by word while a number word and a separator come before;
+    from the offset returned, :data:`WORDS_RE` finds the runs a reading of
+    the whole text finds.
+
+    Args:
+        text: The text.
+        position: The start of a word of a run.
+        limit: Most characters to step back.
+
+    Returns:
+        The offset, or None when the run goes back further than ``limit``.
+    """
+    start = position
+    while True:
+        step = _WORD_BEFORE.search(text, max(0, start - _STEP_BACK), start)
+        if step is None:
+            return start
+        start = step.start()
+        if position - start > limit:
+            return None
+
+
+_DENOMINATOR_WORDS: dict[int, frozenset[str]] = {}
+for _word, _value in (*_SINGULAR_DENOMINATORS.items(), *_PLURAL_DENOMINATORS.items()):
+    _DENOMINATOR_WORDS[_value] = _DENOMINATOR_WORDS.get(_value, frozenset()) | {_word}
+
+#: Scales a fraction of which may be written in words (``half a million``).
+_FRACTION_SCALES = (12, 100, *_SCALE_WORDS.values())
+
+
+def head_words(value: Value) -> frozenset[str]:
+    """
+    Return words of which one occurs in every writing of ``value`` in words.
+
+    For a whole number below 100, the words it begins with (``77``:
+    ``seventy``; ``3``: ``three``, ``third``); from 100, the scale word every
+    writing of it holds (``hundred`` in ``three hundred and five``,
+    ``thousand`` in ``two thousand and one``; rarer words than ``one``), and
+    for a year the first word of its year form (``nineteen`` of ``nineteen
+    forty-five``); multiples of twelve, ``dozen``; the fractions of a scale
+    it may be, their denominators (``500000``: ``half``). For a fraction,
+    its denominator's words (``2/3``: ``third``, ``thirds``). The chunk side
+    searches these and reads whole only the runs of number words that hold one.
+
+    Args:
+        value: A whole number up to :data:`._keys.MAX_WORD_VALUE`, or a fraction.
+
+    Returns:
+        The words, lower case; empty when no writing in words has the value.
+    """
+    if isinstance(value, Fraction) and value.denominator != 1:
+        return _denominator_words(value.denominator)
+    whole = int(value)
+    heads: set[str] = set()
+    if whole < 20:
+        heads |= {_SMALL[whole], _ORDINAL_SMALL[whole]}
+    elif whole < 100:
+        tens = _TENS[whole // 10 - 2]
+        heads.add(tens)
+        if whole % 10 == 0:
+            heads.add(tens[:-1] + "ieth")  # "twentieth"
+    elif whole < 1000:
+        heads.add("hundred")
+    else:
+        for word, scale in _SCALE_WORDS.items():
+            if 1 <= whole // scale < 1000:
+                heads.add(word)
+        if whole < 10000:
+            heads.add("hundred")  # "twelve hundred"
+            if 10 <= whole // 100 <= 20 and whole % 100:
+                heads.add(_SMALL[whole // 100] if whole < 2000 else "twenty")  # a year
+    if whole and whole % 12 == 0 and whole // 12 < 100:
+        heads.add("dozen")  # "a dozen", "two dozen"
+    for scale in _FRACTION_SCALES:
+        part = Fraction(whole, scale)
+        mixed = scale >= 1000 and part < 1000  # "two and a half million"
+        if part.denominator in _SCALED_DENOMINATORS and (part < 1 or mixed):
+            heads |= _denominator_words(part.denominator)
+    return frozenset(heads)
+
+
+def _denominator_words(denominator: int) -> frozenset[str]:
+    """Return the words of the denominators a fraction in lowest terms may be written with."""
+    # "two quarters" is one half: any multiple of the denominator.
+    return frozenset(
+        word
+        for written, words in _DENOMINATOR_WORDS.items()
+        if written % denominator == 0
+        for word in words
+    )
