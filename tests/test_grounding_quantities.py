@@ -261,6 +261,7 @@ _WORD_PIECES = st.sampled_from(
         *("half ", "a ", "an ", "quarter ", "quarters ", "third ", "thirds ", "eighth "),
         *("first ", "twentieth ", "twenty-first ", "of ", " and ", ", ", "-", " ", "."),
         *("One ", "TWO ", "Half a million ", "someone ", "3 ", "the ", "\x00", "seventy-"),
+        *("and a half ", "ten ", "oh-five ", "trillion ", "billion ", "hundredth ", "six "),
     ]
 )
 

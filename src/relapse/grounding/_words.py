@@ -206,12 +206,39 @@ class _Token:
         self.end = end
 
 
-def _tokens(text: str, start: int, end: int) -> list[_Token]:
-    """Return the words of the run ``text[start:end]`` with the separator before each."""
-    return [
-        _Token((match["sep"] or "").strip().lower(), match["word"].lower(), *match.span("word"))
-        for match in _TOKEN.finditer(text, start, end)
-    ]
+class _Tokens:
+    """
+    The words of a run, read from the text as the parser reaches them.
+
+    A run of number words may be a megabyte long (``seventy seventy ...``);
+    its words are matched only as far as the numbers read need, so an answer
+    that stops at its 1,001st failing span does not tokenize the rest.
+    """
+
+    __slots__ = ("_matches", "_tokens")
+
+    def __init__(self, text: str, start: int, end: int) -> None:
+        self._matches = _TOKEN.finditer(text, start, end)
+        self._tokens: list[_Token] = []
+
+    def has(self, index: int) -> bool:
+        """Tell whether the run has a word at ``index``, reading up to it."""
+        tokens = self._tokens
+        while len(tokens) <= index:
+            match = next(self._matches, None)
+            if match is None:
+                return False
+            sep = (match["sep"] or "").strip().lower()
+            tokens.append(_Token(sep, match["word"].lower(), *match.span("word")))
+        return True
+
+    def __getitem__(self, index: int) -> _Token:
+        """Return the word at ``index`` (which :meth:`has` found)."""
+        return self._tokens[index]
+
+    def read(self) -> list[_Token]:
+        """Return the words read so far."""
+        return self._tokens
 
 
 def parse_word_run(text: str, start: int, end: int) -> Iterator[WordNumber]:
@@ -230,7 +257,7 @@ def parse_word_run(text: str, start: int, end: int) -> Iterator[WordNumber]:
     Yields:
         Each number of the run, in order; a bare scale word yields nothing.
     """
-    yield from _parse_tokens(_tokens(text, start, end))
+    yield from _parse_tokens(_Tokens(text, start, end))
 
 
 def read_run(text: str, start: int, end: int) -> tuple[list[WordNumber], list[int]]:
@@ -246,14 +273,15 @@ def read_run(text: str, start: int, end: int) -> tuple[list[WordNumber], list[in
         The numbers (as :func:`parse_word_run` yields them) and the offset of
         every word of the run.
     """
-    tokens = _tokens(text, start, end)
-    return list(_parse_tokens(tokens)), [token.start for token in tokens]
+    tokens = _Tokens(text, start, end)
+    numbers = list(_parse_tokens(tokens))
+    return numbers, [token.start for token in tokens.read()]
 
 
-def _parse_tokens(tokens: list[_Token]) -> Iterator[WordNumber]:
+def _parse_tokens(tokens: _Tokens) -> Iterator[WordNumber]:
     """Yield the numbers of a run's words (see :func:`parse_word_run`)."""
     index = 0
-    while index < len(tokens):
+    while tokens.has(index):
         number, following = _read(tokens, index)
         if number is None:
             index += 1
@@ -262,7 +290,7 @@ def _parse_tokens(tokens: list[_Token]) -> Iterator[WordNumber]:
         index = following
 
 
-def _read(tokens: list[_Token], index: int) -> tuple[WordNumber | None, int]:
+def _read(tokens: _Tokens, index: int) -> tuple[WordNumber | None, int]:
     """Read the number starting at ``tokens[index]``; return it (or None) and the next index."""
     token = tokens[index]
     word = token.word
@@ -278,7 +306,7 @@ def _read(tokens: list[_Token], index: int) -> tuple[WordNumber | None, int]:
     state = _Cardinal()
     last = index - 1
     position = index
-    while position < len(tokens):
+    while tokens.has(position):
         current = tokens[position]
         if position > index and not _joins(tokens, position, state):
             break
@@ -299,7 +327,7 @@ def _read(tokens: list[_Token], index: int) -> tuple[WordNumber | None, int]:
     if state.bare_scale:
         return None, last + 1  # "billion" in "3 billion", "hundred-year": no number on its own
     following = last + 1
-    if following < len(tokens):
+    if tokens.has(following):
         year = _year(tokens, index, last, state, value)
         if year is not None:
             return year
@@ -309,10 +337,10 @@ def _read(tokens: list[_Token], index: int) -> tuple[WordNumber | None, int]:
     return WordNumber(first, end, value, _precision(value)), following
 
 
-def _after_article(tokens: list[_Token], index: int) -> tuple[WordNumber | None, int]:
+def _after_article(tokens: _Tokens, index: int) -> tuple[WordNumber | None, int]:
     """Read ``a dozen``, ``a million``, ``a third``, ``a quarter of a million``, or nothing."""
     following = index + 1
-    if following >= len(tokens) or tokens[following].sep:
+    if not tokens.has(following) or tokens[following].sep:
         return None, following
     word = tokens[following].word
     denominator = _SINGULAR_DENOMINATORS.get(word)
@@ -333,7 +361,7 @@ def _after_article(tokens: list[_Token], index: int) -> tuple[WordNumber | None,
     state.accept("one")
     last = index
     position = following
-    while position < len(tokens):
+    while tokens.has(position):
         if position > following and not _joins(tokens, position, state):
             break
         if not state.accept(tokens[position].word):
@@ -357,7 +385,7 @@ def _after_article(tokens: list[_Token], index: int) -> tuple[WordNumber | None,
     return number, last + 1
 
 
-def _joins(tokens: list[_Token], position: int, state: _Cardinal) -> bool:
+def _joins(tokens: _Tokens, position: int, state: _Cardinal) -> bool:
     """Tell whether the separator before ``tokens[position]`` may join it to the number."""
     sep = tokens[position].sep
     if sep == "and":
@@ -368,7 +396,7 @@ def _joins(tokens: list[_Token], position: int, state: _Cardinal) -> bool:
     return True
 
 
-def _continues_after_comma(tokens: list[_Token], position: int, state: _Cardinal) -> bool:
+def _continues_after_comma(tokens: _Tokens, position: int, state: _Cardinal) -> bool:
     """
     Tell whether the group after a comma continues the number (``one thousand, nine hundred``).
 
@@ -376,8 +404,11 @@ def _continues_after_comma(tokens: list[_Token], position: int, state: _Cardinal
     does (the way numbers are written out in full); ``one million, two`` is a
     list, ``one million, two million`` too.
     """
-    for token in tokens[position:]:
-        if token is not tokens[position] and token.sep == ",":
+    index = position
+    while tokens.has(index):
+        token = tokens[index]
+        index += 1
+        if index > position + 1 and token.sep == ",":
             return False
         word = ORDINAL_WORDS.get(token.word, token.word)
         if word == "hundred":
@@ -391,7 +422,7 @@ def _continues_after_comma(tokens: list[_Token], position: int, state: _Cardinal
 
 
 def _year(
-    tokens: list[_Token], index: int, last: int, state: _Cardinal, value: int
+    tokens: _Tokens, index: int, last: int, state: _Cardinal, value: int
 ) -> tuple[WordNumber, int] | None:
     """
     Read ``nineteen forty-five`` (1945) or ``nineteen oh five`` (1905), or return None.
@@ -407,7 +438,7 @@ def _year(
     if tokens[following].word == "oh":
         # "nineteen oh five", "nineteen oh-five": 1905.
         unit = following + 1
-        if unit >= len(tokens) or tokens[unit].sep not in ("", "-"):
+        if not tokens.has(unit) or tokens[unit].sep not in ("", "-"):
             return None
         part = SMALL_WORDS.get(tokens[unit].word, 0)
         if not 1 <= part <= 9:
@@ -417,7 +448,9 @@ def _year(
         second = _Cardinal()
         end = following - 1
         # At most "forty-five": a tens word and a unit, or a teen, or a tens word.
-        for position in range(following, min(following + 2, len(tokens))):
+        for position in (following, following + 1):
+            if not tokens.has(position):
+                break
             word = tokens[position].word
             if position > following and tokens[position].sep not in ("", "-"):
                 break
@@ -433,7 +466,7 @@ def _year(
 
 
 def _fraction_after(
-    tokens: list[_Token], index: int, last: int, whole: int
+    tokens: _Tokens, index: int, last: int, whole: int
 ) -> tuple[WordNumber, int] | None:
     """
     Read what a cardinal starts: ``one third``, ``two thirds of a million``, ``two and a half``.
@@ -442,7 +475,7 @@ def _fraction_after(
     """
     following = last + 1
     token = tokens[following]
-    if token.sep == "and" and token.word in ("a", "one") and following + 1 < len(tokens):
+    if token.sep == "and" and token.word in ("a", "one") and tokens.has(following + 1):
         # "two and a half", "one and a half million".
         denominator = _SINGULAR_DENOMINATORS.get(tokens[following + 1].word)
         if denominator is None or tokens[following + 1].sep:
@@ -472,7 +505,7 @@ def _fraction_after(
 
 
 def _scaled(
-    tokens: list[_Token], index: int, fraction: Value, *, article: bool = True
+    tokens: _Tokens, index: int, fraction: Value, *, article: bool = True
 ) -> tuple[Value, int] | None:
     """
     Read the scale a fraction takes: ``a million``, ``of a million``, ``million``.
@@ -487,13 +520,13 @@ def _scaled(
         The scaled value and the index of the scale word, or None.
     """
     position = index
-    if position < len(tokens) and article and tokens[position].word == "of":
+    if tokens.has(position) and article and tokens[position].word == "of":
         position += 1
-        if position >= len(tokens) or tokens[position].word not in _ARTICLES:
+        if not tokens.has(position) or tokens[position].word not in _ARTICLES:
             return None
-    if position < len(tokens) and article and tokens[position].word in _ARTICLES:
+    if tokens.has(position) and article and tokens[position].word in _ARTICLES:
         position += 1
-    if position >= len(tokens) or any(token.sep for token in tokens[index : position + 1]):
+    if not tokens.has(position) or any(tokens[at].sep for at in range(index, position + 1)):
         return None
     word = tokens[position].word
     scale = _SCALE_WORDS.get(word) or {"hundred": 100, "dozen": 12}.get(word)
@@ -508,7 +541,7 @@ def _scaled(
 
 
 def _fraction(
-    tokens: list[_Token],
+    tokens: _Tokens,
     index: int,
     last: int,
     value: Value,
@@ -720,7 +753,7 @@ def head_words(value: Value) -> frozenset[str]:
         heads.add("hundred")
     else:
         for word, scale in _SCALE_WORDS.items():
-            if 1 <= whole // scale < 1000:
+            if 1 <= whole // scale < 10000:  # "twelve hundred thousand"
                 heads.add(word)
         if whole < 10000:
             heads.add("hundred")  # "twelve hundred"
