@@ -584,13 +584,15 @@ UNIT_TOKEN = re.compile(r"(?:[kcmdµμ]?m|ft|in|mi|yd)[23]")
 MINUS_SIGNS = frozenset("-\u2212\u2013")
 
 # "minus 5", "negative 12": a sign in words, before a space.
-_SIGN_WORDS = re.compile(r"(?<![^\W_])(?:[Mm]inus|MINUS|[Nn]egative|NEGATIVE)[ \u00a0]\Z")
+_SIGN_WORDS = tuple(
+    f"{word}{space}"
+    for word in ("minus", "Minus", "MINUS", "negative", "Negative", "NEGATIVE")
+    for space in " \u00a0"
+)
 
 #: Last letters of the sign words: a cheap test before the regex.
 SIGN_WORD_ENDS = frozenset("sSeE")
 
-#: Characters of the longest sign word and its space.
-_SIGN_WORD_WINDOW = len("negative ")
 
 # After these, a minus before a digit is a sign; NUL separates the chunks
 # of an index, so a chunk's start reads as a text's start.
@@ -631,10 +633,12 @@ def sign_word(text: str, start: int) -> int | None:
     ``minus 5 degrees`` is -5; ``12 minus 5`` is arithmetic (a number comes
     before the word, as for :func:`is_sign`), and ``minus`` there no sign.
     """
-    word = _SIGN_WORDS.search(text, max(0, start - _SIGN_WORD_WINDOW), start)
-    if word is None or not is_sign(text, word.start()):
+    if not text.endswith(_SIGN_WORDS, 0, start):  # one test in C
         return None
-    return word.start()
+    word = start - (6 if text[start - 2] in "sS" else 9)
+    if (word and text[word - 1].isalnum()) or not is_sign(text, word):
+        return None  # inside a longer word, or arithmetic: "12 minus 5"
+    return word
 
 
 def signed_claim(claim: Claim, sign: int | None = None) -> Claim:
