@@ -95,14 +95,15 @@ _CLAIMS = r"""
             (?P<dim_b>\d+(?:\.\d+)?)(?:['\u2019]?s)?(?![^\W_]))
       | (?P<mixed>\d{0,2}
             (?=[\ \u00a0](?P<mixed_num>\d{1,3})/(?P<mixed_den>\d{1,3})(?![\d/])))
-      | (?P<lakh>\d?(?<!\d{3})NOT_LISTED(?:,\d\d)+,\d{3}(?!\d|,\d)(?:\.\d+)?)
+      | (?P<lakh>(?=\d?,\d\d,)\d?(?<!\d{3})NOT_LISTED(?:,\d\d)+,\d{3}(?!\d|,\d)(?:\.\d+)?)
       | (?P<num>
             # The digit run, then thousands groups if it has at most 3 digits
             # (comma, spaces, apostrophes or points, never mixed): "29,000",
             # "29 000", "29'000", "1.234.567", "1.234,5"; not "2019 100", nor
             # a lone "1.234" (a decimal). Neither after a comma list's group
             # ("3,11,33" is 3, 11 and 33).
-            \d*(?:(?<!\d{4})NOT_LISTED(?<!(?<!\d)0)
+            # (The lookahead first: most numbers have no group to test for.)
+            \d*(?:(?=[,.'\u2019SPACE_GROUPS]\d{3})(?<!\d{4})NOT_LISTED(?<!(?<!\d)0)
                 (?:(?:,\d{3})+|(?:[SPACE_GROUPS]\d{3})+|(?:['\u2019]\d{3})+
                   |(?:\.\d{3}){2,}|\.\d{3}(?=,\d))(?!\d))?
             (?P<int>)
@@ -111,9 +112,9 @@ _CLAIMS = r"""
             # after groups of another separator ("1.234,567", "1 234,5") or
             # after a lone 0 ("0,125").
             (?P<frac>[.\u066b]\d+
-                |(?<!\d{4})NOT_LISTED,(?:\d{1,2}|\d{4,})(?!\d|[,.]\d)
-                |(?<=[GROUP_SEPARATORS]\d{3}),\d+(?!\d|[,.]\d)
-                |(?<=0)(?<!\d0)(?<![\d.,]\d0),\d+(?!\d|[,.]\d))?
+                |(?=,)(?:(?<!\d{4})NOT_LISTED,(?:\d{1,2}|\d{4,})(?!\d|[,.]\d)
+                    |(?<=[GROUP_SEPARATORS]\d{3}),\d+(?!\d|[,.]\d)
+                    |(?<=0)(?<!\d0),\d+(?!\d|[,.]\d)))?
             # A power of ten: "1e6", "2.5E-3".
             (?P<exp>[eE][+\-\u2212]?\d{1,3}(?![^\W_]))?
             (?:

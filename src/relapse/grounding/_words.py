@@ -24,6 +24,8 @@ the current one, so ``four seventy-seven`` is 4 and 77, and ``seventy`` in
 
 from __future__ import annotations
 
+import functools
+import math
 import re
 from collections.abc import Iterator
 from fractions import Fraction
@@ -718,6 +720,7 @@ for _word, _value in (*_SINGULAR_DENOMINATORS.items(), *_PLURAL_DENOMINATORS.ite
 _FRACTION_SCALES = (12, 100, *_SCALE_WORDS.values())
 
 
+@functools.lru_cache(maxsize=4096)
 def head_words(value: Value) -> frozenset[str]:
     """
     Return words of which one occurs in every writing of ``value`` in words.
@@ -762,13 +765,14 @@ def head_words(value: Value) -> frozenset[str]:
     if whole and whole % 12 == 0 and whole // 12 < 100:
         heads.add("dozen")  # "a dozen", "two dozen"
     for scale in _FRACTION_SCALES:
-        part = Fraction(whole, scale)
-        mixed = scale >= 1000 and part < 1000  # "two and a half million"
-        if part.denominator in _SCALED_DENOMINATORS and (part < 1 or mixed):
-            heads |= _denominator_words(part.denominator)
+        denominator = scale // math.gcd(whole, scale)  # of whole / scale, in lowest terms
+        mixed = scale >= 1000 and whole < 1000 * scale  # "two and a half million"
+        if denominator in _SCALED_DENOMINATORS and (whole < scale or mixed):
+            heads |= _denominator_words(denominator)
     return frozenset(heads)
 
 
+@functools.lru_cache(maxsize=64)
 def _denominator_words(denominator: int) -> frozenset[str]:
     """Return the words of the denominators a fraction in lowest terms may be written with."""
     # "two quarters" is one half: any multiple of the denominator.
