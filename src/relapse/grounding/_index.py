@@ -446,8 +446,8 @@ class TextIndex:
         text = self.joined
         budget = 2 * len(text) + MAX_WORD_NUMBER
         spellings = {head, head.capitalize(), head.upper()}
-        # In an ASCII text, one search of the lowered text finds all three
-        # spellings at their offsets; the spelling is then checked there.
+        # One search of the lowered text finds all three spellings at their
+        # offsets; the spelling is then checked there.
         lowered = self._lowered()
         for spelling in (head,) if lowered is not None else spellings:
             haystack = lowered if lowered is not None else text
@@ -467,10 +467,13 @@ class TextIndex:
                 position = haystack.find(spelling, position + len(spelling))
 
     def _lowered(self) -> str | None:
-        """Return the joined texts lowered when they are ASCII (built on first use), else None."""
+        """Return the joined texts lowered, offsets kept (built on first use), else None."""
         if self._lowered_text is None:
             joined = self.joined
-            self._lowered_text = joined.lower() if joined.isascii() else ""
+            lowered = joined.lower()
+            # Lowering never shortens a character; of the same length, the
+            # lowered text has every character at its offset ("İ" lowers to two).
+            self._lowered_text = lowered if len(lowered) == len(joined) else ""
         return self._lowered_text or None
 
     def _read_runs(self, start: int, position: int) -> None:
