@@ -125,9 +125,6 @@ def decade_claim(start: int, end: int, integer: str) -> Claim | None:
 # "AD 79", "A.D. 79": the era before a year, and a space.
 _ERA_BEFORE = ("AD ", "AD\u00a0", "A.D. ", "A.D.\u00a0")
 
-#: Last characters before the space of an era written before a year: a cheap test.
-ERA_BEFORE_ENDS = frozenset("D.")
-
 
 def era_before(text: str, start: int) -> int | None:
     """Return where ``AD`` or ``A.D.`` starts right before the year at ``start``, if it does."""

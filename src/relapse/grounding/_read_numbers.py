@@ -590,8 +590,10 @@ _SIGN_WORDS = tuple(
     for space in " \u00a0"
 )
 
-#: Last letters of the sign words: a cheap test before the regex.
+#: Last letters of the sign words, and the letters before them: cheap tests
+#: before the search ("minus", "negative"; not "the", "was").
 SIGN_WORD_ENDS = frozenset("sSeE")
+SIGN_WORD_PENULTIMATES = frozenset("uUvV")
 
 
 # After these, a minus before a digit is a sign; NUL separates the chunks

@@ -37,7 +37,6 @@ from relapse.grounding._normalize import (
     origin_span,
 )
 from relapse.grounding._read_dates import (
-    ERA_BEFORE_ENDS,
     era_before,
     era_claim,
     month_day,
@@ -51,6 +50,7 @@ from relapse.grounding._read_numbers import (
     GROUP_SEPARATORS,
     MINUS_SIGNS,
     SIGN_WORD_ENDS,
+    SIGN_WORD_PENULTIMATES,
     SPACE_GROUPS,
     UNIT_TOKEN,
     is_sign,
@@ -377,9 +377,10 @@ def _scan(
                     if before == " ":
                         last = text[start - 2]
                         if last in SIGN_WORD_ENDS:
-                            sign = sign_word(text, start)
-                        elif last in ERA_BEFORE_ENDS:
-                            era = era_before(text, start)
+                            if text[start - 3] in SIGN_WORD_PENULTIMATES:  # not "the 5"
+                                sign = sign_word(text, start)
+                        elif last == "D" or (last == "." and text[start - 3] == "D"):
+                            era = era_before(text, start)  # "AD 79", "A.D. 79"
                     if (
                         plain_numbers is not None
                         and pending is None
@@ -469,11 +470,11 @@ def _scan(
                 elif before_claim in _SIGN_WORD_SPACES:
                     last = text[claim_start - 2 : claim_start - 1]
                     if last in SIGN_WORD_ENDS:
-                        sign = sign_word(text, claim_start)
+                        sign = sign_word(text, claim_start)  # past the short path: rare
                         if sign is not None:
                             claim = signed_claim(claim, sign)
                     elif (
-                        last in ERA_BEFORE_ENDS
+                        (last == "D" or (last == "." and text[claim_start - 3] == "D"))
                         and text[claim_start : claim.end].isdecimal()
                         and (era := era_before(text, claim_start)) is not None
                     ):
