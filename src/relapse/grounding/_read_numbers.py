@@ -590,10 +590,8 @@ _SIGN_WORDS = tuple(
     for space in " \u00a0"
 )
 
-#: Last letters of the sign words, and the letters before them: cheap tests
-#: before the search ("minus", "negative"; not "the", "was").
+#: Last letters of the sign words: a cheap test before the search.
 SIGN_WORD_ENDS = frozenset("sSeE")
-SIGN_WORD_PENULTIMATES = frozenset("uUvV")
 
 
 # After these, a minus before a digit is a sign; NUL separates the chunks

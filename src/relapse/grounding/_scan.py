@@ -50,7 +50,6 @@ from relapse.grounding._read_numbers import (
     GROUP_SEPARATORS,
     MINUS_SIGNS,
     SIGN_WORD_ENDS,
-    SIGN_WORD_PENULTIMATES,
     SPACE_GROUPS,
     UNIT_TOKEN,
     is_sign,
@@ -132,6 +131,14 @@ _CLAIMS = r"""
         )
 """
 
+# Not after a sign word or an era, the ends of which are tested here, after
+# the number's first digit, in the engine: "minus 5", "NEGATIVE 5", "AD 79",
+# "A.D. 79" are read the general way, which looks for them (so are "bonus 5"
+# and "five 5", at no cost to their reading).
+_NOT_AFTER_WORD = "".join(
+    rf"(?<!{re.escape(end)}[\ \u00a0]\d)" for end in ("nus", "NUS", "ive", "IVE", "AD", "A.D.")
+)
+
 # Not right after a comma list's group: the digits before (at most three)
 # follow no "digit," ("22" in "8,22,443").
 _NOT_LISTED = r"(?<!\d,\d)(?<!\d,\d\d)(?<!\d,\d\d\d)"
@@ -147,6 +154,7 @@ def _pattern(template: str) -> str:
         .replace("AM_PM", AM_PM)
         .replace("ERA_AFTER", f"[\\ \\u00a0](?:{ERA_WORDS})")
         .replace("ERA_WORDS", ERA_WORDS)
+        .replace("NOT_AFTER_WORD", _NOT_AFTER_WORD)
         .replace("SPACE_GROUPS", SPACE_GROUPS)
         .replace("GROUP_SEPARATORS", GROUP_SEPARATORS)
     )
@@ -172,7 +180,7 @@ _SCAN = re.compile(
         (?:
             (?<=\d)
             (?:
-                (?P<bare>\d*(?=
+                (?P<bare>NOT_AFTER_WORD\d*(?=
                     # First the commonest case, cheapest to test: a space and a
                     # lowercase letter that starts none of the continuations.
                     [\ ](?:[c-gi-lnqrsu-wz]|a(?![mM.])|y(?!ears?[\ \u00a0](?:[ABC]|before)))
@@ -370,38 +378,22 @@ def _scan(
                 # month name (no "month" match reached it).
                 raw = text[start:end]
                 if raw.isascii():
-                    # No sign, no point, no unit token to look for after a
-                    # space or a quiet character; but a sign word ("minus 5")
-                    # or an era ("AD 79").
-                    sign = era = None
-                    if before == " ":
-                        last = text[start - 2]
-                        if last in SIGN_WORD_ENDS:
-                            if text[start - 3] in SIGN_WORD_PENULTIMATES:  # not "the 5"
-                                sign = sign_word(text, start)
-                        elif last == "D" or (last == "." and text[start - 3] == "D"):
-                            era = era_before(text, start)  # "AD 79", "A.D. 79"
                     if (
                         plain_numbers is not None
                         and pending is None
-                        and sign is None
-                        and era is None
                         and not _may_open_range(text, end)
                     ):
                         plain_numbers.append(raw)
                         resume = end
                         continue
+                    code, needs, provides, key, precision = digit_run_or_year_parts(raw)
+                    claim = new_claim(
+                        Claim, (code, start, end, needs, provides, key, precision, True, (), "")
+                    )
+                    # After a space or a quiet character: no sign, no point,
+                    # no unit token to look for (a sign word or an era before
+                    # it fails the "bare" match: see _NOT_AFTER_WORD).
                     quiet = True
-                    if era is not None:
-                        claim = era_claim(era, end, raw, "AD")
-                    else:
-                        code, needs, provides, key, precision = digit_run_or_year_parts(raw)
-                        claim = new_claim(
-                            Claim,
-                            (code, start, end, needs, provides, key, precision, True, (), ""),
-                        )
-                        if sign is not None:
-                            claim = signed_claim(claim, sign)
             if claim is None:
                 look_back = glued > start - MONTH_WINDOW
                 claim = _read_digit_run_short(text, start, end, match, look_back)
