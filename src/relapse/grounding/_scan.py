@@ -119,10 +119,10 @@ _CLAIMS = r"""
             (?:
                 (?P<pct>[\ \u00a0\u202f]?[%\u066a\uff05]
                     |[\ \u00a0](?:PERCENT_WORDS)(?![^\W\d_]))
-              | (?P<era>ERA_AFTER)
+              | (?=[\ \u00a0][yABCb])(?P<era>ERA_AFTER)
               | [\ \u00a0-]?(?P<scale>SCALE_WORDS)
                     (?![^\W\d_])
-              | (?P<am_pm>[\ \u00a0]?AM_PM)
+              | (?=[\ \u00a0]?[aApP])(?P<am_pm>[\ \u00a0]?AM_PM)
               | (?P<suffix>[^\W\d_]+)
               | (?P<apos>['\u2019]s)(?![^\W\d_])
             )?
