@@ -198,7 +198,8 @@ class TestYearsAndEras:
         ("answer", "chunk", "expected"),
         [
             ("It ended in nineteen forty-five.", "It ended in 1945.", PASSES),
-            ("It ended in 1945.", "It ended in nineteen forty-five.", PASSES),
+            # A year in digits needs digits: chunks do not write years in words.
+            ("It ended in 1945.", "It ended in nineteen forty-five.", fg002("1945")),
             ("It ended in nineteen forty-four.", "It ended in 1945.", fg002("nineteen forty-four")),
             ("Rome was founded in 753 BC.", "Rome was founded in 753 AD.", fg002("753 BC")),
             ("Rome was founded in 753 BC.", "Rome was founded in 753 B.C.", PASSES),

@@ -471,8 +471,10 @@ class PreparedCheck:
                 return True
             if claim.unit in ("%", "/") and self._ratio(key, claim.unit):
                 return True
-        elif key[0] != "n":
-            return False  # a date pattern: the chunks' dates are digits
+        elif answer[claim.start : claim.start + 1].isdecimal() or key[0] != "n":
+            # A date pattern, or a year in digits: chunks write dates in digits
+            # (a year in words, "nineteen forty-five", grounds words only).
+            return False
         # "70" in the answer, "Seventy" in a chunk. Prose spells out numbers of
         # up to three significant digits ("two hundred and twelve", "three
         # thousand five hundred") and years ("nineteen forty-five"); a claim in

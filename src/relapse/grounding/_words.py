@@ -745,13 +745,17 @@ def head_words(value: Value) -> frozenset[str]:
         return _denominator_words(value.denominator)
     whole = int(value)
     heads: set[str] = set()
+    # An ordinal in one word that does not hold its cardinal ("third",
+    # "twentieth"; "fourteenth" holds "fourteen", "hundredth" "hundred").
     if whole < 20:
-        heads |= {_SMALL[whole], _ORDINAL_SMALL[whole]}
+        heads.add(_SMALL[whole])
+        if not _ORDINAL_SMALL[whole].startswith(_SMALL[whole]):
+            heads.add(_ORDINAL_SMALL[whole])
     elif whole < 100:
         tens = _TENS[whole // 10 - 2]
         heads.add(tens)
         if whole % 10 == 0:
-            heads.add(tens[:-1] + "ieth")  # "twentieth"
+            heads.add(tens[:-1] + "ieth")
     elif whole < 1000:
         heads.add("hundred")
     else:
