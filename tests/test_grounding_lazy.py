@@ -141,8 +141,6 @@ class TestOpaque:
             "\u0661\u0662 items",
             "10\u2079 stars",
             "12\u200b500",
-            "1e6 cells",
-            "2.5E-3 mol",
         ],
     )
     def test_writings_the_digest_cannot_show_are_opaque(self, text: str) -> None:
@@ -150,7 +148,10 @@ class TestOpaque:
 
     @pytest.mark.parametrize(
         "text",
-        ["on 3/4/2019", "1/2/3", "1939-1945", "20k", "a 0k", "$1,500m", "12 500", "plain 12,5"],
+        [
+            *("on 3/4/2019", "1/2/3", "1939-1945", "20k", "a 0k", "$1,500m", "12 500"),
+            *("plain 12,5", "1e6 cells", "2.5E-3 mol"),
+        ],
     )
     def test_other_writings_are_not(self, text: str) -> None:
         assert not is_opaque(text)

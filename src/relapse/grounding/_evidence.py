@@ -14,8 +14,7 @@ sufficient, and the chunks that pass are read by the scanner itself.
 
 Some writings hold a value whose digits the text does not spell in one run:
 a fraction (``1/4`` is 0.25), a vulgar fraction or superscript, digits of
-another script, a year range ending in two digits (``1939-45``), a power of
-ten in e-notation (``1e6``, found in the digest). A chunk with
+another script, a year range ending in two digits (``1939-45``). A chunk with
 any of them is *opaque*: the index reads it at once, like before this module
 existed. ``TestEveryProvidedKeyHasItsEvidence`` in
 ``tests/test_grounding_lazy.py`` checks the rules against every claim the
@@ -186,35 +185,9 @@ def opaque_positions(text: str, encoded: bytes | None = None) -> Iterator[int]:
             yield letter
 
 
-# "1e6", "2.5E-3" ("25e3" in the digest): a power of ten whose value the
-# digits do not spell. Searched in the digest, where an "e" between digits
-# is rare and signs and points are gone: led by the literal, at a fraction
-# of the cost of a search of the text for a digit.
-_E_NOTATION = re.compile(rb"e(?<=[0-9]e)[0-9]")
-
-
-def opaque_in_digest(digested: bytes) -> Iterator[int]:
-    """
-    Yield positions in a digest of powers of ten in e-notation (``1e6``, ``2.5E-3``).
-
-    Their chunks are opaque like those of :func:`opaque_positions`; a digest
-    may show a few more (``5 e6``), which only reads their chunks up front.
-
-    Args:
-        digested: What :func:`digest` made of the chunks, joined.
-
-    Yields:
-        An offset in the digest inside each.
-    """
-    for match in _E_NOTATION.finditer(digested):
-        yield match.start()
-
-
 def is_opaque(text: str) -> bool:
     """Tell whether ``text`` holds a writing whose value its digest cannot show."""
-    if next(iter(opaque_positions(text)), None) is not None:
-        return True
-    return next(opaque_in_digest(digest(text)), None) is not None
+    return next(iter(opaque_positions(text)), None) is not None
 
 
 class TextTest(Protocol):
@@ -392,6 +365,9 @@ def _number_evidence(digits: object, exponent: object) -> tuple[Alternative, ...
         # them as a number of their own (one digit: "7", "0.5").
         alternatives.append((digits.encode("ascii"), WrittenNumber(digits)))
     else:
+        # "1e6": a power of ten after the digit (the scanner reads no
+        # mantissa ending in 0, "1.0e6", as one).
+        alternatives.append(((digits + "e").encode("ascii"),))
         alternatives.append(((digits + "0" * exponent).encode("ascii"),))
         for word, scale in SCALE_EXPONENTS.items():
             mantissa = (

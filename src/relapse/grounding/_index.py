@@ -29,7 +29,6 @@ from relapse.grounding._evidence import (
     encode,
     evidence,
     interval_evidence,
-    opaque_in_digest,
     opaque_positions,
 )
 from relapse.grounding._keys import (
@@ -147,9 +146,6 @@ class TextIndex:
             starts = self._joined_starts = _starts(len(text) for text in texts)
             for offset in opaque_positions(self.joined, self._encoded):
                 self._read_text(bisect_right(starts, offset) - 1)
-            # The digests serve every lookup miss later: computed now, once.
-            for offset in opaque_in_digest(self._digests()):
-                self._read_text(bisect_right(self._digest_starts, offset) - 1)
         if eager_words:
             spelled = {
                 key for value in word_values(self.joined) if (key := value_key(value)) is not None

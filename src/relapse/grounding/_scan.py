@@ -114,8 +114,9 @@ _CLAIMS = r"""
                 |(?=,)(?:(?<!\d{4})NOT_LISTED,(?:\d{1,2}|\d{4,})(?!\d|[,.]\d)
                     |(?<=[GROUP_SEPARATORS]\d{3}),\d+(?!\d|[,.]\d)
                     |(?<=0)(?<!\d0),\d+(?!\d|[,.]\d)))?
-            # A power of ten: "1e6", "2.5E-3".
-            (?P<exp>[eE][+\-\u2212]?\d{1,3}(?![^\W_]))?
+            # A power of ten: "1e6", "2.5E-3"; not after a 0, since the digest
+            # of "1.0e6" ("10e6") shows no "1e" for a lazy index to find.
+            (?P<exp>(?<=[1-9])[eE][+\-\u2212]?\d{1,3}(?![^\W_]))?
             (?:
                 (?P<pct>[\ \u00a0\u202f]?[%\u066a\uff05]
                     |[\ \u00a0](?:PERCENT_WORDS)(?![^\W\d_]))
