@@ -136,8 +136,13 @@ _CLAIMS = r"""
 # the number's first digit, in the engine: "minus 5", "NEGATIVE 5", "AD 79",
 # "A.D. 79" are read the general way, which looks for them (so are "bonus 5"
 # and "five 5", at no cost to their reading).
-_NOT_AFTER_WORD = "".join(
-    rf"(?<!{re.escape(end)}[\ \u00a0]\d)" for end in ("nus", "NUS", "ive", "IVE", "AD", "A.D.")
+_NOT_AFTER_WORD = (
+    # First one test that rules them all out for nearly every number ("the 5").
+    r"(?:(?<![uUvVAD][sSeED.][\ \u00a0]\d)|"
+    + "".join(
+        rf"(?<!{re.escape(end)}[\ \u00a0]\d)" for end in ("nus", "NUS", "ive", "IVE", "AD", "A.D.")
+    )
+    + ")"
 )
 
 # Not right after a comma list's group: the digits before (at most three)
@@ -460,15 +465,18 @@ def _scan(
                     before_claim = text[claim_start - 1] if claim_start else ""
                 if before_claim in MINUS_SIGNS and is_sign(text, claim_start - 1):
                     claim = signed_claim(claim)
-                elif before_claim in _SIGN_WORD_SPACES:
-                    last = text[claim_start - 2 : claim_start - 1]
-                    if last in SIGN_WORD_ENDS:
-                        sign = sign_word(text, claim_start)  # past the short path: rare
+                elif (
+                    before_claim in _SIGN_WORD_SPACES
+                    # The last two letters of "minus", "negative", "AD", "A.D.":
+                    # one slice and one lookup rule out "was 3.5", "the 12,000".
+                    and text[claim_start - 3 : claim_start - 1] in _WORD_BEFORE_ENDS
+                ):
+                    if text[claim_start - 2] in SIGN_WORD_ENDS:
+                        sign = sign_word(text, claim_start)
                         if sign is not None:
                             claim = signed_claim(claim, sign)
                     elif (
-                        (last == "D" or (last == "." and text[claim_start - 3] == "D"))
-                        and text[claim_start : claim.end].isdecimal()
+                        text[claim_start : claim.end].isdecimal()
                         and (era := era_before(text, claim_start)) is not None
                     ):
                         digits = ascii_digits(text[claim_start : claim.end])
@@ -537,6 +545,9 @@ def _join_range(text: str, first: Claim, second: Claim) -> Claim | None:
 
 # The spaces between a sign word and its number ("minus 5").
 _SIGN_WORD_SPACES = frozenset(" \u00a0")
+
+# The last two characters of the sign words and the eras before a year.
+_WORD_BEFORE_ENDS = frozenset({"us", "US", "ve", "VE", "AD", "D."})
 
 # Characters after which a bare digit run needs no look at its prefix: not
 # a letter (token), a hyphen (token or range), a currency symbol.
