@@ -131,10 +131,22 @@ def _second_slash(text: str, start: int) -> bool:
     first = start - 2
     while first > 0 and text[first - 1].isdigit():
         first -= 1
-    return first == 0 or text[first - 1] not in _NUMBER_PUNCTUATION
+    if first == 0:
+        return True
+    if (
+        start - 1 - first == 3
+        and text[first - 1] in _GROUP_MARKS
+        and text[first - 2 : first - 1].isdigit()
+    ):
+        # "1 001/41/42": the scanner reads 1 001, then the fraction 41/42.
+        return False
+    return text[first - 1] not in _NUMBER_PUNCTUATION
 
 
 _NUMBER_PUNCTUATION = frozenset(".,:/-\u066b\u066c")
+
+# The marks other than those above that group thousands ("29 000", "29'000").
+_GROUP_MARKS = frozenset(" \u00a0\u202f\u2009\u2007'\u2019\u060c\u2e41\uff0c")
 
 
 def opaque_positions(text: str, encoded: bytes | None = None) -> Iterator[int]:
