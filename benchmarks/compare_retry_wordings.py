@@ -45,7 +45,7 @@ from types import ModuleType
 from typing import Any
 
 import relapse
-from relapse import _prompts
+from relapse import prompts
 from relapse.demo import load_items
 from relapse.llms.local import _EXAMPLES, LocalModel
 
@@ -67,13 +67,13 @@ def question_last_retry(
     query: str, previous_answer: str, findings: Sequence[relapse.GroundingFinding]
 ) -> str:
     """Candidate 3: the problems first, the original question last (for completion models)."""
-    problems = "; ".join(_prompts._finding_line(f) for f in findings)
-    quoted = _prompts.inline(previous_answer, _prompts.MAX_QUOTED_ANSWER_CHARS)
+    problems = prompts._problems(findings)
+    quoted = prompts.quote_answer(previous_answer, findings)
     return (
         f'Your previous answer "{quoted}"'
         f" was rejected because the context does not support: {problems}. Use only the"
-        f" context; if it does not contain the answer, say: {_prompts.NO_ANSWER} The question"
-        f" again: {_prompts.inline(query)}"
+        f" context; if it does not contain the answer, say: {prompts.NO_ANSWER} The question"
+        f" again: {prompts.inline(query)}"
     )
 
 

@@ -40,8 +40,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import relapse
-from relapse._outcomes import RECOVERED_REFUSAL, outcome_of
 from relapse.demo import load_items
+from relapse.evaluation._outcomes import RECOVERED_REFUSAL, outcome_of
 from relapse.llms.local import LocalModel
 
 

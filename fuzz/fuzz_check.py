@@ -20,7 +20,7 @@ import atheris
 
 with atheris.instrument_imports():
     import relapse
-    from relapse._prompts import (
+    from relapse.prompts import (
         compact_retry,
         context_prompt,
         inline,

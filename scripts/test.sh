@@ -7,15 +7,22 @@ cd "$(dirname "$0")/.."
 
 # The local extra's llama-cpp-python is compiled the first time (about 6
 # minutes on 2 cores) for a CPU baseline every machine of ours has; see setup.sh.
-RELAPSE_EXTRAS="otel,local,cli,server,openai,langchain,llamaindex" bash scripts/setup.sh --group dev
+# The docs group too: tests/test_docs_build.py runs `mkdocs build --strict`.
+# Every install is held to constraints.txt, the versions last tested
+# (`bash scripts/lock.sh` refreshes it); only the release step below takes
+# the newest releases of relapse's runtime dependencies.
+RELAPSE_EXTRAS="otel,local,cli,server,openai,langchain,llamaindex" bash scripts/setup.sh \
+  --group dev --group docs --group release
 
 # Arize Phoenix is the real tracing backend of the end-to-end test. It pins
 # its own OpenTelemetry and web stack, so it lives in a venv of its own and the
-# test only starts its server as a subprocess.
-if [ ! -x .venv-phoenix/bin/phoenix ]; then
+# test only starts its server as a subprocess. Its versions are locked in
+# constraints-phoenix.txt; the venv is brought to them whenever that file changes.
+if [ ! -x .venv-phoenix/bin/phoenix ] || ! cmp -s constraints-phoenix.txt .venv-phoenix/constraints.txt; then
   python3 -m venv .venv-phoenix
-  .venv-phoenix/bin/python -m pip install --quiet --upgrade "pip>=25.1"
-  .venv-phoenix/bin/python -m pip install --quiet --group phoenix
+  .venv-phoenix/bin/python -m pip install --quiet --constraint constraints-phoenix.txt --upgrade "pip>=25.1"
+  .venv-phoenix/bin/python -m pip install --quiet --constraint constraints-phoenix.txt --group phoenix
+  cp constraints-phoenix.txt .venv-phoenix/constraints.txt
 fi
 export RELAPSE_PHOENIX_BIN="$PWD/.venv-phoenix/bin/phoenix"
 
@@ -30,16 +37,17 @@ export RELAPSE_PHOENIX_BIN="$PWD/.venv-phoenix/bin/phoenix"
 
 # --- Documentation site: every page, link and API reference must resolve
 # (mkdocs.yml sets strict; the flag repeats it so nobody loses it by accident).
-.venv/bin/python -m pip install --quiet --group docs
+# Not --quiet: that hides the warnings, and --strict fails only on warnings it
+# sees. NO_MKDOCS_2_WARNING silences mkdocs-material's MkDocs 2.0 banner only.
+# tests/test_docs_build.py proves a broken docstring fails this very command.
 .venv/bin/ruff check docs/_ext
 .venv/bin/ruff format --check docs/_ext
 docs_site=$(mktemp -d)
-NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet --site-dir "$docs_site"
+NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --site-dir "$docs_site"
 rm -rf "$docs_site"
 
 # --- Release: build the sdist and the wheel, check their metadata, then
 # install the wheel alone into a fresh virtual environment and use it there.
-.venv/bin/python -m pip install --quiet --group release
 release_dir=$(mktemp -d)
 .venv/bin/python -m build --outdir "$release_dir/dist" .
 .venv/bin/twine check --strict "$release_dir"/dist/*
@@ -50,9 +58,12 @@ for required in LICENSE tests/test_run.py tests/conftest.py src/relapse/py.typed
     exit 1
   fi
 done
+# No constraints here: a user installing today gets the newest releases of
+# relapse's runtime dependencies, so this venv does too.
 python3 -m venv "$release_dir/venv"
 wheel=$(ls "$release_dir"/dist/relapse-*.whl)
 "$release_dir/venv/bin/python" -m pip install --quiet "$wheel[cli]"
+"$release_dir/venv/bin/python" -m pip install --quiet --upgrade opentelemetry-api wrapt
 "$release_dir/venv/bin/relapse" check --help >/dev/null
 (cd "$release_dir" && "$release_dir/venv/bin/python" - <<'PY'
 import relapse
@@ -67,4 +78,32 @@ assert "site-packages" in relapse.__file__, relapse.__file__
 print(f"installed wheel relapse {relapse.__version__}: a decorated call returned {result.answer!r}")
 PY
 )
+# The core tests from the sdist (loop, decorator, run, checks, spans, metrics:
+# those that need no extra and no model) against the installed wheel and those
+# newest opentelemetry-api and wrapt. The test tools are the locked ones; the
+# OpenTelemetry SDK is the newest too, since it must match the API's version.
+grep -vE '^(opentelemetry-|wrapt==)' constraints.txt >"$release_dir/tools-constraints.txt"
+"$release_dir/venv/bin/python" -m pip install --quiet --constraint "$release_dir/tools-constraints.txt" \
+  pytest pytest-asyncio hypothesis opentelemetry-sdk
+tar -xzf "$release_dir"/dist/relapse-*.tar.gz -C "$release_dir"
+sdist_tree=$(ls -d "$release_dir"/relapse-*/)
+cat >"$sdist_tree/tests/test_installed_wheel.py" <<'PY'
+import relapse
+
+
+def test_relapse_is_the_installed_wheel() -> None:
+    assert "site-packages" in relapse.__file__, relapse.__file__
+PY
+"$release_dir/venv/bin/python" - <<'PY'
+from importlib.metadata import version
+
+tested = ", ".join(f"{name} {version(name)}" for name in ("opentelemetry-api", "opentelemetry-sdk", "wrapt"))
+print(f"the installed wheel's core tests run against the newest {tested}")
+PY
+(cd "$sdist_tree" && env -u PYTHONPATH "$release_dir/venv/bin/python" -m pytest -p no:cacheprovider \
+  --import-mode=importlib --rootdir . -q tests/test_installed_wheel.py \
+  tests/test_{decorator,run,any_function,answer_of,attempt,controls,outcomes,checks}.py \
+  tests/test_{chunk_shapes,replies,streams,usage,cancellation,concurrency}.py \
+  tests/test_{hostile_contract,hostile_input,privacy,spans}.py \
+  tests/test_telemetry_{spans,check_span,content,events,metrics,usage}.py)
 rm -rf "$release_dir"

@@ -127,7 +127,8 @@ class LoopFake:
     call counts 10 prompt tokens and 2 completion tokens.
 
     Keys: ``first`` answers plainly; ``recovers`` invents then answers;
-    ``refuses`` invents then refuses; ``stubborn`` always invents.
+    ``refuses`` invents then refuses; ``stubborn`` always invents;
+    ``echoes`` invents then repeats the retry query's instruction.
     """
 
     def __init__(self) -> None:
@@ -147,6 +148,8 @@ class LoopFake:
             return "Fine."
         if kind == "R" and key == "refuses":
             return "The context does not say."
+        if kind == "R" and key == "echoes":
+            return "Answer using only the context."
         return INVENTED
 
 

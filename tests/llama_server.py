@@ -104,7 +104,9 @@ def llama_server(n_ctx: int = 4096, model: Path | None = None) -> Iterator[Llama
     log = workdir / "server.log"
     command = [
         sys.executable, "-m", "llama_cpp.server",
-        "--model", str(path), "--model_alias", MODEL,
+        # The GGUF has no chat template: without this, chat requests would be
+        # formatted as llama-2's [INST] turns (docs/integrations/openai-compatible.md).
+        "--model", str(path), "--model_alias", MODEL, "--chat_format", "gemma",
         "--host", "127.0.0.1", "--port", str(port),
         "--n_ctx", str(n_ctx), "--n_threads", "2", "--n_threads_batch", "2",
     ]  # fmt: skip

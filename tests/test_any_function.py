@@ -6,6 +6,8 @@ the feedback channel and the token cost of every retry, through the decorator.
 from __future__ import annotations
 
 import asyncio
+import gc
+import warnings
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -220,6 +222,198 @@ class TestStreams:
 
         assert "IT OPENED IN 1889." == answer.run("q", DOCS).answer
 
+    def test_callable_on_exhausted_gives_a_sync_stream(self) -> None:
+        """A generator function whose answers all fail: the handler's text comes back streamed."""
+
+        @relapse.grounded(
+            chunks_arg="docs",
+            grounding_check=forbid("1999"),
+            max_iterations=2,
+            on_exhausted=lambda attempt: "I cannot tell.",
+        )
+        def answer(query: str, docs: list[str]) -> Iterator[str]:
+            yield from ("It opened ", "in 1999.")
+
+        replay = answer("When?", DOCS)
+        assert isinstance(replay, Iterator)
+        assert ["I cannot tell."] == list(replay)
+        result = answer.run("When?", DOCS)
+        assert relapse.Streamed("sync", ("I cannot tell.",)) == result.response
+        assert ("I cannot tell.", False, 2) == (result.answer, result.grounded, result.iterations)
+
+    async def test_callable_on_exhausted_gives_an_async_stream(self) -> None:
+        """The same for an async generator function, and an async def returning a stream."""
+
+        def handler(attempt: relapse.Attempt) -> str:
+            return "I cannot tell."
+
+        @relapse.grounded(chunks_arg="docs", grounding_check=forbid("1999"), on_exhausted=handler)
+        async def generator(query: str, docs: list[str]) -> AsyncIterator[str]:
+            yield "It opened in 1999."
+
+        @relapse.grounded(chunks_arg="docs", grounding_check=forbid("1999"), on_exhausted=handler)
+        async def returning(query: str, docs: list[str]) -> AsyncIterator[str]:
+            return generator.__wrapped__(query, docs)  # type: ignore[no-any-return]
+
+        assert ["I cannot tell."] == [piece async for piece in generator("When?", DOCS)]
+        replay = await returning("When?", DOCS)
+        assert isinstance(replay, AsyncIterator)
+        assert ["I cannot tell."] == [piece async for piece in replay]
+        result = await returning.run("When?", DOCS)
+        assert relapse.Streamed("async", ("I cannot tell.",)) == result.response
+
+
+class TestUnstartedStreams:
+    """A decorated async generator function that is called but never iterated."""
+
+    def test_function_warns_nothing(self) -> None:
+        """As for the undecorated function: no 'coroutine ... was never awaited' warning."""
+
+        @relapse.grounded(chunks_arg="docs")
+        async def answer(query: str, docs: list[str]) -> AsyncIterator[str]:
+            yield "It opened in 1889."
+
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            stream = answer("When?", DOCS)
+            del stream
+            gc.collect()
+        assert [] == [str(w.message) for w in caught]
+
+    def test_method_warns_nothing(self) -> None:
+        """The same for a bound async generator method."""
+
+        class Service:
+            @relapse.grounded(chunks_arg="docs")
+            async def answer(self, query: str, docs: list[str]) -> AsyncIterator[str]:
+                yield "It opened in 1889."
+
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            stream = Service().answer("When?", DOCS)
+            del stream
+            gc.collect()
+        assert [] == [str(w.message) for w in caught]
+
+    async def test_the_loop_starts_on_the_first_step(self) -> None:
+        """Nothing is called until the first ``__anext__``; then the stream runs as before."""
+        calls: list[str] = []
+
+        @relapse.grounded(chunks_arg="docs")
+        async def answer(query: str, docs: list[str]) -> AsyncIterator[str]:
+            calls.append(query)
+            yield "It opened in 1889."
+
+        stream = answer("When?", DOCS)
+        assert [] == calls
+        assert ["It opened in 1889."] == [piece async for piece in stream]
+        assert ["When?"] == calls
+
+
+class TestBrokenStreams:
+    """A stream that raises after some pieces: the error is unchanged, the pieces are kept."""
+
+    #: An Anthropic stream cut after its second text delta: message_start
+    #: reported 25 input tokens and 1 output token, the final usage never came.
+    EVENTS = anthropic_events("It opened ", "in 1889.", given=25, made=7)[:5]
+
+    def test_sync_generator_function(self, spans: CapturedSpans) -> None:
+        """The partial attempt is on the transcript (not grounded) and its usage on the spans."""
+        reset = ConnectionError("reset by peer")
+
+        @relapse.grounded(chunks_arg="docs", tracer_provider=spans.provider)
+        def answer(query: str, docs: list[str]) -> Iterator[Any]:
+            yield from self.EVENTS
+            raise reset
+
+        with pytest.raises(ConnectionError) as caught:
+            list(answer("When?", DOCS))
+        assert reset is caught.value
+        (record,) = caught.value.relapse_transcript  # type: ignore[attr-defined]
+        assert (
+            relapse.Streamed("sync", tuple(self.EVENTS)),
+            "It opened in 1889.",
+            False,
+            (),
+            relapse.Usage(25, 1),
+        ) == (record.response, record.answer, record.grounded, record.findings, record.usage)
+        (iteration,) = spans.named("relapse.iteration")
+        (call,) = [s for s in spans.spans if s.name.startswith("relapse ")]
+        for span in (iteration, call):
+            assert span.attributes is not None
+            assert ("ConnectionError", 25, 1) == (
+                span.attributes["error.type"],
+                span.attributes["relapse.usage.input_tokens"],
+                span.attributes["relapse.usage.output_tokens"],
+            )
+
+    async def test_async_generator_function(self) -> None:
+        """The same for an async generator function, after a rejected first attempt."""
+        reset = ConnectionResetError("reset by peer")
+        calls: list[int] = []
+
+        @relapse.grounded(chunks_arg="docs", grounding_check=forbid("1999"))
+        async def answer(query: str, docs: list[str]) -> AsyncIterator[Any]:
+            calls.append(1)
+            if len(calls) == 1:
+                yield "It opened in 1999."
+                return
+            for event in self.EVENTS:
+                yield event
+            raise reset
+
+        with pytest.raises(ConnectionResetError) as caught:
+            [piece async for piece in answer("When?", DOCS)]
+        assert reset is caught.value
+        first, second = caught.value.relapse_transcript  # type: ignore[attr-defined]
+        assert (1, "It opened in 1999.", None) == (first.iteration, first.answer, first.usage)
+        assert (
+            2,
+            relapse.Streamed("async", tuple(self.EVENTS)),
+            "It opened in 1889.",
+            False,
+            relapse.Usage(25, 1),
+        ) == (second.iteration, second.response, second.answer, second.grounded, second.usage)
+
+    @pytest.mark.parametrize("pieces", [(), ("It opened ",)])
+    def test_run_with_a_streaming_call_llm(self, pieces: tuple[str, ...]) -> None:
+        """
+        relapse.run: a call_llm whose stream breaks after one piece, or before any.
+
+        A stream raising before its first piece is a call that raised, as for
+        a function: nothing shows it was paid for, so no record.
+        """
+        reset = ConnectionError("reset")
+
+        def call_llm(prompt: str) -> Iterator[str]:
+            yield from pieces
+            raise reset
+
+        with pytest.raises(ConnectionError) as caught:
+            relapse.run("When?", DOCS, call_llm=call_llm)
+        assert reset is caught.value
+        expected = [(relapse.Streamed("sync", pieces), "".join(pieces), None)] if pieces else []
+        assert expected == [
+            (record.response, record.answer, record.usage)
+            for record in caught.value.relapse_transcript  # type: ignore[attr-defined]
+        ]
+
+    async def test_arun_with_an_async_stream(self) -> None:
+        """relapse.arun: an async stream of str pieces breaking after two."""
+
+        async def call_llm(prompt: str) -> AsyncIterator[str]:
+            yield "It opened "
+            yield "in 18"
+            raise TimeoutError
+
+        with pytest.raises(TimeoutError) as caught:
+            await relapse.arun("When?", DOCS, call_llm=call_llm)  # type: ignore[arg-type]
+        (record,) = caught.value.relapse_transcript  # type: ignore[attr-defined]
+        assert (relapse.Streamed("async", ("It opened ", "in 18")), "It opened in 18") == (
+            record.response,
+            record.answer,
+        )
+
 
 class TestChunksOf:
     def test_each_attempt_is_checked_against_its_own_chunks(self) -> None:
@@ -433,16 +627,19 @@ class TestUsageTelemetry:
         )
 
     def test_no_usage_no_attribute(self, spans: CapturedSpans) -> None:
-        """A plain-string function reports no tokens: the attributes are absent, not zero."""
+        """A plain-string function reports no tokens: no counts, not zero, and known=false."""
 
         @relapse.grounded(chunks_arg="docs", tracer_provider=spans.provider)
         def answer(query: str, docs: list[str]) -> str:
             return "It opened in 1889."
 
         answer("q", DOCS)
-        assert not any(
-            key.startswith("relapse.usage") for s in spans.spans for key in (s.attributes or {})
-        )
+        usage = [
+            {k: v for k, v in (s.attributes or {}).items() if k.startswith("relapse.usage")}
+            for s in spans.spans
+            if s.name != "relapse.check"
+        ]
+        assert [{"relapse.usage.known": False}] * 2 == usage
 
 
 class TestAcrossTheLoop:

@@ -21,7 +21,7 @@ from opentelemetry.trace import StatusCode
 import relapse
 from helpers import forbid
 from relapse._loop import drive, steps
-from relapse._options import Policy, make_policy
+from relapse._policy import Policy, make_policy
 from relapse.testing import CapturedSpans, ScriptedLLM
 
 DOCS = ["The depot stores 40 buses."]
@@ -289,6 +289,64 @@ class TestOverallTimeout:
         clock = FakeClock(tick=1e9)
         result = drive(steps(policy(clock), "q", DOCS), clock.llm(["WRONG"]))
         assert ("exhausted", 5) == (result.outcome, result.iterations)
+
+    @pytest.mark.parametrize("slow", ["retrieve", "rewrite"])
+    def test_deadline_checked_again_before_the_next_call(self, slow: str) -> None:
+        """
+        A ``retrieve`` or ``rewrite`` that spends the budget: no second LLM call.
+
+        The call takes no time and the budget is 0.2 s; the hook takes 0.6 s,
+        so when the next call would start, 0.6 s have passed.
+        """
+        clock = FakeClock(tick=0.0)
+
+        def retrieve(attempt: relapse.Attempt) -> None:
+            clock.now += 0.6
+
+        def rewrite(attempt: relapse.Attempt) -> str:
+            clock.now += 0.6
+            return "retry"
+
+        hooks: dict[str, Any] = {"retrieve": retrieve, "rewrite": rewrite}
+        prompts: list[str] = []
+        answers = clock.llm(["WRONG"])
+
+        def call(prompt: str, chunks: Any) -> str:
+            prompts.append(prompt)
+            return answers(prompt, chunks)
+
+        loop = steps(policy(clock, timeout=0.2, **{slow: hooks[slow]}), "q", DOCS)
+        result = drive(loop, call)
+        assert ("timeout", 1, ["q"]) == (result.outcome, result.iterations, prompts)
+        assert (1000.6, "WRONG") == (clock.now, result.answer)
+
+    def test_a_retrieve_that_spent_the_budget_skips_rewrite(self) -> None:
+        """After a retrieve past the deadline, rewrite (which may call a model) is not called."""
+        clock = FakeClock(tick=0.0)
+        rewrites: list[int] = []
+
+        def retrieve(attempt: relapse.Attempt) -> None:
+            clock.now += 0.6
+
+        def rewrite(attempt: relapse.Attempt) -> str:
+            rewrites.append(attempt.iteration)
+            return "retry"
+
+        loop = steps(policy(clock, timeout=0.2, retrieve=retrieve, rewrite=rewrite), "q", DOCS)
+        result = drive(loop, clock.llm(["WRONG"]))
+        assert ("timeout", 1, []) == (result.outcome, result.iterations, rewrites)
+
+    def test_deadline_after_retrieve_raises_with_on_exhausted_raise(self) -> None:
+        """on_exhausted='raise' after a retrieve that spent the budget: outcome 'timeout'."""
+        clock = FakeClock(tick=0.1)
+
+        def retrieve(attempt: relapse.Attempt) -> None:
+            clock.now += 0.6
+
+        loop = steps(policy(clock, timeout=0.2, retrieve=retrieve, on_exhausted="raise"), "q", DOCS)
+        with pytest.raises(relapse.NotGroundedError) as caught:
+            drive(loop, clock.llm(["WRONG"]))
+        assert ("timeout", 1) == (caught.value.result.outcome, caught.value.result.iterations)
 
     def test_decorator_timeout_with_the_real_clock(self, spans: CapturedSpans) -> None:
         """

@@ -8,7 +8,7 @@ import pytest
 
 import relapse
 from helpers import forbid
-from relapse._chunks import chunk_texts
+from relapse._read.chunks import chunk_texts
 from sdk_shapes import Document, HaystackDocument, LlamaResponse, NodeWithScore, TextNode
 
 

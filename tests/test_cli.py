@@ -1,4 +1,4 @@
-"""The ``relapse`` command line: ``check`` exit codes and output, ``demo`` end to end."""
+"""The ``relapse`` command line: ``check`` exit codes, text and JSON output, ``demo`` end to end."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ BAD = "It opened in 1937 and is 2,900 metres long."
 SUMMARY = re.compile(
     r"^summary: (\d+) questions, first-try grounded (\d\.\d\d) \((\d+)/(\d+)\),"
     r" final grounded (\d\.\d\d) \((\d+)/(\d+)\), recovered (\d+) \((\d+) as a refusal\),"
-    r" mean iterations (\d+\.\d\d),"
+    r" echoed (\d+), mean iterations (\d+\.\d\d),"
     r" wall time (\d+\.\d) s$",
     re.MULTILINE,
 )
@@ -132,6 +132,80 @@ class TestCheck:
         assert 2 == result.exit_code
 
 
+class TestCheckJson:
+    def test_ungrounded_answer_prints_the_findings_as_json(
+        self, runner: CliRunner, chunks_file: str
+    ) -> None:
+        """--json: one object on stdout, exit 1; "2,900" is BAD[25:30], its only failing span."""
+        result = runner.invoke(main, ["check", "--chunks", chunks_file, "--answer", BAD, "--json"])
+        assert 1 == result.exit_code, result.output
+        assert {
+            "grounded": False,
+            "chunks": 2,
+            "findings": [
+                {
+                    "code": "FG001",
+                    "severity": "error",
+                    "message": "1 number(s) not in the retrieved chunks: '2,900'",
+                    "spans": [{"text": "2,900", "start": 25, "end": 30}],
+                }
+            ],
+        } == json.loads(result.stdout)
+        assert "2,900" == BAD[25:30]
+
+    def test_grounded_answer_prints_no_findings(self, runner: CliRunner, chunks_file: str) -> None:
+        """--json on a grounded answer: exit 0, grounded true, an empty findings list."""
+        result = runner.invoke(main, ["check", "--chunks", chunks_file, "--answer", GOOD, "--json"])
+        assert 0 == result.exit_code, result.output
+        assert {"grounded": True, "chunks": 2, "findings": []} == json.loads(result.stdout)
+
+    def test_stdin_answer_and_non_ascii_text(self, runner: CliRunner, tmp_path: Path) -> None:
+        """--answer - with --json; non-ASCII spans are written as is, offsets in characters."""
+        path = _write(tmp_path, "c.json", json.dumps(["Le pont a ouvert en 1937."]))
+        answer = 'On l\'appelle "le pont élevé" depuis 1938.'
+        result = runner.invoke(
+            main, ["check", "--chunks", path, "--answer", "-", "--json"], input=answer
+        )
+        assert 1 == result.exit_code, result.output
+        assert "élevé" in result.stdout  # not \u00e9 escapes
+        report = json.loads(result.stdout)
+        # The quotation is answer[14:27] (after 'On l'appelle "'), the year answer[36:40].
+        assert [
+            ("FG002", [{"text": "1938", "start": 36, "end": 40}]),
+            ("FG003", [{"text": "le pont élevé", "start": 14, "end": 27}]),
+        ] == [(f["code"], f["spans"]) for f in report["findings"]]
+        assert ("le pont élevé", "1938") == (answer[14:27], answer[36:40])
+
+    def test_spans_without_offsets_and_warnings(self) -> None:
+        """A check's finding without offsets gets null offsets; a warning keeps grounded true."""
+        from relapse import GroundingFinding, GroundingResult
+        from relapse.cli import _check_report
+
+        result = GroundingResult(
+            ok=False,
+            findings=(GroundingFinding("X001", "hedged: 'maybe'", ("maybe",), severity="warning"),),
+        )
+        assert {
+            "grounded": True,
+            "chunks": 3,
+            "findings": [
+                {
+                    "code": "X001",
+                    "severity": "warning",
+                    "message": "hedged: 'maybe'",
+                    "spans": [{"text": "maybe", "start": None, "end": None}],
+                }
+            ],
+        } == _check_report(result, 3)
+
+    def test_usage_errors_stay_text_on_stderr(self, runner: CliRunner, tmp_path: Path) -> None:
+        """A bad chunks file with --json: exit 2, the message on stderr, nothing on stdout."""
+        path = _write(tmp_path, "c.json", "{not json")
+        result = runner.invoke(main, ["check", "--chunks", path, "--answer", "x", "--json"])
+        assert (2, "") == (result.exit_code, result.stdout)
+        assert "invalid JSON" in result.stderr
+
+
 class TestDemo:
     def test_missing_local_extra_names_install_command_and_exits_2(
         self, runner: CliRunner, monkeypatch: pytest.MonkeyPatch
@@ -161,6 +235,7 @@ class TestDemo:
             "grounded_first_try",
             "recovered",
             "recovered_refusal",
+            "echoed",
             "exhausted",
         }
         match = SUMMARY.search(out)
@@ -175,6 +250,7 @@ class TestDemo:
             final_d,
             recovered,
             refusals,
+            echoed,
             mean,
             _,
         ) = match.groups()
@@ -185,6 +261,7 @@ class TestDemo:
         assert int(first_n) == outcomes.count("grounded_first_try")
         assert int(recovered) == outcomes.count("recovered") + outcomes.count("recovered_refusal")
         assert int(refusals) == outcomes.count("recovered_refusal")
+        assert int(echoed) == outcomes.count("echoed")
         assert int(final_n) == outcomes.count("grounded_first_try") + int(recovered)
         attempts = re.findall(r"^  attempt (\d) ", out, re.MULTILINE)
         assert f"{len(attempts) / 2:.2f}" == mean

@@ -100,6 +100,23 @@ class TestEval:
         )
         assert "" == result.stdout
 
+    def test_spans_by_text_alone(self, runner: CliRunner, tmp_path: Path) -> None:
+        """A span with only "text" is scored; one whose text is not in the response exits 2."""
+        found = record("It is 42.", [])
+        found["hallucinated_spans"] = [{"text": "42"}]
+        result = runner.invoke(main, ["eval", str(write(tmp_path, [found]))])
+        assert 0 == result.exit_code, result.output
+        assert "summary: 1 responses (1 hallucinated)" in result.stdout
+        missing = record("It is 42.", [], id="r-9")
+        missing["hallucinated_spans"] = [{"text": "43"}]
+        path = write(tmp_path, [found, missing], name="missing.jsonl")
+        result = runner.invoke(main, ["eval", str(path)])
+        assert (2, "") == (result.exit_code, result.stdout)
+        assert (
+            f"{path}:2: hallucinated_spans[0]: text '43' is not in the response of record 'r-9'"
+            in result.stderr
+        )
+
     def test_bad_check_exits_2(self, runner: CliRunner, six: Path) -> None:
         """An unknown --check is a usage error naming the option."""
         result = runner.invoke(main, ["eval", str(six), "--check", "nope"])
@@ -133,7 +150,7 @@ class TestEvalLoop:
         assert 0 == result.exit_code, result.output
         assert result.stdout.startswith(
             "summary: 2 questions, first-try grounded 0.50 (1/2), final grounded 1.00 (2/2),"
-            " recovered 1 (1 as a refusal), mean calls 1.50"
+            " recovered 1 (1 as a refusal), echoed 0, mean calls 1.50"
         )
         data = json.loads(out.read_text(encoding="utf-8"))
         assert 1 == data["outcomes"]["recovered_refusal"]

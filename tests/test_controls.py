@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from typing import Any
 
@@ -223,3 +224,102 @@ class TestComposition:
         assert isinstance(default_grounding_check.prepare("q", DOCS), AnswerCheck)
         assert isinstance(forbid("x"), Check)
         assert not isinstance(forbid("x"), PreparingCheck)
+
+
+def reject_silently(query: str, chunks: Sequence[str], answer: str) -> GroundingResult:
+    """A check that rejects every answer without naming a finding."""
+    return GroundingResult(ok=False)
+
+
+reject_silently.name = "silent"  # type: ignore[attr-defined]
+
+
+async def areject_silently(query: str, chunks: Sequence[str], answer: str) -> GroundingResult:
+    """:func:`reject_silently`, async."""
+    return GroundingResult(ok=False)
+
+
+areject_silently.name = "silent"  # type: ignore[attr-defined]
+
+
+def warn_meh(query: str, chunks: Sequence[str], answer: str) -> GroundingResult:
+    """A check that only warns, about every answer."""
+    finding = GroundingFinding("W001", "style: meh", severity="warning")
+    return GroundingResult(ok=True, findings=(finding,))
+
+
+async def awarn_meh(query: str, chunks: Sequence[str], answer: str) -> GroundingResult:
+    """:func:`warn_meh`, async."""
+    return warn_meh(query, chunks, answer)
+
+
+#: The finding a composition records for a check that rejected without one.
+SILENT = GroundingFinding("AO001", "the check 'silent' rejected the answer without a finding")
+MEH = GroundingFinding("W001", "style: meh", severity="warning")
+
+
+class TestCompositionKeepsARejection:
+    """A composition rejects whenever any of its checks rejects, warnings or not."""
+
+    # (checks, short_circuit, findings): the warning check does not run after
+    # the rejection when short-circuiting.
+    CASES = [
+        ("reject, warn", True, (SILENT,)),
+        ("reject, warn", False, (SILENT, MEH)),
+        ("warn, reject", True, (MEH, SILENT)),
+        ("warn, reject", False, (MEH, SILENT)),
+    ]
+
+    @pytest.mark.parametrize(("order", "short_circuit", "findings"), CASES)
+    def test_sync(
+        self, order: str, short_circuit: bool, findings: tuple[GroundingFinding, ...]
+    ) -> None:
+        """A silent rejection next to a warning-only check still rejects, in either order."""
+        checks = {"reject": reject_silently, "warn": warn_meh}
+        check = all_of(*(checks[n] for n in order.split(", ")), short_circuit=short_circuit)
+        assert GroundingResult(ok=False, findings=findings) == check("q", DOCS, "x")
+        assert not check("q", DOCS, "x").ok  # type: ignore[union-attr]
+
+    @pytest.mark.parametrize(("order", "short_circuit", "findings"), CASES)
+    @pytest.mark.parametrize("asynchronous", ["reject", "warn", "reject, warn"])
+    async def test_async(
+        self,
+        order: str,
+        short_circuit: bool,
+        findings: tuple[GroundingFinding, ...],
+        asynchronous: str,
+    ) -> None:
+        """The same with either check (or both) async: the verdict is awaited."""
+        sync = {"reject": reject_silently, "warn": warn_meh}
+        a = {"reject": areject_silently, "warn": awarn_meh}
+        chosen = [a[n] if n in asynchronous.split(", ") else sync[n] for n in order.split(", ")]
+        verdict = all_of(*chosen, short_circuit=short_circuit)("q", DOCS, "x")
+        # Short-circuited before its only async check, the verdict is already there.
+        if inspect.isawaitable(verdict):
+            verdict = await verdict
+        assert GroundingResult(ok=False, findings=findings) == verdict
+
+    def test_and_operator_and_the_loop(self) -> None:
+        """Through ``&`` and the loop: never returned as grounded; every iteration paid for."""
+        judge = LLMJudge(lambda prompt: "SUPPORTED")
+        check = (judge & warn_meh) & reject_silently
+        llm = ScriptedLLM(["one", "two"])
+        result = decorated(llm, grounding_check=check, max_iterations=2).run("q", DOCS)
+        assert (False, "exhausted", 2) == (result.grounded, result.outcome, llm.calls)
+        assert [["W001", "AO001"]] * 2 == [[f.code for f in r.findings] for r in result.transcript]
+
+    def test_best_ranks_a_composed_silent_rejection_as_no_answer(self) -> None:
+        """As with the check alone, "best" prefers a real answer to one a check could not read."""
+
+        def silent_on_unreadable(query: str, chunks: Sequence[str], answer: str) -> GroundingResult:
+            return GroundingResult(ok=answer != "???")
+
+        silent_on_unreadable.name = "silent"  # type: ignore[attr-defined]
+        check = all_of(silent_on_unreadable, forbid("WRONG", "BAD"), warn_meh, short_circuit=False)
+        # Two failing spans against one (the AO001 finding): only the ranking picks the first.
+        llm = ScriptedLLM(["WRONG BAD", "???"])
+        result = decorated(llm, grounding_check=check, on_exhausted="best", max_iterations=2).run(
+            "q", DOCS
+        )
+        assert ["AO001", "W001"] == [f.code for f in result.transcript[1].findings]
+        assert "WRONG BAD" == result.answer

@@ -73,7 +73,7 @@ class TestSummary:
         summary = DemoSummary(12, 10, 11, 15, 21.43)
         assert (
             "summary: 12 questions, first-try grounded 0.83 (10/12),"
-            " final grounded 0.92 (11/12), recovered 1 (0 as a refusal),"
+            " final grounded 0.92 (11/12), recovered 1 (0 as a refusal), echoed 0,"
             " mean iterations 1.25, wall time 21.4 s"
         ) == summary.line()
 
@@ -112,7 +112,7 @@ class TestRunDemo:
         last = text.splitlines()[-1]
         assert last.startswith(
             "summary: 2 questions, first-try grounded 0.00 (0/2),"
-            " final grounded 1.00 (2/2), recovered 2 (0 as a refusal),"
+            " final grounded 1.00 (2/2), recovered 2 (0 as a refusal), echoed 0,"
             " mean iterations 2.00, wall time "
         )
 
@@ -128,6 +128,31 @@ class TestRunDemo:
         assert (2, 2) == (summary.recovered, summary.recovered_refusals)
         assert 2 == out.getvalue().count("  outcome: recovered_refusal\n")
         assert ", recovered 2 (2 as a refusal), " in out.getvalue().splitlines()[-1]
+
+    def test_an_echo_of_the_passage_is_counted_apart(self) -> None:
+        """The retry copies the first passage back: rejected (FG004), echoed, not recovered."""
+
+        class Copies(Scripted):
+            passage = ""
+
+            def build_prompt(self, question: str, chunk_texts: Sequence[str]) -> str:
+                self.passage = chunk_texts[0]
+                return f"{len(chunk_texts)} chunks | {question}"
+
+            def __call__(self, prompt: str) -> str:
+                return INVENTED if "987654" not in prompt else self.passage
+
+        out = io.StringIO()
+        summary = run_demo(limit=2, max_iterations=2, out=out, model=Copies())
+        assert (0, 2, 0) == (summary.recovered, summary.echoed, summary.grounded_final)
+        assert 2 == out.getvalue().count("  outcome: echoed\n")
+        assert ", recovered 0 (0 as a refusal), echoed 2, " in out.getvalue().splitlines()[-1]
+
+    def test_an_echo_a_check_passed_is_not_a_recovery(self) -> None:
+        """5 first try, 9 final of which 2 are echoes: 2 recovered, echoed 2."""
+        summary = DemoSummary(12, 5, 9, 20, 30.0, echoed=2, echoed_grounded=2)
+        assert 2 == summary.recovered
+        assert ", recovered 2 (0 as a refusal), echoed 2, " in summary.line()
 
     def test_max_iterations_1_means_no_retry(self) -> None:
         """With one call allowed the invented answer is returned, exhausted."""

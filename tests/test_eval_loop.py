@@ -49,6 +49,7 @@ class TestEvaluateLoop:
             "grounded_first_try": 1,
             "recovered": 1,
             "recovered_refusal": 1,
+            "echoed": 0,
             "exhausted": 1,
             "stalled": 0,
             "timeout": 0,
@@ -81,8 +82,22 @@ class TestEvaluateLoop:
         )
         assert text.startswith(
             "summary: 4 questions, first-try grounded 0.25 (1/4), final grounded 0.75 (3/4),"
-            " recovered 2 (1 as a refusal), mean calls 1.75, mean tokens 21,"
+            " recovered 2 (1 as a refusal), echoed 0, mean calls 1.75, mean tokens 21,"
             " retry prompt / first prompt 1.50, "
+        )
+
+    def test_an_echo_is_counted_apart(self, tmp_path: Path) -> None:
+        """A retry echoing the retry instructions: rejected to the end, echoed, not recovered."""
+        path = tmp_path / "echo.jsonl"
+        path.write_text(
+            "".join(json.dumps(question(key)) + "\n" for key in ("recovers", "echoes")),
+            encoding="utf-8",
+        )
+        report = evaluate_loop(load_questions(path), LoopFake, max_iterations=2)
+        assert ["recovered", "echoed"] == [run.outcome for run in report.runs]
+        assert format_loop_report(report).startswith(
+            "summary: 2 questions, first-try grounded 0.00 (0/2), final grounded 0.50 (1/2),"
+            " recovered 1 (0 as a refusal), echoed 1, "
         )
 
     def test_limit(self, dataset: Path) -> None:

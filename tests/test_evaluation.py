@@ -218,6 +218,55 @@ class TestBadInput:
                 },
                 r":2: hallucinated_spans\[0\]: text 'or' is not response\[0:2\] \('sh'\)",
             ),
+            (
+                {
+                    "id": "r-7",
+                    "question": "q",
+                    "passages": [],
+                    "response": "short",
+                    "hallucinated_spans": [{"text": "sh"}, {"text": "long"}],
+                },
+                r":2: hallucinated_spans\[1\]: text 'long' is not in the response of record"
+                r" 'r-7'; give \"start\" and \"end\"",
+            ),
+            (
+                {
+                    "question": "q",
+                    "passages": [],
+                    "response": "short",
+                    "hallucinated_spans": [{"text": "Short"}],
+                },
+                r":2: hallucinated_spans\[0\]: text 'Short' is not in the response of record"
+                r" 'line 2'",
+            ),
+            (
+                {
+                    "question": "q",
+                    "passages": [],
+                    "response": "short",
+                    "hallucinated_spans": [{"text": ""}],
+                },
+                r":2: hallucinated_spans\[0\]: text is empty",
+            ),
+            (
+                {
+                    "question": "q",
+                    "passages": [],
+                    "response": "short",
+                    "hallucinated_spans": [{"text": 5}],
+                },
+                r":2: hallucinated_spans\[0\]: text must be a string, got int",
+            ),
+            (
+                {
+                    "question": "q",
+                    "passages": [],
+                    "response": "short",
+                    "hallucinated_spans": [{"text": "or", "start": 2}],
+                },
+                r':2: hallucinated_spans\[0\]: missing field "end" \(a span needs "start" and'
+                r' "end", or its "text" alone\)',
+            ),
         ],
     )
     def test_the_error_names_the_line_and_the_field(
@@ -228,6 +277,37 @@ class TestBadInput:
         with pytest.raises(DatasetError, match=message) as caught:
             load_annotated(path)
         assert 2 == caught.value.line
+
+    def test_a_span_given_by_its_text_alone_is_its_first_occurrence(self, tmp_path: Path) -> None:
+        """No offsets: the text is located; "42" first occurs at 6 (not at 20), "cats" at 9."""
+        response = "I saw 42 cats, then 42 more."
+        path = write(
+            tmp_path,
+            [
+                {
+                    "question": "q",
+                    "passages": ["p"],
+                    "response": response,
+                    "hallucinated_spans": [{"text": "42"}, {"text": "cats"}],
+                },
+                {
+                    "question": "q",
+                    "passages": ["p"],
+                    "response": response,
+                    # Offsets still pick a later occurrence; text alone and offsets mix.
+                    "hallucinated_spans": [
+                        {"text": "42", "start": 20, "end": 22},
+                        {"text": "more"},
+                    ],
+                },
+            ],
+        )
+        first, second = load_annotated(path)
+        assert ((6, 8), (9, 13)) == first.hallucinated
+        assert ((20, 22), (23, 27)) == second.hallucinated
+        assert ["42", "cats", "42", "more"] == [
+            response[a:b] for a, b in first.hallucinated + second.hallucinated
+        ]
 
     def test_blank_lines_are_not_records_but_count_as_lines(self, tmp_path: Path) -> None:
         """A blank line is skipped; the next bad line keeps its own number."""

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -38,6 +40,36 @@ def test_langchain_example() -> None:
         "answer: It opened on May 27, 1937.",
         "grounded: True (recovered)",
     ] == run_example("langchain_rag.py").splitlines()
+
+
+def test_langchain_example_prompts_hold_the_texts() -> None:
+    """format_docs: the model reads the documents' texts, not reprs; the output keeps Documents."""
+    from langchain_core.callbacks import BaseCallbackHandler
+    from langchain_core.documents import Document
+
+    spec = importlib.util.spec_from_file_location("langchain_rag", EXAMPLES / "langchain_rag.py")
+    assert spec is not None
+    assert spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    prompts: list[str] = []
+
+    class Prompts(BaseCallbackHandler):
+        def on_chat_model_start(self, serialized: Any, messages: Any, **kwargs: Any) -> None:
+            prompts.extend(message.content for batch in messages for message in batch)
+
+    question = "When did the Golden Gate Bridge open?"
+    output = example.grounded_rag.invoke({"question": question}, config={"callbacks": [Prompts()]})
+    assert 2 == len(prompts)  # the rejected attempt and the retry
+    assert (
+        "Answer from the context only.\n"
+        "Context: The Golden Gate Bridge opened to traffic on May 27, 1937.\n\n"
+        "Its main span is 1,280 metres long.\n\n"
+        f"Question: {question}"
+    ) == prompts[0]
+    assert not any("Document(" in p or "page_content" in p for p in prompts)
+    assert [Document, Document] == [type(d) for d in output["context"]]
+    assert "It opened on May 27, 1937." == output["answer"]
 
 
 def test_llamaindex_example() -> None:

@@ -21,13 +21,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import relapse
-from relapse._prompts import (
+from relapse.prompts import (
+    MAX_QUOTED_ANSWER_CHARS,
+    MAX_QUOTED_FINDINGS_CHARS,
+    MAX_SPAN_CHARS,
+    _problems,
     compact_retry,
     context_prompt,
     fence_marker,
     inline,
     instruction_retry,
     parse_context_prompt,
+    quote_answer,
     spans_only_retry,
 )
 
@@ -114,10 +119,28 @@ class TestPrompts:
     def test_quotation_marks_are_only_relapses_own(
         self, query: str, answer: str, findings: tuple[relapse.GroundingFinding, ...]
     ) -> None:
-        """Two quotes around the answer and two per span: quoted text cannot close them."""
-        spans = sum(len(f.spans) for f in findings)
-        assert 2 + 2 * spans == compact_retry(query, answer, findings).count('"')
+        """Two quotes around the answer and two per quoted span: quoted text cannot close them."""
+        retry = compact_retry(query, answer, findings)
+        pieces = retry.split('"')
+        assert 1 == len(pieces) % 2  # every quotation closed
+        assert quote_answer(answer, findings) == pieces[1]
+        # The spans quoted are the first ones, in order, each folded onto one line.
+        spans = [inline(span, MAX_SPAN_CHARS) for f in findings for span in f.spans]
+        quoted = pieces[3::2]
+        assert spans[: len(quoted)] == quoted
         instruction_retry(query, answer, findings)  # must not raise
+
+    @FUZZ
+    @given(query=TEXT, answer=TEXT, findings=FINDINGS)
+    def test_retry_queries_are_bounded(
+        self, query: str, answer: str, findings: tuple[relapse.GroundingFinding, ...]
+    ) -> None:
+        """Whatever the answer and findings, the quoted parts keep their bounds."""
+        assert len(quote_answer(answer, findings)) <= MAX_QUOTED_ANSWER_CHARS
+        assert len(_problems(findings)) <= MAX_QUOTED_FINDINGS_CHARS
+        # 192: compact_retry's fixed words (tests/test_retry_excerpt.py counts them).
+        bound = len(inline(query)) + 192 + MAX_QUOTED_ANSWER_CHARS + MAX_QUOTED_FINDINGS_CHARS
+        assert len(compact_retry(query, answer, findings)) <= bound
 
     @FUZZ
     @given(text=TEXT, limit=st.none() | st.integers(0, 50))

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import relapse.grounding._blocks as blocks_module
-from relapse._types import GroundingResult
+from relapse._results import GroundingResult
 from relapse.grounding import ALL_CODES, GroundingCheck, default_grounding_check
 from relapse.grounding._context import CONTEXT_AFTER, CONTEXT_BEFORE, INLINE_MARKER_WINDOW
 from relapse.grounding._scan import ScanState

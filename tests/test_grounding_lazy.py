@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import relapse.grounding._check as check_module
 import relapse.grounding._index as index_module
-from relapse._types import GroundingResult
+from relapse._results import GroundingResult
 from relapse.grounding import GroundingCheck, default_grounding_check
 from relapse.grounding._evidence import (
     WrittenNumber,

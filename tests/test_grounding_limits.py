@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import relapse.grounding._blocks as blocks_module
 import relapse.grounding._check as check_module
-from relapse._types import GroundingResult
+from relapse._results import GroundingResult
 from relapse.grounding import ALL_CODES, GroundingCheck, default_grounding_check
 from relapse.grounding._check import MAX_FAILING_SPANS
 from relapse.grounding._echo import Lines

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import relapse.grounding._index as index_module
-from relapse._types import GroundingResult
+from relapse._results import GroundingResult
 from relapse.grounding import default_grounding_check
 from relapse.grounding._keys import Key, number_key
 from relapse.grounding._unit_lookup import (

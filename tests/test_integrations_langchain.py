@@ -11,9 +11,14 @@ import pytest
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.documents import Document
 from langchain_core.embeddings import DeterministicFakeEmbedding
-from langchain_core.language_models.fake_chat_models import FakeListChatModel
+from langchain_core.language_models import BaseChatModel
+from langchain_core.language_models.fake_chat_models import (
+    FakeListChatModel,
+    FakeMessagesListChatModel,
+)
 from langchain_core.messages import AIMessage
 from langchain_core.output_parsers import StrOutputParser
+from langchain_core.outputs import Generation, LLMResult
 from langchain_core.prompt_values import PromptValue
 from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableLambda, RunnablePassthrough
@@ -22,7 +27,7 @@ from pydantic import SecretStr
 
 import relapse
 from llama_server import MODEL, LlamaServer
-from relapse.integrations.langchain import GroundedRunnable
+from relapse.integrations.langchain import GroundedRunnable, llm_result_usage
 from relapse.llms.local import LocalModel
 from relapse.testing import CapturedSpans
 
@@ -80,7 +85,7 @@ def recording(prompts: list[str]) -> Runnable[PromptValue, PromptValue]:
 PROMPT = ChatPromptTemplate.from_template("Context: {context}\n{feedback}\nQuestion: {question}")
 
 
-def retrieving_chain(retriever: Any, llm: FakeListChatModel, prompts: list[str]) -> Runnable:
+def retrieving_chain(retriever: Any, llm: BaseChatModel, prompts: list[str]) -> Runnable:
     """A chain that retrieves inside itself and returns {context, question, feedback, answer}."""
     return RunnablePassthrough.assign(
         context=itemgetter("question") | retriever
@@ -194,6 +199,95 @@ class TestChunksFromTheInput:
         assert RIGHT == grounded.invoke({"question": QUESTION, "docs": [Document(PASSAGES[0])]})
 
 
+def reporting(*answers: tuple[str, int, int]) -> FakeMessagesListChatModel:
+    """A fake chat model whose messages report ``(text, input_tokens, output_tokens)``."""
+    return FakeMessagesListChatModel(
+        responses=[
+            AIMessage(
+                content=text,
+                usage_metadata={
+                    "input_tokens": given,
+                    "output_tokens": made,
+                    "total_tokens": given + made,
+                },
+            )
+            for text, given, made in answers
+        ]
+    )
+
+
+class TestUsage:
+    """Tokens through LCEL chains whose output parser drops the message."""
+
+    def test_str_output_parser_keeps_the_tokens(self, retriever: Any) -> None:
+        """The documented chain (... | llm | StrOutputParser()) reports each attempt's tokens."""
+        llm = reporting((WRONG, 40, 6), (RIGHT, 95, 7))
+        grounded = GroundedRunnable(
+            retrieving_chain(retriever, llm, []),
+            context_key="context",
+            feedback_key="feedback",
+        )
+        result = grounded.run({"question": QUESTION})
+        assert isinstance(result.response["answer"], str)
+        assert [relapse.Usage(40, 6), relapse.Usage(95, 7)] == [r.usage for r in result.transcript]
+        assert relapse.Usage(135, 13) == result.usage
+
+    async def test_async_path(self) -> None:
+        """ainvoke collects the same tokens."""
+        llm = reporting((WRONG, 40, 6), (RIGHT, 95, 7))
+        chain = PROMPT | llm | StrOutputParser()
+        grounded = GroundedRunnable(chain, chunks_key="context", feedback_key="feedback")
+        result = await grounded.arun({"question": QUESTION, "context": PASSAGES})
+        assert relapse.Usage(135, 13) == result.usage
+
+    def test_two_llm_calls_in_one_attempt_are_summed(self) -> None:
+        """A chain calling two models per attempt reports both: 10+40 in, 2+6 out."""
+        rewriter = reporting(("When did the Golden Gate Bridge open?", 10, 2))
+        answerer = reporting((RIGHT, 40, 6))
+        chain = RunnablePassthrough.assign(
+            question=ChatPromptTemplate.from_template("Rewrite: {question}")
+            | rewriter
+            | StrOutputParser()
+        ) | (PROMPT | answerer | StrOutputParser())
+        grounded = GroundedRunnable(chain, chunks_key="context", feedback_key="feedback")
+        result = grounded.run({"question": QUESTION, "context": PASSAGES})
+        assert (True, relapse.Usage(50, 8)) == (result.grounded, result.usage)
+
+    def test_a_model_without_usage_says_unknown(self, spans: CapturedSpans) -> None:
+        """FakeListChatModel reports no tokens: usage None and relapse.usage.known=false."""
+        grounded = GroundedRunnable(
+            PROMPT | FakeListChatModel(responses=[RIGHT]) | StrOutputParser(),
+            chunks_key="context",
+            feedback_key="feedback",
+            tracer_provider=spans.provider,
+        )
+        result = grounded.run({"question": QUESTION, "context": PASSAGES})
+        assert (True, None) == (result.grounded, result.usage)
+        (call,) = spans.named("relapse GroundedRunnable")
+        assert False is (call.attributes or {})["relapse.usage.known"]
+
+    def test_an_explicit_usage_of_wins(self) -> None:
+        """usage_of= replaces the collected tokens."""
+        grounded = GroundedRunnable(
+            PROMPT | reporting((RIGHT, 40, 6)) | StrOutputParser(),
+            chunks_key="context",
+            feedback_key="feedback",
+            usage_of=lambda output: relapse.Usage(1, 1),
+        )
+        assert (
+            relapse.Usage(1, 1) == grounded.run({"question": QUESTION, "context": PASSAGES}).usage
+        )
+
+    def test_completion_llm_output(self) -> None:
+        """A completion LLM's llm_output["token_usage"] is read when no message reports any."""
+        result = LLMResult(
+            generations=[[Generation(text="x")]],
+            llm_output={"token_usage": {"prompt_tokens": 7, "completion_tokens": 3}},
+        )
+        assert relapse.Usage(7, 3) == llm_result_usage(result)
+        assert llm_result_usage(LLMResult(generations=[[Generation(text="x")]])) is None
+
+
 class TestErrors:
     def test_exactly_one_chunk_source(self) -> None:
         """Neither or both of chunks_key and context_key is a ValueError when wrapping."""
@@ -280,3 +374,72 @@ def test_local_model_through_langchain_openai(llama_server: LlamaServer) -> None
     assert isinstance(result.response, str)
     assert (True, "grounded_first_try") == (result.grounded, result.outcome)
     assert "1937" in result.response
+    # The str output carries no tokens; the LLM run's llm_output["token_usage"] did.
+    usage = result.transcript[0].usage
+    assert usage is not None
+    assert usage.input_tokens > 0
+    assert 0 < usage.output_tokens <= 60
+
+
+@pytest.mark.slow
+def test_chat_model_through_langchain_openai(llama_server: LlamaServer) -> None:
+    """
+    langchain-openai's ChatOpenAI against the local server, the documented LCEL chain.
+
+    ``ChatOpenAI(max_tokens=...)`` sends ``max_completion_tokens``, which
+    llama-cpp-python's server ignores (the model then writes until its
+    context is full); ``extra_body={"max_tokens": 60}`` is what it reads. The
+    first attempt is rejected by the check so that the retry request goes
+    to the server too; each attempt's tokens are the server's own counts for
+    that request, although StrOutputParser drops the message that held them.
+    """
+    import openai
+    from langchain_openai import ChatOpenAI
+
+    llm = ChatOpenAI(
+        model=MODEL,
+        base_url=llama_server.base_url,
+        api_key=SecretStr("no-key"),
+        temperature=0.0,
+        max_retries=0,
+        extra_body={"max_tokens": 60},
+    )
+    prompts: list[str] = []
+    prompt = ChatPromptTemplate.from_messages(
+        [("user", "Context: {context}\n{feedback}\nQuestion: {question}\nAnswer:")]
+    )
+    chain = RunnablePassthrough.assign(answer=prompt | recording(prompts) | llm | StrOutputParser())
+    checked: list[str] = []
+
+    def reject_the_first(query: str, chunks: list[str], answer: str) -> relapse.GroundingResult:
+        checked.append(answer)
+        if len(checked) > 1:
+            return relapse.GroundingResult(True)
+        return relapse.GroundingResult(False, (relapse.GroundingFinding("X1", "rejected once"),))
+
+    grounded = GroundedRunnable(
+        chain,
+        chunks_key="context",
+        feedback_key="feedback",
+        grounding_check=reject_the_first,
+        max_iterations=2,
+    )
+    result = grounded.run({"question": QUESTION, "context": PASSAGES})
+    assert (True, 2) == (result.grounded, result.iterations)
+    assert isinstance(result.response["answer"], str)
+    assert "Your previous answer was rejected" in prompts[1]
+    client = openai.OpenAI(base_url=llama_server.base_url, api_key="no-key", max_retries=0)
+    for record, text in zip(result.transcript, prompts, strict=True):
+        # recording() sees the prompt value: "Human: <message>".
+        message = text.removeprefix("Human: ")
+        direct = client.chat.completions.create(
+            model=MODEL,
+            messages=[{"role": "user", "content": message}],
+            temperature=0.0,
+            max_tokens=60,
+        )
+        assert direct.usage is not None
+        assert record.usage == relapse.Usage(
+            direct.usage.prompt_tokens, direct.usage.completion_tokens
+        )
+        assert record.usage.output_tokens <= 60

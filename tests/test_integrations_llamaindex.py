@@ -8,20 +8,23 @@ from typing import Any
 
 import pytest
 from llama_index.core import Document, Settings, VectorStoreIndex
-from llama_index.core.base.llms.types import CompletionResponse
+from llama_index.core.base.llms.types import CompletionResponse, CompletionResponseGen, LLMMetadata
 from llama_index.core.base.response.schema import Response
 from llama_index.core.embeddings import MockEmbedding
 from llama_index.core.evaluation import BatchEvalRunner, EvaluationResult
-from llama_index.core.llms import MockLLM
+from llama_index.core.llms import CustomLLM, MockLLM
 from llama_index.core.llms.callbacks import llm_completion_callback
 from llama_index.core.query_engine import RetryQueryEngine
 
 import relapse
+from llama_server import MODEL, LlamaServer
 from relapse.integrations.llamaindex import (
     GROUNDED_FEEDBACK,
     RESULT_KEY,
+    USAGE_KEY,
     GroundedQueryEngine,
     GroundingEvaluator,
+    llm_usage,
 )
 from relapse.testing import CapturedSpans
 
@@ -275,3 +278,140 @@ class TestGroundedQueryEngine:
         """Loop options are validated when wrapping, before any query."""
         with pytest.raises(ValueError, match="max_iterations"):
             GroundedQueryEngine(index.as_query_engine(llm=MockLLM()), max_iterations=0)
+
+
+class RawLLM(CustomLLM):
+    """A CustomLLM whose responses carry a raw provider response with usage, from a script."""
+
+    answers: list[tuple[str, int, int]] = []
+    calls: int = 0
+    chat_model: bool = False
+
+    @property
+    def metadata(self) -> LLMMetadata:
+        return LLMMetadata(is_chat_model=self.chat_model)
+
+    @llm_completion_callback()
+    def complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponse:
+        text, given, made = self.answers[min(self.calls, len(self.answers) - 1)]
+        self.calls += 1
+        # The JSON form of an OpenAI completion, as an HTTP client returns it.
+        raw = {"usage": {"prompt_tokens": given, "completion_tokens": made}}
+        return CompletionResponse(text=text, raw=raw)
+
+    @llm_completion_callback()
+    def stream_complete(
+        self, prompt: str, formatted: bool = False, **kwargs: Any
+    ) -> CompletionResponseGen:
+        raise NotImplementedError
+
+
+def reject_the_first() -> Any:
+    """A check that rejects the first answer it sees and accepts every later one."""
+    seen: list[str] = []
+
+    def check(query: str, chunks: Sequence[str], answer: str) -> relapse.GroundingResult:
+        seen.append(answer)
+        if len(seen) > 1:
+            return relapse.GroundingResult(True)
+        return relapse.GroundingResult(False, (relapse.GroundingFinding("X1", "rejected once"),))
+
+    return check
+
+
+class TestUsage:
+    def test_each_attempt_reports_its_llm_calls(self, index: VectorStoreIndex) -> None:
+        """The raw responses' usage reaches the transcript, the metadata and the sum."""
+        llm = RawLLM(answers=[("It opened in 1950.", 40, 6), ("It opened on May 27, 1937.", 95, 7)])
+        engine = GroundedQueryEngine(index.as_query_engine(llm=llm, similarity_top_k=2))
+        result = engine.run("When did it open?")
+        assert (True, 2) == (result.grounded, result.iterations)
+        assert [relapse.Usage(40, 6), relapse.Usage(95, 7)] == [r.usage for r in result.transcript]
+        assert relapse.Usage(135, 13) == result.usage
+        assert relapse.Usage(95, 7) == result.response.metadata[USAGE_KEY]
+
+    async def test_async_counts_each_response_once(self, index: VectorStoreIndex) -> None:
+        """acomplete calls complete: two end events, one raw response, counted once."""
+        llm = RawLLM(answers=[("It opened on May 27, 1937.", 40, 6)])
+        engine = GroundedQueryEngine(index.as_query_engine(llm=llm, similarity_top_k=2))
+        result = await engine.arun("When did it open?")
+        assert relapse.Usage(40, 6) == result.usage
+
+    def test_chat_through_complete_counts_once(self, index: VectorStoreIndex) -> None:
+        """A chat CustomLLM: chat() calls complete(), one raw response counted once."""
+        llm = RawLLM(answers=[("It opened on May 27, 1937.", 40, 6)], chat_model=True)
+        engine = GroundedQueryEngine(index.as_query_engine(llm=llm, similarity_top_k=2))
+        assert relapse.Usage(40, 6) == engine.run("When did it open?").usage
+
+    def test_mock_llm_says_unknown(self, index: VectorStoreIndex, spans: CapturedSpans) -> None:
+        """MockLLM reports no tokens: usage None, no metadata key, relapse.usage.known=false."""
+        engine = GroundedQueryEngine(
+            index.as_query_engine(llm=ScriptedLLM(["It opened on May 27, 1937."])),
+            tracer_provider=spans.provider,
+        )
+        result = engine.run("When did it open?")
+        assert (True, None) == (result.grounded, result.usage)
+        assert USAGE_KEY not in result.response.metadata
+        (call,) = spans.named("relapse GroundedQueryEngine")
+        assert False is (call.attributes or {})["relapse.usage.known"]
+
+    def test_queries_outside_the_engine_are_not_counted(self, index: VectorStoreIndex) -> None:
+        """An LLM call made outside a grounded query counts nowhere."""
+        llm = RawLLM(answers=[("It opened on May 27, 1937.", 40, 6)])
+        GroundedQueryEngine(index.as_query_engine(llm=llm))
+        llm.complete("unrelated")  # no grounded query in progress: nothing to count
+        engine = GroundedQueryEngine(index.as_query_engine(llm=llm, similarity_top_k=2))
+        assert relapse.Usage(40, 6) == engine.run("When did it open?").usage
+
+    def test_llm_usage_reads_additional_kwargs(self) -> None:
+        """Without raw usage, prompt_tokens/completion_tokens in additional_kwargs."""
+        response = CompletionResponse(
+            text="x", additional_kwargs={"prompt_tokens": 7, "completion_tokens": 3}
+        )
+        assert relapse.Usage(7, 3) == llm_usage(response)
+        assert llm_usage(CompletionResponse(text="x")) is None
+
+
+class ServerLLM(CustomLLM):
+    """A CustomLLM calling an OpenAI-compatible server through the openai SDK."""
+
+    base_url: str = ""
+    raws: list[Any] = []
+
+    @property
+    def metadata(self) -> LLMMetadata:
+        return LLMMetadata(context_window=4096, num_output=60, model_name=MODEL)
+
+    @llm_completion_callback()
+    def complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponse:
+        import openai
+
+        client = openai.OpenAI(base_url=self.base_url, api_key="no-key", max_retries=0)
+        completion = client.completions.create(
+            model=MODEL, prompt=prompt, max_tokens=60, temperature=0.0, stop=["\n"]
+        )
+        self.raws.append(completion)
+        return CompletionResponse(text=completion.choices[0].text, raw=completion)
+
+    @llm_completion_callback()
+    def stream_complete(
+        self, prompt: str, formatted: bool = False, **kwargs: Any
+    ) -> CompletionResponseGen:
+        raise NotImplementedError
+
+
+@pytest.mark.slow
+def test_usage_from_the_local_server(index: VectorStoreIndex, llama_server: LlamaServer) -> None:
+    """Each attempt's usage is the server's own count for the completion that attempt made."""
+    llm = ServerLLM(base_url=llama_server.base_url, raws=[])
+    engine = GroundedQueryEngine(
+        index.as_query_engine(llm=llm, similarity_top_k=2),
+        grounding_check=reject_the_first(),
+        max_iterations=2,
+    )
+    result = engine.run("When did the Golden Gate Bridge open?")
+    assert 2 == result.iterations == len(llm.raws)
+    assert [relapse.Usage(r.usage.prompt_tokens, r.usage.completion_tokens) for r in llm.raws] == [
+        record.usage for record in result.transcript
+    ]
+    assert all(0 < r.usage.prompt_tokens and r.usage.completion_tokens <= 60 for r in llm.raws)

@@ -10,13 +10,15 @@ from collections.abc import Sequence
 
 import openai
 import pytest
-from openai.types import Completion
+from openai.types import Completion, CompletionUsage
 from openai.types.chat import ChatCompletion
+from openai.types.chat.chat_completion import Choice as ChatCompletionChoice
 
 import relapse
 from helpers import forbid
 from llama_server import MODEL, LlamaServer
-from relapse._attributes import RELAPSE_USAGE_INPUT_TOKENS, RELAPSE_USAGE_OUTPUT_TOKENS
+from relapse._telemetry.attributes import RELAPSE_USAGE_INPUT_TOKENS, RELAPSE_USAGE_OUTPUT_TOKENS
+from relapse.exceptions import MalformedResponseError
 from relapse.llms.local import LocalModel
 from relapse.llms.openai import (
     AsyncOpenAICompatible,
@@ -79,6 +81,19 @@ class TestArguments:
         with pytest.raises(TypeError, match="prompt must be str, got list"):
             llm(["hi"])  # type: ignore[arg-type]
 
+    @pytest.mark.parametrize("cls", [OpenAICompatible, AsyncOpenAICompatible])
+    @pytest.mark.parametrize(
+        ("option", "value"),
+        [("base_url", "http://127.0.0.1:8000/v1"), ("api_key", "k"), ("timeout", 5.0),
+         ("max_retries", 0)],
+    )  # fmt: skip
+    def test_client_options_with_a_client_are_refused(
+        self, cls: type, option: str, value: object
+    ) -> None:
+        """A given client has its own options: passing one too is a TypeError naming both."""
+        with pytest.raises(TypeError, match=rf"^{option}= and client= conflict"):
+            cls(model="m", client=ScriptedChat(), **{option: value})
+
     def test_missing_sdk_names_the_extra(self, monkeypatch: pytest.MonkeyPatch) -> None:
         """Without the openai package, building a client names the install command."""
         monkeypatch.setitem(sys.modules, "openai", None)
@@ -96,21 +111,7 @@ class TestRequestShape:
 
     def test_text_of_chat_and_completion(self) -> None:
         """The answer text of both response types, stripped; a None content reads as ''."""
-        chat = ChatCompletion.model_validate(
-            {
-                "id": "c",
-                "object": "chat.completion",
-                "created": 0,
-                "model": "m",
-                "choices": [
-                    {
-                        "index": 0,
-                        "finish_reason": "stop",
-                        "message": {"role": "assistant", "content": " It is 5. "},
-                    }
-                ],
-            }
-        )
+        reply = chat(" It is 5. ")
         completion = Completion.model_validate(
             {
                 "id": "c",
@@ -120,9 +121,8 @@ class TestRequestShape:
                 "choices": [{"index": 0, "finish_reason": "stop", "text": " It is 6.\n"}],
             }
         )
-        empty = chat.model_copy(deep=True)
-        empty.choices[0].message.content = None
-        assert ["It is 5.", "It is 6.", ""] == [text_of(r) for r in (chat, completion, empty)]
+        empty = chat(None)
+        assert ["It is 5.", "It is 6.", ""] == [text_of(r) for r in (reply, completion, empty)]
 
     def test_no_choices_is_an_error(self) -> None:
         """A response without choices is refused, naming its type."""
@@ -133,6 +133,153 @@ class TestRequestShape:
                      "choices": []}
                 )
             )  # fmt: skip
+
+
+def chat(content: object, prompt: int = 0, completion: int = 0) -> ChatCompletion:
+    """A real SDK ChatCompletion whose message content is ``content`` (any shape), with usage."""
+    response = ChatCompletion.model_validate(
+        {
+            "id": "c",
+            "object": "chat.completion",
+            "created": 0,
+            "model": "m",
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "stop",
+                    "message": {"role": "assistant", "content": "placeholder"},
+                }
+            ],
+            **(
+                {
+                    "usage": {
+                        "prompt_tokens": prompt,
+                        "completion_tokens": completion,
+                        "total_tokens": prompt + completion,
+                    }
+                }
+                if prompt
+                else {}
+            ),
+        }
+    )
+    # The SDK keeps what a server sends without validating it; so does this.
+    response.choices[0].message.content = content  # type: ignore[assignment]
+    return response
+
+
+def malformed(choices: object, prompt: int = 7, completion: int = 2) -> ChatCompletion:
+    """A ChatCompletion as the SDK builds it from a server's odd reply: any ``choices``."""
+    usage = CompletionUsage(
+        prompt_tokens=prompt, completion_tokens=completion, total_tokens=prompt + completion
+    )
+    return ChatCompletion.model_construct(
+        id="c", object="chat.completion", created=0, model="m", choices=choices, usage=usage
+    )
+
+
+class ScriptedChat:
+    """Stands in for ``openai.OpenAI``: ``chat.completions.create`` returns the next response."""
+
+    def __init__(self, *responses: object) -> None:
+        self.chat = self
+        self.completions = self
+        self.responses = list(responses)
+
+    def create(self, **arguments: object) -> object:
+        return self.responses.pop(0)
+
+
+class AsyncScriptedChat(ScriptedChat):
+    """Stands in for ``openai.AsyncOpenAI``."""
+
+    async def create(self, **arguments: object) -> object:  # type: ignore[override]
+        return self.responses.pop(0)
+
+
+class TestUnusualReplies:
+    def test_text_parts_content_is_read(self) -> None:
+        """A content list of text parts (as some servers send) is joined, then stripped."""
+        parts = [
+            {"type": "text", "text": " It is "},
+            {"type": "image_url"},
+            {"type": "text", "text": "5. "},
+        ]
+        assert "It is 5." == text_of(chat(parts))
+
+    def test_refusal_is_the_answer(self) -> None:
+        """A refusal is read as default_answer_of reads it: the refusal text."""
+        refused = chat(None)
+        refused.choices[0].message.refusal = "I can't help with that."
+        assert "I can't help with that." == text_of(refused)
+
+    @pytest.mark.parametrize(
+        ("choices", "words"),
+        [
+            ([ChatCompletionChoice.model_construct(index=0, finish_reason="stop")],
+             r"^the ChatCompletion's choices\[0\] has neither a message nor a text"),
+            ({"0": "x"}, r"^the ChatCompletion's choices is dict, expected a list"),
+            ("abc", r"^the ChatCompletion's choices is str, expected a list"),
+            ([], r"^the ChatCompletion has no choices"),
+            (None, r"^the ChatCompletion has no choices"),
+        ],
+    )  # fmt: skip
+    def test_malformed_reply_names_what_is_missing(self, choices: object, words: str) -> None:
+        """A reply with no usable choice is a MalformedResponseError (a ValueError) carrying it."""
+        response = malformed(choices)
+        with pytest.raises(MalformedResponseError, match=words) as caught:
+            text_of(response)
+        assert isinstance(caught.value, ValueError)
+        assert response is caught.value.response
+
+    @pytest.mark.parametrize(
+        "choices",
+        [[ChatCompletionChoice.model_construct(index=0, finish_reason="stop")], {"0": "x"}, []],
+    )
+    def test_malformed_reply_is_kept_on_the_transcript(self, choices: object) -> None:
+        """Through relapse.run: the error propagates, the paid response and usage are recorded."""
+        response = malformed(choices, prompt=7, completion=2)
+        llm = OpenAICompatible(model="m", client=ScriptedChat(response))  # type: ignore[arg-type]
+        with pytest.raises(MalformedResponseError) as caught:
+            relapse.run("How many?", ["There are 5."], call_llm=llm)
+        (record,) = caught.value.relapse_transcript  # type: ignore[attr-defined]
+        assert (response, "", False, relapse.Usage(7, 2)) == (
+            record.response,
+            record.answer,
+            record.grounded,
+            record.usage,
+        )
+
+
+class TestUsageThroughRun:
+    def test_call_returns_a_str_carrying_the_response(self) -> None:
+        """llm(prompt) is still the answer text, a str; it also carries the response and usage."""
+        response = chat(" It is 5. ", prompt=12, completion=3)
+        llm = OpenAICompatible(model="m", client=ScriptedChat(response))  # type: ignore[arg-type]
+        text = llm("How many?")
+        assert isinstance(text, str)
+        assert ("It is 5.", response, relapse.Usage(12, 3)) == (text, text.response, text.usage)
+
+    def test_run_sums_the_usage_of_every_response(self) -> None:
+        """relapse.run(call_llm=OpenAICompatible(...)): result.usage is the responses' sum."""
+        client = ScriptedChat(
+            chat("It is 7.", prompt=12, completion=3), chat("It is 5.", prompt=20, completion=4)
+        )
+        llm = OpenAICompatible(model="m", client=client)  # type: ignore[arg-type]
+        result = relapse.run("How many?", ["There are 5."], call_llm=llm)
+        assert ("It is 5.", 2) == (result.answer, result.iterations)
+        assert [relapse.Usage(12, 3), relapse.Usage(20, 4)] == [r.usage for r in result.transcript]
+        # 12 + 20 prompt tokens, 3 + 4 completion tokens.
+        assert relapse.Usage(32, 7) == result.usage
+
+    async def test_arun_sums_the_usage_of_every_response(self) -> None:
+        """The same with AsyncOpenAICompatible and relapse.arun."""
+        client = AsyncScriptedChat(
+            chat("It is 7.", prompt=12, completion=3), chat("It is 5.", prompt=20, completion=4)
+        )
+        llm = AsyncOpenAICompatible(model="m", client=client)  # type: ignore[arg-type]
+        result = await relapse.arun("How many?", ["There are 5."], call_llm=llm)
+        assert (2, relapse.Usage(32, 7)) == (result.iterations, result.usage)
 
 
 class RecordingCompletions:

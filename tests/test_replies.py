@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from relapse import Usage
-from relapse._replies import Readers, Reply, returned
-from relapse._streams import Streamed, asettle, settle
+from relapse._read.replies import Readers, Reply, returned
+from relapse._read.streams import Streamed, asettle, settle
 from sdk_shapes import Document, anthropic_events, chat_chunks, chat_completion
 
 

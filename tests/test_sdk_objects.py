@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from relapse import Usage, default_answer_of, default_usage_of
-from relapse._chunks import chunk_texts
-from relapse._streams import read_stream
+from relapse._read.chunks import chunk_texts
+from relapse._read.streams import read_stream
 
 
 def _openai() -> Any:

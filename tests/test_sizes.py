@@ -9,7 +9,7 @@ machines, while a quadratic check would still make these tests visibly slow.
 from __future__ import annotations
 
 import relapse
-from relapse._prompts import (
+from relapse.prompts import (
     MAX_QUOTED_ANSWER_CHARS,
     compact_retry,
     context_prompt,

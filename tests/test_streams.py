@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from relapse import Usage
-from relapse._streams import (
+from relapse._read.streams import (
     Streamed,
     acollect,
     collect,

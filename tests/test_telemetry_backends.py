@@ -6,7 +6,7 @@ import pytest
 
 import relapse
 from helpers import forbid
-from relapse import _attributes as attr
+from relapse._telemetry import attributes as attr
 from relapse.testing import CapturedSpans, ScriptedLLM
 
 QUERY = "When did the museum open?"
@@ -77,12 +77,13 @@ class TestCapturedContent:
             for s in (first, second)
         ]
         assert result.transcript[1].prompt != QUERY
-        # A check span's input is the answer it judged, its output the explanation (if any).
+        # A check span's input is the answer it judged, its output the findings' messages
+        # (if any), the failing span in them: Phoenix's guardrail pane shows what failed.
         checks = spans.named(attr.CHECK_SPAN_NAME)
         assert [
             {
                 "input.value": "It opened in 1932.",
-                "output.value": "FG001: not in chunks: ['[span]']",
+                "output.value": "FG001: not in chunks: ['1932']",
             },
             {"input.value": "It opened in 1931."},
         ] == [

@@ -18,8 +18,8 @@ from opentelemetry.trace import INVALID_SPAN, StatusCode
 
 import relapse
 from helpers import decorated, forbid, in_provider_span
-from relapse import _attributes as attr
 from relapse._telemetry import Telemetry
+from relapse._telemetry import attributes as attr
 from relapse._version import VERSION
 from relapse.checks import LLMJudge
 from relapse.testing import CapturedSpans, ScriptedLLM
@@ -281,10 +281,10 @@ class TestContent:
             assert not any("SECRET" in str(v) for v in (check.attributes or {}).values())
 
     def test_answer_and_explanation_with_capture(self, spans: CapturedSpans) -> None:
-        """Capture on: the answer is the input, the explanation (spans scrubbed) the output."""
+        """Capture on: the answer is the input, the findings' messages (spans in) the output."""
         first, second = capture(spans, capture_content=True)
         assert "A-SECRET is WRONG." == first.attributes[attr.INPUT_VALUE]
-        assert "FG001: not in chunks: ['[span]']" == first.attributes[attr.OUTPUT_VALUE]
+        assert "FG001: not in chunks: ['WRONG']" == first.attributes[attr.OUTPUT_VALUE]
         assert "A-SECRET opened in 1931." == second.attributes[attr.INPUT_VALUE]
         assert attr.OUTPUT_VALUE not in second.attributes  # grounded: nothing to explain
 

@@ -18,7 +18,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 
 import relapse
 from helpers import forbid
-from relapse import _attributes as attr
+from relapse._telemetry import attributes as attr
 from relapse.testing import ScriptedLLM
 
 QUERY = "Q-SECRET: when did the museum open?"
@@ -112,6 +112,14 @@ def iteration_spans(sinks: Sinks) -> list[Any]:
     return sorted(
         (s for s in sinks.spans.get_finished_spans() if s.name == attr.ITERATION_SPAN_NAME),
         key=lambda s: s.attributes[attr.RELAPSE_ITERATION],
+    )
+
+
+def check_spans(sinks: Sinks) -> list[Any]:
+    """The check spans, in iteration order (they end in that order)."""
+    return sorted(
+        (s for s in sinks.spans.get_finished_spans() if s.name == attr.CHECK_SPAN_NAME),
+        key=lambda s: s.start_time,
     )
 
 
@@ -222,8 +230,9 @@ class TestOn:
             "A-*** it opened in 1931."
             == messages(second, attr.GEN_AI_OUTPUT_MESSAGES)[0]["parts"][0]["content"]
         )
-        # 2 prompts, 2 answers, 1 failing span, 1 explanation, the call's query and answer
-        assert 8 == len(seen)
+        # 2 prompts, 2 answers, 1 failing span, 1 explanation, the check span's
+        # output (the messages), the call's query and answer
+        assert 9 == len(seen)
         assert [] == leaks(sinks.strings(), "SECRET", "CHUNKTEXT")
 
     @pytest.mark.parametrize(
@@ -240,3 +249,50 @@ class TestOn:
         for span in iteration_spans(sinks):
             assert set() == CONTENT_KEYS & set(span.attributes or {})
         assert [] == leaks(sinks.strings(), "SECRET", "CHUNKTEXT")
+
+
+class TestGuardrailPane:
+    """The check span's output.value: what Phoenix shows in the guardrail's output pane."""
+
+    def test_capture_on_shows_the_failing_span(self, sinks: Sinks) -> None:
+        """The messages with the failing span in them, not "[span]"; the event stays scrubbed."""
+        ask(sinks, capture_content=True)
+        rejected, passed = check_spans(sinks)
+        assert "FG001: not in chunks: ['BAD-SECRET']" == rejected.attributes[attr.OUTPUT_VALUE]
+        assert ANSWERS[0] == rejected.attributes[attr.INPUT_VALUE]
+        assert attr.OUTPUT_VALUE not in passed.attributes  # grounded: nothing to explain
+        (event,) = iteration_spans(sinks)[0].events
+        assert (
+            "FG001: not in chunks: ['[span]']"
+            == event.attributes[attr.GEN_AI_EVALUATION_EXPLANATION]
+        )
+
+    def test_capture_off_keeps_it_out(self, sinks: Sinks) -> None:
+        """Capture off: no input or output value on the check spans, no byte of the span."""
+        ask(sinks)
+        for check in check_spans(sinks):
+            assert set() == {attr.INPUT_VALUE, attr.OUTPUT_VALUE} & set(check.attributes or {})
+        assert [] == leaks(sinks.strings(), "SECRET", "BAD-")
+
+    def test_redacted_first(self, sinks: Sinks) -> None:
+        """The pane's text goes through redact, the span in it too."""
+        ask(sinks, capture_content=True, redact=lambda text: text.replace("SECRET", "***"))
+        rejected, _ = check_spans(sinks)
+        assert "FG001: not in chunks: ['BAD-***']" == rejected.attributes[attr.OUTPUT_VALUE]
+        assert [] == leaks(sinks.strings(), "SECRET")
+
+    def test_redact_failing_on_the_messages_falls_back_to_codes(self, sinks: Sinks) -> None:
+        """redact raising on the messages only: the pane gets the codes-only explanation."""
+
+        def redact(text: str) -> str:
+            if "not in chunks" in text:
+                raise ValueError("no")
+            return text.replace("SECRET", "***")
+
+        ask(sinks, capture_content=True, redact=redact)
+        rejected, _ = check_spans(sinks)
+        assert ("A-*** it opened in BAD-***.", "FG001: 1 failing span(s)") == (
+            rejected.attributes[attr.INPUT_VALUE],
+            rejected.attributes[attr.OUTPUT_VALUE],
+        )
+        assert [] == leaks(sinks.strings(), "SECRET")

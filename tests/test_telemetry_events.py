@@ -9,7 +9,7 @@ from opentelemetry.sdk._logs import LoggerProvider
 from opentelemetry.sdk._logs.export import InMemoryLogRecordExporter, SimpleLogRecordProcessor
 
 import relapse
-from relapse import _attributes as attr
+from relapse._telemetry import attributes as attr
 from relapse._version import VERSION
 from relapse.testing import CapturedSpans, ScriptedLLM
 

@@ -1,4 +1,4 @@
-"""The semantic-convention names in relapse._attributes match opentelemetry.semconv."""
+"""The semantic-convention names in relapse._telemetry.attributes match opentelemetry.semconv."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from openinference.semconv.trace import OpenInferenceSpanKindValues, SpanAttribu
 from opentelemetry.semconv._incubating.attributes import gen_ai_attributes
 from opentelemetry.semconv.attributes import code_attributes, error_attributes
 
-from relapse import _attributes as attr
+from relapse._telemetry import attributes as attr
 
 
 class TestSemconvNames:

@@ -21,7 +21,7 @@ from opentelemetry.trace import StatusCode
 
 import relapse
 from helpers import forbid
-from relapse import _attributes as attr
+from relapse._telemetry import attributes as attr
 from relapse._version import VERSION
 from relapse.testing import CapturedSpans, ScriptedLLM
 
@@ -89,6 +89,7 @@ class TestSpanTree:
             attr.RELAPSE_ITERATIONS: 2,
             attr.RELAPSE_GROUNDED: True,
             attr.RELAPSE_OUTCOME: "recovered",
+            attr.RELAPSE_USAGE_KNOWN: False,  # a str reports no tokens, and says so
             **KINDS,
         } == dict(call.attributes or {})
         durations = [s.attributes[attr.RELAPSE_CHECK_DURATION] for s in (first, second)]
@@ -99,6 +100,7 @@ class TestSpanTree:
             attr.RELAPSE_FINDINGS_CODES: ("FG001",),
             attr.RELAPSE_FINDINGS_COUNT: 1,
             attr.RELAPSE_CHECK_DURATION: durations[0],
+            attr.RELAPSE_USAGE_KNOWN: False,
             **KINDS,
         } == dict(first.attributes or {})
         assert {
@@ -107,6 +109,7 @@ class TestSpanTree:
             attr.RELAPSE_FINDINGS_CODES: (),
             attr.RELAPSE_FINDINGS_COUNT: 0,
             attr.RELAPSE_CHECK_DURATION: durations[1],
+            attr.RELAPSE_USAGE_KNOWN: False,
             **KINDS,
         } == dict(second.attributes or {})
         for span in (call, first, second, *checks):

@@ -9,8 +9,8 @@ from opentelemetry.sdk.metrics import MeterProvider
 from opentelemetry.sdk.metrics.export import HistogramDataPoint, InMemoryMetricReader
 
 from relapse import IterationRecord, RelapseResult, Usage
-from relapse import _attributes as attr
 from relapse._telemetry import TOKEN_BUCKETS, Telemetry
+from relapse._telemetry import attributes as attr
 from relapse.testing import CapturedSpans
 
 
@@ -52,20 +52,30 @@ def record(iteration: int, usage: Usage | None) -> IterationRecord:
     return IterationRecord(iteration, "q", "a", iteration == 2, usage=usage)
 
 
+def ended_call(telemetry: Telemetry, records: list[IterationRecord]) -> None:
+    """One call of ``records``' iterations, each with its check span, ended as recovered."""
+    call = telemetry.start_call(3, 1)
+    for item in records:
+        iteration = telemetry.start_iteration(call, item.iteration)
+        check = telemetry.start_check(iteration, "c")
+        telemetry.end_iteration(iteration, item, "c", 0.0, check)
+    telemetry.end_call(
+        call, RelapseResult("a", True, len(records), records, attr.OUTCOME_RECOVERED)
+    )
+
+
 class TestUsageOnSpans:
     def test_iteration_and_call_spans(
         self, spans: CapturedSpans, telemetry: Telemetry, reader: InMemoryMetricReader
     ) -> None:
         """Each iteration span carries its tokens, the call span the sum over iterations."""
         records = [record(1, Usage(40, 6)), record(2, Usage(95, 7))]
-        call = telemetry.start_call(3, 1)
-        for item in records:
-            iteration = telemetry.start_iteration(call, item.iteration)
-            check = telemetry.start_check(iteration, "c")
-            telemetry.end_iteration(iteration, item, "c", 0.0, check)
-        telemetry.end_call(call, RelapseResult("a", True, 2, records, attr.OUTCOME_RECOVERED))
+        ended_call(telemetry, records)
         iterations = spans.named(attr.ITERATION_SPAN_NAME)
         (call_span,) = spans.named("relapse answer")
+        assert [True] * 3 == [
+            (s.attributes or {})[attr.RELAPSE_USAGE_KNOWN] for s in (*iterations, call_span)
+        ]
         assert [(40, 6), (95, 7), (135, 13)] == [
             (
                 (s.attributes or {})[attr.RELAPSE_USAGE_INPUT_TOKENS],
@@ -79,10 +89,10 @@ class TestUsageOnSpans:
         }
         assert TOKEN_BUCKETS == tuple(points["recovered", "input"].explicit_bounds)
 
-    def test_no_usage_sets_nothing(
+    def test_no_usage_says_unknown(
         self, spans: CapturedSpans, telemetry: Telemetry, reader: InMemoryMetricReader
     ) -> None:
-        """Calls that report no tokens get no usage attribute and no histogram point."""
+        """Calls that report no tokens get relapse.usage.known=false, no count, no point."""
         records = [record(1, None)]
         call = telemetry.start_call(3, 1)
         iteration = telemetry.start_iteration(call, 1)
@@ -90,10 +100,23 @@ class TestUsageOnSpans:
             iteration, records[0], "c", 0.0, telemetry.start_check(iteration, "c")
         )
         telemetry.end_call(call, RelapseResult("a", False, 1, records, attr.OUTCOME_EXHAUSTED))
-        assert not any(
-            key.startswith("relapse.usage") for s in spans.spans for key in (s.attributes or {})
-        )
+        usage_attributes = [
+            {k: v for k, v in (s.attributes or {}).items() if k.startswith("relapse.usage")}
+            for s in (*spans.named(attr.ITERATION_SPAN_NAME), *spans.named("relapse answer"))
+        ]
+        assert [{attr.RELAPSE_USAGE_KNOWN: False}] * 2 == usage_attributes
         assert {} == token_points(reader)
+
+    def test_partly_known_usage(self, spans: CapturedSpans, telemetry: Telemetry) -> None:
+        """One iteration without usage: the call span sums the other and says known=false."""
+        records = [record(1, None), record(2, Usage(95, 7))]
+        ended_call(telemetry, records)
+        first, second = spans.named(attr.ITERATION_SPAN_NAME)
+        (call_span,) = spans.named("relapse answer")
+        assert [False, True, False] == [
+            (s.attributes or {})[attr.RELAPSE_USAGE_KNOWN] for s in (first, second, call_span)
+        ]
+        assert 95 == (call_span.attributes or {})[attr.RELAPSE_USAGE_INPUT_TOKENS]
 
     def test_failed_call_reports_what_was_paid(
         self, spans: CapturedSpans, telemetry: Telemetry, reader: InMemoryMetricReader
@@ -102,6 +125,8 @@ class TestUsageOnSpans:
         call = telemetry.start_call(3, 1)
         telemetry.fail_call(call, TimeoutError("late"), Usage(50, 5))
         (call_span,) = spans.named("relapse answer")
+        # The iterations never run cannot say: known is left to the iteration spans.
+        assert attr.RELAPSE_USAGE_KNOWN not in (call_span.attributes or {})
         assert (50, 5) == (
             (call_span.attributes or {})[attr.RELAPSE_USAGE_INPUT_TOKENS],
             (call_span.attributes or {})[attr.RELAPSE_USAGE_OUTPUT_TOKENS],

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from relapse import Usage, default_usage_of
-from relapse._usage import total_usage
+from relapse._results import total_usage
 from sdk_shapes import (
     AIMessage,
     AnthropicUsage,

@@ -10,11 +10,15 @@ example's README exist in one copy and the site shows them.
 Relative links in the included text are relative to the included file's
 folder. A link into ``docs/`` is rewritten relative to the page, so
 ``mkdocs build --strict`` checks it like any other; a link to another file of
-the repository points at that file under ``repo_url``.
+the repository points at that file under ``repo_url``. So does a page's own
+relative link out of ``docs/`` (``../../examples/app.py``), which mkdocs
+would otherwise report as a missing documentation file; a link to a
+repository file that does not exist is a warning, failing a strict build.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 from pathlib import Path
@@ -23,6 +27,8 @@ from typing import Any
 _INCLUDE = re.compile(r'^--8<-- "([^"]+)"(?: "([^"]+)")?[ \t]*$', re.MULTILINE)
 _LINK = re.compile(r"(\]\()([^)\s]+)(\))")
 _HEADING = re.compile(r"^(#+) (.*)$")
+# Under "mkdocs." so that mkdocs counts its warnings (and --strict fails on them).
+_log = logging.getLogger("mkdocs.hooks.relapse")
 
 
 def _section(text: str, heading: str, path: Path) -> str:
@@ -50,15 +56,23 @@ def on_page_markdown(markdown: str, page: Any, config: Any, **kwargs: Any) -> st
     page_dir = (docs / page.file.src_uri).parent
     repo_url = (config.repo_url or "").rstrip("/")
 
-    def relink(match: re.Match[str], folder: Path) -> str:
+    def relink(match: re.Match[str], folder: Path, *, outside_only: bool = False) -> str:
         target = match.group(2)
         if re.match(r"[a-z][a-z0-9+.-]*:|#", target):
             return match.group(0)
         path_part, hash_, anchor = target.partition("#")
         resolved = (folder / path_part).resolve()
         if resolved.is_relative_to(docs):
+            if outside_only:
+                return match.group(0)
             new = os.path.relpath(resolved, page_dir)
-        elif repo_url:
+        elif repo_url and resolved.is_relative_to(root):
+            if not resolved.exists():
+                _log.warning(
+                    "Doc file '%s' links to '%s', which is not a file of the repository",
+                    page.file.src_uri,
+                    target,
+                )
             new = f"{repo_url}/blob/main/{resolved.relative_to(root).as_posix()}"
         else:
             return match.group(0)
@@ -71,4 +85,5 @@ def on_page_markdown(markdown: str, page: Any, config: Any, **kwargs: Any) -> st
             text = _section(text, match.group(2), included)
         return _LINK.sub(lambda m: relink(m, included.parent), text)
 
-    return _INCLUDE.sub(include, markdown)
+    markdown = _INCLUDE.sub(include, markdown)
+    return _LINK.sub(lambda m: relink(m, page_dir, outside_only=True), markdown)

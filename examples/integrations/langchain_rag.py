@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from operator import itemgetter
 
+from langchain_core.documents import Document
 from langchain_core.embeddings import DeterministicFakeEmbedding
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from langchain_core.output_parsers import StrOutputParser
 from langchain_core.prompts import ChatPromptTemplate
-from langchain_core.runnables import RunnablePassthrough
+from langchain_core.runnables import RunnableLambda, RunnablePassthrough
 from langchain_core.vectorstores import InMemoryVectorStore
 
 from relapse.integrations.langchain import GroundedRunnable
@@ -36,9 +37,24 @@ llm = FakeListChatModel(responses=["It opened in 1950.", "It opened on May 27, 1
 prompt = ChatPromptTemplate.from_template(
     "Answer from the context only.\nContext: {context}\n{feedback}\nQuestion: {question}"
 )
+
+
+def format_docs(docs: list[Document]) -> str:
+    """The documents' texts for the prompt, one paragraph each (not their reprs)."""
+    return "\n\n".join(doc.page_content for doc in docs)
+
+
 # A chain that retrieves inside itself and returns its documents with the answer.
+# The prompt gets the documents' texts; the output's "context" keeps the
+# Documents themselves, which relapse checks the answer against.
+answer_from_docs = (
+    RunnablePassthrough.assign(context=itemgetter("context") | RunnableLambda(format_docs))
+    | prompt
+    | llm
+    | StrOutputParser()
+)
 rag = RunnablePassthrough.assign(context=itemgetter("question") | retriever) | (
-    RunnablePassthrough.assign(answer=prompt | llm | StrOutputParser())
+    RunnablePassthrough.assign(answer=answer_from_docs)
 )
 
 # The chunks are the chain's output "context"; retries keep the question (so

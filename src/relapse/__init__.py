@@ -17,19 +17,25 @@ was wrong. Every attempt is an OpenTelemetry span.
 from __future__ import annotations
 
 from relapse import checks, chunks_from
-from relapse._answers import default_answer_of
-from relapse._compress import default_compress
 from relapse._decorator import GroundedFunction, grounded
-from relapse._options import LoopOptions
-from relapse._prompts import compact_retry, instruction_retry, spans_only_retry
-from relapse._run import arun, run
+from relapse._engine import arun, run
+from relapse._policy import LoopOptions
+from relapse._read.answers import default_answer_of
+from relapse._read.compress import default_compress
+from relapse._read.streams import Streamed
+from relapse._read.usage import default_usage_of
+from relapse._results import (
+    GroundingFinding,
+    GroundingResult,
+    IterationRecord,
+    RelapseResult,
+    Usage,
+)
 from relapse._state import Attempt, current_attempt
-from relapse._streams import Streamed
-from relapse._types import GroundingFinding, GroundingResult, IterationRecord, RelapseResult
-from relapse._usage import Usage, default_usage_of
 from relapse._version import VERSION as __version__  # noqa: N811 (the dunder is the convention)
 from relapse.exceptions import NotGroundedError, RelapseError
 from relapse.grounding import default_grounding_check
+from relapse.prompts import compact_retry, instruction_retry, spans_only_retry
 
 __all__ = [
     "Attempt",

@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING, Any
 import wrapt
 
 from relapse._binding import CallShape, Slot, call_shape
-from relapse._chunks import materialize
 from relapse._loop import Steps, adrive, drive, steps
-from relapse._options import LoopOptions, Policy, is_enabled, make_policy
-from relapse._replies import ChunksOf, returned, unchecked_result
-from relapse._types import RelapseResult
-from relapse._typing import GroundedDecorator
+from relapse._policy import LoopOptions, Policy, is_enabled, make_policy
+from relapse._read.chunks import materialize
+from relapse._read.replies import ChunksOf, returned, unchecked_result
+from relapse._results import RelapseResult
+from relapse.typing import GroundedDecorator
 
 if TYPE_CHECKING:
     from typing import Unpack
@@ -134,9 +134,15 @@ class _BoundGrounded(wrapt.BoundFunctionWrapper):  # type: ignore[type-arg]
         return super().__call__(*args, **kwargs)
 
 
-async def _replayed(pending: Coroutine[Any, Any, RelapseResult]) -> AsyncIterator[Any]:
-    """Run the loop on the first step, then yield the chosen attempt's pieces."""
-    result = await pending
+async def _replayed(start: Callable[[], Coroutine[Any, Any, RelapseResult]]) -> AsyncIterator[Any]:
+    """
+    Run the loop on the first step, then yield the chosen attempt's pieces.
+
+    ``start()`` makes the loop's coroutine; it is called here, on the first
+    ``__anext__``, so a stream that is never iterated leaves no coroutine
+    behind to warn that it was never awaited.
+    """
+    result = await start()
     async for piece in returned(result.response):
         yield piece
 
@@ -145,7 +151,7 @@ class _BoundStreamingGrounded(_BoundGrounded):
     """A grounded async generator method, bound."""
 
     def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
-        return _replayed(wrapt.BoundFunctionWrapper.__call__(self, *args, **kwargs))
+        return _replayed(lambda: wrapt.BoundFunctionWrapper.__call__(self, *args, **kwargs))
 
 
 def _resolve(module: str, qualname: str) -> Any:
@@ -212,7 +218,7 @@ class StreamingGroundedFunction(GroundedFunction):
     __bound_function_wrapper__ = _BoundStreamingGrounded
 
     def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
-        return _replayed(wrapt.FunctionWrapper.__call__(self, *args, **kwargs))
+        return _replayed(lambda: wrapt.FunctionWrapper.__call__(self, *args, **kwargs))
 
 
 def is_async(function: Callable[..., Any]) -> bool:
@@ -288,7 +294,7 @@ def grounded(
             ``self``/``cls``.
         feedback_arg: Name of a parameter that receives, on iterations 2+,
             the retry note (the rejected answer and its findings, as text:
-            :func:`relapse._prompts.retry_note`, or ``rewrite``'s result when
+            :func:`relapse.prompts.retry_note`, or ``rewrite``'s result when
             given) while the query argument stays exactly the caller's, so the
             function's own retrieval, caches and logs see the real question.
             On iteration 1 it is passed untouched. DSPy's ``hint_`` field is
@@ -317,15 +323,21 @@ def grounded(
             :class:`relapse.NotGroundedError`; or a callable
             ``on_exhausted(attempt) -> answer`` given the
             :class:`relapse.Attempt` that was not made (its ``transcript``
-            holds every record).
+            holds every record), whose ``str`` is returned; for a function
+            returning a stream (generator and async generator functions
+            too) it comes back as a stream of the same kind, sync or async,
+            yielding that text as its one piece (the result's ``response``
+            is then ``Streamed(kind, (text,))``).
         rewrite: ``rewrite(attempt) -> str`` builds the retry query from the
             :class:`relapse.Attempt` being prepared; the wordings'
             ``rewrite(query, previous_answer, findings)`` form is accepted too
             (it receives the error findings). Defaults to
             :func:`relapse.compact_retry`.
-        timeout: Overall budget in seconds; checked between iterations, and
-            when spent the loop ends with outcome ``"timeout"`` per
-            ``on_exhausted``. It does not interrupt a running LLM call.
+        timeout: Overall budget in seconds; checked after each iteration,
+            and again after ``retrieve`` and after ``rewrite``, so no further
+            iteration starts once it is spent: the loop then ends with outcome
+            ``"timeout"`` per ``on_exhausted``. It does not interrupt a
+            running LLM call (nor ``on_iteration``, ``retrieve``, ``rewrite``).
         max_prompt_chars: A hard upper bound, in characters, on every retry
             query: a longer one quotes only the failing spans, then only the
             finding codes, then a shortened question.

@@ -14,7 +14,7 @@ error on the spans, attaches the transcript and *returns* it wrapped in
 into ``RuntimeError``.)
 
 What a call returned is read in one place, :meth:`Readers.read
-<relapse._replies.Readers.read>`, into a :class:`~relapse._replies.Reply`
+<relapse._read.replies.Readers.read>`, into a :class:`~relapse._read.replies.Reply`
 (answer text, raw response, usage), and :func:`make_record` turns it and the
 verdict into the transcript record.
 """
@@ -30,20 +30,29 @@ from typing import Any
 
 from opentelemetry.trace import INVALID_SPAN, Span
 
-from relapse import _attributes as attr
-from relapse._checking import Verdict, prepare
-from relapse._options import Policy
-from relapse._prompts import fit_retry
-from relapse._replies import Reply
+from relapse._policy import Policy
+from relapse._read.replies import Reply
+from relapse._read.streams import BrokenStream, Streamed, asettle, settle
+from relapse._results import (
+    GroundingFinding,
+    GroundingResult,
+    IterationRecord,
+    RelapseResult,
+    total_usage,
+)
 from relapse._state import _CURRENT, Attempt, attempt_scope
-from relapse._streams import asettle, settle
 from relapse._telemetry import active
-from relapse._types import GroundingFinding, GroundingResult, IterationRecord, RelapseResult
-from relapse._usage import total_usage
-from relapse.exceptions import NotGroundedError
+from relapse._telemetry import attributes as attr
+from relapse.checks._contract import SILENT_REJECTION_CODE, Verdict, prepare
+from relapse.exceptions import MalformedResponseError, NotGroundedError
+from relapse.prompts import fit_retry
 
 #: The start of the note relapse adds to an exception it lets through.
 NOTE_PREFIX = "relapse: raised during iteration"
+
+#: Error codes saying the answer is no answer at all: an echo of the retry
+#: instructions, and a composed check's rejection without a finding.
+_NON_ANSWER_CODES = frozenset({"FG004", SILENT_REJECTION_CODE})
 
 
 @dataclass(frozen=True)
@@ -71,6 +80,19 @@ class Raised:
     """An exception travelling between the loop and its driver, to be raised unchanged."""
 
     error: BaseException
+    #: What the failed LLM call had been paid for, to record before ``error``
+    #: is raised: the pieces of a stream that broke midway, or a response the
+    #: call could not read; None when there is nothing.
+    paid: Any = None
+
+
+def _raised(error: BaseException) -> Raised:
+    """What a driver sends the loop for an LLM call that raised ``error``."""
+    if isinstance(error, BrokenStream):
+        return Raised(error.error, error.partial)
+    if isinstance(error, MalformedResponseError):
+        return Raised(error, error.response)
+    return Raised(error)
 
 
 Steps = Generator[Ask | Await, object, RelapseResult | Raised]
@@ -87,14 +109,15 @@ def is_non_answer(record: IterationRecord) -> bool:
 
     True for an empty (or blank) answer, an answer the check reported as
     echoing the retry instructions (FG004), and an answer the check rejected
-    without a single error finding (it could not read it).
+    without a single error finding (it could not read it), also when it is
+    one check of a composition (its rejection recorded as AO001).
     """
     if not record.answer.strip():
         return True
     errors = [f for f in record.findings if f.severity == "error"]
     if not record.grounded and not errors:
         return True
-    return any(f.code == "FG004" for f in errors)
+    return any(f.code in _NON_ANSWER_CODES for f in errors)
 
 
 def _best(record: IterationRecord) -> tuple[bool, int, int]:
@@ -196,9 +219,14 @@ def _stop(policy: Policy, transcript: list[IterationRecord], started: float) -> 
         spent = total_usage(record.usage for record in transcript)
         if spent is not None and spent.total_tokens >= policy.max_total_tokens:
             return attr.OUTCOME_BUDGET
-    if policy.timeout_s is not None and policy.clock() - started >= policy.timeout_s:
+    if _spent(policy, started):
         return attr.OUTCOME_TIMEOUT
     return None
+
+
+def _spent(policy: Policy, started: float) -> bool:
+    """Whether ``timeout_s`` is set and the time since ``started`` has reached it."""
+    return policy.timeout_s is not None and policy.clock() - started >= policy.timeout_s
 
 
 def _retry_query(policy: Policy, attempt: Attempt) -> str:
@@ -235,8 +263,13 @@ def _final(
         answer = policy.on_exhausted(after)
         if not isinstance(answer, str):
             raise TypeError(f"on_exhausted returned {type(answer).__name__}; expected str")
-        # The handler's text is what the caller gets: there is no response behind it.
-        return RelapseResult(answer, False, len(transcript), transcript, outcome, answer)
+        # The handler's text is what the caller gets: there is no response
+        # behind it. A stream's caller iterates, so it gets a stream of the
+        # same kind with the text as its one piece.
+        response: Any = answer
+        if isinstance(record.response, Streamed):
+            response = Streamed(record.response.kind, (answer,))
+        return RelapseResult(answer, False, len(transcript), transcript, outcome, response)
     if policy.on_exhausted == "best":
         record = min(transcript, key=_best)
     return RelapseResult(
@@ -249,7 +282,9 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
     The loop as a generator: yields :class:`Ask` and :class:`Await`, receives replies.
 
     The driver sends the LLM call's raw result (or the awaited verdict), or a
-    :class:`Raised` wrapping what the call raised.
+    :class:`Raised` wrapping what the call raised; its ``paid`` response (a
+    stream's pieces before it broke, a reply the call could not read) is
+    recorded, not grounded, before the error is raised.
 
     Returns:
         The :class:`RelapseResult`, or a :class:`Raised` the driver must raise:
@@ -277,7 +312,13 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
             if policy.on_iteration is not None:
                 with attempt_scope(attempt):
                     policy.on_iteration(attempt)
-            raw = _unwrapped((yield Ask(attempt, span, replaced)))
+            sent = yield Ask(attempt, span, replaced)
+            if isinstance(sent, Raised) and sent.paid is not None:
+                # The call failed after it was paid for: what it got stays in
+                # the transcript (not grounded), its usage in the spans.
+                salvaged = policy.readers.salvage(sent.paid)
+                transcript.append(make_record(attempt, salvaged, None, time.perf_counter() - began))
+            raw = _unwrapped(sent)
             reply = Reply(raw, "", None)
             # Stays INVALID_SPAN (no check span) unless the check gets to run.
             check_span: Span = INVALID_SPAN
@@ -327,11 +368,23 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                     texts = tuple(new_texts)
                     checker = prepare(policy.check, query, new_texts)
                     attempt = replace(attempt, chunks=texts)
+                if _spent(policy, started):
+                    # A slow retrieve spent the budget: rewrite (which may
+                    # call a model) and the next paid call must not start.
+                    outcome = attr.OUTCOME_TIMEOUT
+                    break
             attempt = replace(attempt, prompt=_retry_query(policy, attempt))
+            if _spent(policy, started):
+                # Nor may the next call start after a rewrite that spent it.
+                outcome = attr.OUTCOME_TIMEOUT
+                break
         result = _final(policy, transcript, outcome, attempt, policy.clock() - started)
     except BaseException as error:
         if span_open:
-            telemetry.fail(span, error)
+            # The failed iteration's record, when it has one, tells what it paid.
+            last = transcript[-1] if transcript else None
+            paid = last.usage if last is not None and last.iteration == attempt.iteration else None
+            telemetry.fail(span, error, paid)
         telemetry.fail_call(call_span, error, total_usage(r.usage for r in transcript))
         attach(error, transcript, within, attempt)
         return Raised(error)
@@ -372,7 +425,7 @@ def drive(loop: Steps, call: Callable[[str, Any], object]) -> RelapseResult:
                     try:
                         reply = settle(call(request.attempt.prompt, request.chunks))
                     except BaseException as error:  # the loop records it; _finish raises it
-                        reply = Raised(error)
+                        reply = _raised(error)
             request = loop.send(reply)
     except StopIteration as done:
         outcome: RelapseResult | Raised = done.value
@@ -399,7 +452,7 @@ async def adrive(loop: Steps, call: Callable[[str, Any], object]) -> RelapseResu
                     with active(request.span), attempt_scope(request.attempt):
                         reply = await asettle(call(request.attempt.prompt, request.chunks))
             except BaseException as error:  # the loop records it; _finish raises it
-                reply = Raised(error)
+                reply = _raised(error)
             request = loop.send(reply)
     except StopIteration as done:
         outcome: RelapseResult | Raised = done.value

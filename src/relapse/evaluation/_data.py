@@ -155,6 +155,32 @@ def _question_fields(path: Path, number: int, value: dict[str, Any]) -> dict[str
     }
 
 
+def _locate(
+    path: Path, number: int, value: dict[str, Any], where: str, text: str, response: str
+) -> tuple[int, int]:
+    """
+    The offsets of a span given by its ``text`` alone: its first occurrence in ``response``.
+
+    Raises:
+        DatasetError: ``text`` is empty or not in ``response``; the message
+            names the line, the record's id and the span.
+    """
+    if not text:
+        raise DatasetError(
+            path, number, f'{where}: text is empty; give a non-empty "text", or "start" and "end"'
+        )
+    start = response.find(text)
+    if start < 0:
+        record = value.get("id", f"line {number}")
+        raise DatasetError(
+            path,
+            number,
+            f"{where}: text {text[:60]!r} is not in the response of record {str(record)!r};"
+            ' give "start" and "end", or the text exactly as the response writes it',
+        )
+    return start, start + len(text)
+
+
 def _spans(path: Path, number: int, value: dict[str, Any], response: str) -> list[tuple[int, int]]:
     spans = _field(path, number, value, "hallucinated_spans")
     if not isinstance(spans, list):
@@ -168,10 +194,23 @@ def _spans(path: Path, number: int, value: dict[str, Any], response: str) -> lis
             raise DatasetError(
                 path, number, f"{where} must be an object, got {type(span).__name__}"
             )
+        text = span.get("text")
+        if text is not None and not isinstance(text, str):
+            raise DatasetError(
+                path, number, f"{where}: text must be a string, got {type(text).__name__}"
+            )
+        if "start" not in span and "end" not in span and text is not None:
+            found.append(_locate(path, number, value, where, text, response))
+            continue
         bounds = []
         for name in ("start", "end"):
             if name not in span:
-                raise DatasetError(path, number, f'{where}: missing field "{name}"')
+                raise DatasetError(
+                    path,
+                    number,
+                    f'{where}: missing field "{name}"'
+                    ' (a span needs "start" and "end", or its "text" alone)',
+                )
             offset = span[name]
             if not isinstance(offset, int) or isinstance(offset, bool):
                 raise DatasetError(
@@ -191,7 +230,6 @@ def _spans(path: Path, number: int, value: dict[str, Any], response: str) -> lis
                 number,
                 f"{where}: end {end} is past the end of response ({len(response)} characters)",
             )
-        text = span.get("text")
         if text is not None and text != response[start:end]:
             raise DatasetError(
                 path,
@@ -235,7 +273,9 @@ def load_annotated(path: Path) -> list[AnnotatedRecord]:
     (a string) and ``"hallucinated_spans"``: a list of objects with integer
     ``"start"`` and ``"end"`` character offsets into the response (end
     exclusive, ``0 <= start < end <= len(response)``). When a span also has
-    ``"text"``, it must equal ``response[start:end]``.
+    ``"text"``, it must equal ``response[start:end]``. A span given by its
+    ``"text"`` alone (neither offset) is the first occurrence of that text in
+    the response; give the offsets to annotate a later occurrence.
 
     Args:
         path: The file, read as UTF-8.
@@ -246,7 +286,9 @@ def load_annotated(path: Path) -> list[AnnotatedRecord]:
     Raises:
         DatasetError: the first bad line: invalid JSON, a missing field, a
             wrong type, offsets outside the response or not matching the
-            span's text. The message names the line and the field.
+            span's text, or a span's text alone that the response does not
+            contain. The message names the line and the field (and, for a
+            text not found, the record's id).
         OSError: the file cannot be read.
     """
     records = []

@@ -3,7 +3,7 @@
 
 Each distinct question (with its passages) goes through :func:`relapse.run`
 once. The report counts how runs ended, with recoveries that are refusals
-apart (see :func:`relapse._outcomes.outcome_of`), LLM calls and tokens per
+apart (see :func:`relapse.evaluation._outcomes.outcome_of`), LLM calls and tokens per
 question, how long the retry prompts are compared with the first prompt, and
 wall time per question.
 """
@@ -19,9 +19,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 import relapse
-from relapse._checking import Check as GroundingCheck
-from relapse._outcomes import outcome_of
+from relapse.checks._contract import Check as GroundingCheck
 from relapse.evaluation._data import QuestionRecord
+from relapse.evaluation._outcomes import outcome_of
 
 __all__ = [
     "OUTCOMES",
@@ -34,11 +34,14 @@ __all__ = [
 ]
 
 #: Outcomes in report order; ``recovered`` is a recovery with an answer,
-#: ``recovered_refusal`` one whose final answer is a refusal.
+#: ``recovered_refusal`` one whose final answer is a refusal, ``echoed`` a run
+#: whose returned answer copies the context, the question or the instructions
+#: back (never counted as recovered, whether or not the check passed it).
 OUTCOMES = (
     "grounded_first_try",
     "recovered",
     "recovered_refusal",
+    "echoed",
     "exhausted",
     "stalled",
     "timeout",
@@ -243,7 +246,7 @@ def _run_one(
     return QuestionRun(
         line=record.line,
         id=record.id,
-        outcome=outcome_of(result),
+        outcome=outcome_of(result, record.question, record.passages),
         first_grounded=result.transcript[0].grounded,
         grounded=result.grounded,
         calls=result.iterations,
@@ -373,7 +376,7 @@ def format_loop_report(report: LoopReport) -> str:
         f"summary: {runs} questions, first-try grounded {_rate(report.first_try_rate)}"
         f" ({first}/{runs}), final grounded {_rate(report.final_rate)} ({final}/{runs}),"
         f" recovered {outcomes['recovered'] + outcomes['recovered_refusal']}"
-        f" ({outcomes['recovered_refusal']} as a refusal),"
+        f" ({outcomes['recovered_refusal']} as a refusal), echoed {outcomes['echoed']},"
         f" mean calls {_rate(report.mean_calls)}, mean tokens {_rate(report.mean_tokens, 0)},"
         f" retry prompt / first prompt {_rate(report.retry_prompt_ratio)},"
         f" {_rate(report.mean_wall_s)} s per question"

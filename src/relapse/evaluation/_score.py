@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from relapse._types import GroundingResult
+from relapse._results import GroundingResult
 from relapse.evaluation._data import AnnotatedRecord
 from relapse.evaluation._spans import is_numeric_span, overlaps
 

@@ -10,13 +10,14 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
 
-from relapse._checking import CheckOperators
-from relapse._chunks import chunk_texts
-from relapse._types import GroundingFinding, GroundingResult
+from relapse._read.chunks import chunk_texts
+from relapse._results import GroundingFinding, GroundingResult
+from relapse.checks._contract import CheckOperators
 from relapse.grounding._blocks import JudgedClaims, judge_claims
 from relapse.grounding._claims import Claim, new_claim
 from relapse.grounding._codes import (
     ALL_CODES,
+    COPY_MESSAGE,
     DEFAULT_CODES,
     EMPTY_MESSAGE,
     FG001,
@@ -37,7 +38,14 @@ from relapse.grounding._context import (
     is_list_marker,
     is_reference,
 )
-from relapse.grounding._echo import ECHO_PHRASES, Lines, echo_hits, phrase_pattern
+from relapse.grounding._echo import (
+    ECHO_PHRASES,
+    Lines,
+    asked_text,
+    echo_hits,
+    is_copy,
+    phrase_pattern,
+)
 from relapse.grounding._index import TextIndex
 from relapse.grounding._keys import (
     Key,
@@ -56,7 +64,7 @@ from relapse.grounding._quotes import (
     quote_fragments,
     word_count,
 )
-from relapse.grounding._text import fold
+from relapse.grounding._text import CHUNK_SEPARATOR, fold
 from relapse.grounding._unit_lookup import AGREE, CONFLICT, UNRELATED
 from relapse.grounding._units import convert, unit_after, unit_of
 from relapse.grounding._words import word_numbers
@@ -102,8 +110,9 @@ class GroundingCheck(CheckOperators):
     The deterministic grounding check, configured.
 
     Numbers (FG001), dates (FG002) and quotations (FG003) in the answer must be
-    supported by the retrieved chunks, and the answer must not echo relapse's
-    own retry instructions (FG004). ``docs/findings.md`` explains every rule.
+    supported by the retrieved chunks, and the answer must be one (FG004): not
+    empty, not an echo of relapse's own instructions, not a copy of the
+    chunks or the question. ``docs/findings.md`` explains every rule.
 
     Call it like a function, ``check(query, chunks, answer)``; or, in a loop
     that checks several answers against the same chunks, index the chunks once
@@ -211,7 +220,14 @@ class GroundingCheck(CheckOperators):
 class PreparedCheck:
     """A :class:`GroundingCheck` with its question and chunks indexed."""
 
-    __slots__ = ("_chunks", "_config", "_known_words", "_question", "_question_text")
+    __slots__ = (
+        "_chunks",
+        "_config",
+        "_copy_context",
+        "_known_words",
+        "_question",
+        "_question_text",
+    )
 
     def __init__(self, config: GroundingCheck, query: str, texts: list[str]) -> None:
         """
@@ -227,6 +243,8 @@ class PreparedCheck:
         self._question_text = query
         self._question = TextIndex([query], eager_words=True) if config.exempt_question else None
         self._known_words: frozenset[str] | None = None
+        # The folded question and chunks FG004's copy rule compares (built on first use).
+        self._copy_context: tuple[str, list[str]] | None = None
 
     def _names(self) -> frozenset[str]:
         """Return the folded words of the chunks and the question (FG005; built on first use)."""
@@ -298,13 +316,35 @@ class PreparedCheck:
         note = ""
         if cut < len(answer):
             note = STOPPED_MESSAGE.format(limit=MAX_FAILING_SPANS, cut=cut, length=len(answer))
+        if FG004 in codes and self._copies(answer):
+            # Every claim of a copied chunk is in the chunks, so no other rule
+            # objects; but a copy of the context or the question answers
+            # nothing. Its span is the whole answer, which holds any echo.
+            failed[FG004] = [(len(answer) - len(answer.lstrip()), len(answer.rstrip()))]
+            copied = True
+        else:
+            copied = False
         reported = {
             code: sorted(span for span in spans if span[0] < cut) for code, spans in failed.items()
         }
         findings = tuple(
-            _finding(code, answer, spans, note) for code, spans in reported.items() if spans
+            _finding(code, answer, spans, note, copied and code == FG004)
+            for code, spans in reported.items()
+            if spans
         )
         return GroundingResult(ok=not findings, findings=findings)
+
+    def _copies(self, answer: str) -> bool:
+        """Tell whether the answer only copies the chunks or the question back (FG004)."""
+        context = self._copy_context
+        if context is None:
+            # Folded once per prepare (the chunks from the text quotations fold too).
+            context = self._copy_context = (
+                asked_text(self._question_text),
+                self._chunks.folded.split(CHUNK_SEPARATOR),
+            )
+        asked, folded = context
+        return is_copy(answer, asked, folded, self._chunks.folded)
 
     def _echo(
         self, answer: str, failed: list[tuple[int, int]], covered: list[tuple[int, int]]
@@ -863,18 +903,24 @@ def _cut(failed: Mapping[str, list[tuple[int, int]]], limit: int, length: int) -
     return limit if limit < length else length
 
 
-def _finding(
-    code: str, answer: str, offsets: list[tuple[int, int]], note: str = ""
-) -> GroundingFinding:
-    """Build one finding from its failing spans; ``note`` ends its message."""
-    spans = tuple(answer[start:end] for start, end in offsets)
+def _preview(spans: Sequence[str]) -> str:
+    """The spans a message quotes: the first few, each cut, and how many more."""
     preview = ", ".join(
         repr(span if len(span) <= PREVIEW_CHARS else span[: PREVIEW_CHARS - 1] + "…")
         for span in spans[:PREVIEW_SPANS]
     )
     if len(spans) > PREVIEW_SPANS:
         preview += f" and {len(spans) - PREVIEW_SPANS} more"
-    message = MESSAGES[code].format(count=len(spans), spans=preview) + note
+    return preview
+
+
+def _finding(
+    code: str, answer: str, offsets: list[tuple[int, int]], note: str = "", copy: bool = False
+) -> GroundingFinding:
+    """Build one finding from its failing spans; ``note`` ends its message; ``copy``: FG004's."""
+    spans = tuple(answer[start:end] for start, end in offsets)
+    template = COPY_MESSAGE if copy else MESSAGES[code]
+    message = template.format(count=len(spans), spans=_preview(spans)) + note
     return GroundingFinding(code=code, message=message, spans=spans, offsets=tuple(offsets))
 
 

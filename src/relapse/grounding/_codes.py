@@ -31,3 +31,8 @@ STOPPED_MESSAGE = (
 )
 #: The message of an empty answer's FG004 finding.
 EMPTY_MESSAGE = "the answer is empty: it answers nothing"
+#: The message of the FG004 finding of an answer that only copies the
+#: retrieved chunks or the question back (filled with ``spans``).
+COPY_MESSAGE = (
+    "the answer copies the retrieved chunks or the question back instead of answering: {spans}"
+)

@@ -1,18 +1,22 @@
 """
-Echo (FG004): the answer repeats relapse's own retry instructions instead of answering.
+Echo (FG004): the answer repeats the prompt instead of answering.
 
 A small model given a retry prompt sometimes continues the prompt rather than
 answer it, returning ``- FG001: 2 number(s) not in retrieved chunks: ['10',
 '12']``. Such an answer must never count as grounded, whatever its numbers.
+Nor must an answer that only copies the context or the question back: every
+claim of a copied chunk is in the chunks, so it passes every other rule, but
+it answers nothing (:func:`copied_spans`).
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
-from relapse.grounding._codes import EMPTY_MESSAGE, MESSAGES
+from relapse.grounding._codes import COPY_MESSAGE, EMPTY_MESSAGE, MESSAGES
+from relapse.grounding._text import CHUNK_SEPARATOR, fold
 
 #: Fewest words an echo phrase has, unless it is a header (``Problems
 #: found:``): shorter pieces of the wording are ordinary English.
@@ -67,21 +71,24 @@ def _relapse_wordings() -> list[str]:
     """Return every retry wording relapse writes, its arguments replaced by the sentinel."""
     # Imported here: the prompts and the local adapter import nothing of the
     # check, but keeping these imports local keeps the dependency one-way.
-    from relapse._prompts import NO_ANSWER, RETRY_WORDINGS
-    from relapse._types import GroundingFinding
+    from relapse._results import GroundingFinding
     from relapse.llms.local import RETRY_EXAMPLE_QUESTION
+    from relapse.prompts import NO_ANSWER, RETRY_WORDINGS, context_prompt, parse_context_prompt
 
     finding = GroundingFinding(_SENTINEL, _SENTINEL, (_SENTINEL,))
     texts = [wording(_SENTINEL, _SENTINEL, [finding]) for wording in RETRY_WORDINGS]
+    # The instruction of relapse.run's first prompt, its fence marker an argument.
+    first = parse_context_prompt(context_prompt(_SENTINEL, [_SENTINEL]))
+    texts.append(first.instruction.replace(first.marker, _SENTINEL))
     # The local model's worked example: its retry note, after the question.
     texts.append(RETRY_EXAMPLE_QUESTION[RETRY_EXAMPLE_QUESTION.find("(") + 1 :])
     # The finding messages, which the retry query quotes.
     texts += [template.format(count=_SENTINEL, spans=_SENTINEL) for template in MESSAGES.values()]
-    texts.append(EMPTY_MESSAGE)
+    texts += [EMPTY_MESSAGE, COPY_MESSAGE.format(spans=_SENTINEL)]
     return [text.replace(NO_ANSWER, _SENTINEL) for text in texts]
 
 
-#: Phrases of relapse's retry wordings (``relapse._prompts.RETRY_WORDINGS``),
+#: Phrases of relapse's retry wordings (``relapse.prompts.RETRY_WORDINGS``),
 #: of the local model's worked retry example and of the finding messages,
 #: derived from their text by :func:`wording_phrases`. An answer holding one
 #: (case-folded, on word boundaries) that no chunk holds is echoing the prompt.
@@ -167,3 +174,106 @@ class Lines:
         while line_end > end and answer[line_end - 1].isspace():
             line_end -= 1
         return line_start, line_end
+
+
+#: Share of an answer (folded, see :func:`relapse.grounding._text.fold`) that
+#: verbatim copies of whole chunks and of the question must cover for the
+#: answer to be a copy; or share of one chunk that an answer copied from it
+#: must cover. On the RAGTruth development half no answer comes near: the
+#: most any covers with whole passages is none, with the question 0.31.
+COPY_SHARE = 0.8
+#: Fewest words a chunk has for a copy of it to be no answer: a copy of a
+#: one-sentence chunk ("The archive holds 987654 letters.") answers with it.
+MIN_COPY_WORDS = 20
+#: Fewest words a question has for a copy of it to be no answer.
+MIN_QUESTION_WORDS = 3
+#: Probes of the answer looked up in the chunks before any chunk is compared
+#: whole, and their length: a copy must show in several of them, so the work
+#: stays linear in the answer and the chunks whatever their number.
+COPY_PROBES = 10
+PROBE_CHARS = 40
+#: Probes at least this many of which must be found for a copy to be looked for.
+MIN_PROBES_FOUND = 3
+
+
+def _covered(text: str, pieces: Iterable[str]) -> int:
+    """How many characters of ``text`` the occurrences of ``pieces`` cover (their union)."""
+    spans: list[tuple[int, int]] = []
+    for piece in pieces:
+        at = text.find(piece)
+        while at >= 0:
+            spans.append((at, at + len(piece)))
+            at = text.find(piece, at + len(piece))
+    covered, reach = 0, 0
+    for start, end in sorted(spans):
+        if end > reach:
+            covered += end - max(start, reach)
+            reach = end
+    return covered
+
+
+def asked_text(question: str) -> str:
+    """
+    The question as :func:`is_copy` compares it.
+
+    Folded, or ``""`` when it has fewer than :data:`MIN_QUESTION_WORDS`
+    words (a copy of so short a question says nothing).
+    """
+    asked = fold(question)
+    return asked if len(asked.split()) >= MIN_QUESTION_WORDS else ""
+
+
+def is_copy(answer: str, asked: str, chunks: Sequence[str], folded_chunks: str) -> bool:
+    """
+    Tell whether ``answer`` only copies the context or the question back.
+
+    After folding (case, quote glyphs, runs of whitespace), the answer is a
+    copy when verbatim copies of the question (of at least
+    :data:`MIN_QUESTION_WORDS` words) cover :data:`COPY_SHARE` of it; when,
+    holding at least :data:`MIN_COPY_WORDS` words, it is covered to that
+    share by verbatim copies of whole chunks and of the question; or when it
+    is a verbatim piece of one chunk covering that share of the chunk (a
+    copy the token limit cut). A real answer quoting a sentence of a chunk,
+    or restating the question before answering it, is not a copy; nor is an
+    answer of fewer words copying a one-sentence chunk whole.
+
+    Args:
+        answer: The answer, as written.
+        asked: The question, as :func:`asked_text` gives it (computed once
+            per question, not per answer).
+        chunks: The chunk texts, folded, in order.
+        folded_chunks: The same, joined by :data:`CHUNK_SEPARATOR`.
+
+    Returns:
+        True for a copy. Linear in the answer's and the chunks' lengths.
+    """
+    text = fold(answer)
+    if not text:
+        return False
+    if asked and _covered(text, [asked]) >= COPY_SHARE * len(text):
+        return True
+    if len(text.split()) < MIN_COPY_WORDS:
+        return False
+    # The answer cut from one chunk: one search of all the chunks.
+    at = folded_chunks.find(text)
+    if at >= 0:
+        chunk = chunks[min(folded_chunks.count(CHUNK_SEPARATOR, 0, at), len(chunks) - 1)]
+        if len(text) >= COPY_SHARE * len(chunk):
+            return True
+    # Copies of whole chunks: only the chunks some probe of the answer is in.
+    width = min(PROBE_CHARS, len(text))
+    step = max(1, (len(text) - width) // (COPY_PROBES - 1))
+    probes = [text[i : i + width] for i in range(0, len(text) - width + 1, step)][:COPY_PROBES]
+    candidates: set[int] = set()
+    found = 0
+    for probe in probes:
+        at = folded_chunks.find(probe)
+        if at >= 0:
+            candidates.add(min(folded_chunks.count(CHUNK_SEPARATOR, 0, at), len(chunks) - 1))
+        found += at >= 0 or (bool(asked) and probe in asked)
+    if found < min(MIN_PROBES_FOUND, len(probes)):
+        return False
+    pieces = [chunks[i] for i in sorted(candidates)]
+    if asked:
+        pieces.append(asked)
+    return _covered(text, pieces) >= COPY_SHARE * len(text)

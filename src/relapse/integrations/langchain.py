@@ -26,23 +26,34 @@ chain's own retriever keeps searching for the real question. Each attempt's
 run is tagged ``relapse:attempt:N`` (LangChain's child-run tags), so
 LangSmith and every other LangChain tracer show which run was which attempt,
 under one run of this Runnable.
+
+Each attempt's tokens are read from the LLM runs inside it (a callback
+handler on the attempt's run sums what every ``on_llm_end`` reports: chat
+messages' ``usage_metadata``, or a completion LLM's ``llm_output
+["token_usage"]``), so an LCEL chain ending in ``StrOutputParser``, which
+drops the message and its usage, still reports them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Generic, cast
 
 from relapse import chunks_from
 from relapse._decorator import grounded
+from relapse._read.shapes import member
+from relapse._read.usage import default_usage_of, usage_from
+from relapse._results import RelapseResult, Usage, total_usage
 from relapse._state import current_attempt
-from relapse._types import RelapseResult
 
 try:
+    from langchain_core.callbacks import BaseCallbackHandler
     from langchain_core.callbacks.manager import (
         AsyncCallbackManagerForChainRun,
         CallbackManagerForChainRun,
     )
+    from langchain_core.outputs import LLMResult
     from langchain_core.runnables import Runnable, RunnableConfig
     from langchain_core.runnables.config import patch_config
     from langchain_core.runnables.utils import Input, Output
@@ -54,9 +65,9 @@ except ImportError as error:  # pragma: no cover - exercised by the missing-extr
 if TYPE_CHECKING:
     from typing import Unpack
 
-    from relapse._options import LoopOptions
+    from relapse._policy import LoopOptions
 
-__all__ = ["ATTEMPT_TAG_PREFIX", "GroundedRunnable"]
+__all__ = ["ATTEMPT_TAG_PREFIX", "GroundedRunnable", "llm_result_usage"]
 
 #: Each attempt's run is tagged ``f"{ATTEMPT_TAG_PREFIX}{iteration}"``.
 ATTEMPT_TAG_PREFIX = "relapse:attempt:"
@@ -68,6 +79,76 @@ DEFAULT_QUERY_KEY = "question"
 def _attempt_tag() -> str:
     attempt = current_attempt()
     return f"{ATTEMPT_TAG_PREFIX}{attempt.iteration if attempt is not None else 1}"
+
+
+def llm_result_usage(result: LLMResult) -> Usage | None:
+    """
+    The tokens one LLM run reported, as ``on_llm_end`` receives them.
+
+    Chat models put them on each generated message (``usage_metadata``);
+    completion LLMs (``langchain_openai.OpenAI``) in ``llm_output
+    ["token_usage"]`` (LangChain keeps a batch's total on its first run and
+    empties the others', so summing runs counts each token once). The
+    messages are read first: a chat model reporting both would be counted
+    twice.
+
+    Args:
+        result: What a LangChain LLM run ended with.
+
+    Returns:
+        The :class:`relapse.Usage`, or None when the run reported none.
+    """
+    messages = [
+        usage_from(member(getattr(generation, "message", None), "usage_metadata"))
+        for generations in result.generations
+        for generation in generations
+    ]
+    reported = total_usage(messages)
+    if reported is not None:
+        return reported
+    output = result.llm_output if isinstance(result.llm_output, Mapping) else {}
+    return usage_from(output.get("token_usage")) or usage_from(output.get("usage"))
+
+
+class _UsageCollector(BaseCallbackHandler):
+    """Collects the tokens of every LLM run of one attempt (its child runs included)."""
+
+    # Called in the LLM run's own thread or task, before it returns: the
+    # attempt's usage is complete when the chain's invoke returns.
+    run_inline = True
+    raise_error = False
+
+    def __init__(self) -> None:
+        self.usages: list[Usage] = []
+
+    def on_llm_end(self, response: LLMResult, **kwargs: Any) -> None:
+        """Keep the tokens ``response`` reports, if any; never raises."""
+        try:
+            usage = llm_result_usage(response)
+        except Exception:  # a report, never a reason to fail the chain
+            return
+        if usage is not None:
+            self.usages.append(usage)  # list.append is atomic: batched runs may share it
+
+
+#: The tokens of each attempt of the call in progress, in order, as the
+#: attempt functions collect them; the loop's ``usage_of`` takes them.
+_ATTEMPT_USAGE: ContextVar[list[Usage | None] | None] = ContextVar(
+    "relapse_langchain_attempt_usage", default=None
+)
+
+
+def _usage_of_attempt(output: Any) -> Usage | None:
+    """
+    The tokens of the attempt that returned ``output``.
+
+    What its LLM runs reported (see :func:`llm_result_usage`); when they
+    reported nothing, what ``output`` itself carries (an ``AIMessage``'s
+    ``usage_metadata``, see :func:`relapse.default_usage_of`).
+    """
+    pending = _ATTEMPT_USAGE.get()
+    collected = pending.pop() if pending else None
+    return collected if collected is not None else default_usage_of(output)
 
 
 class _Inputs:
@@ -196,9 +277,15 @@ class GroundedRunnable(Runnable[Input, Output], Generic[Input, Output]):
             value: Any,
             config: RunnableConfig,
             manager: CallbackManagerForChainRun,
+            usages: list[Usage | None],
         ) -> Any:
-            child = patch_config(config, callbacks=manager.get_child(_attempt_tag()))
-            return chain.invoke(inputs.write(value, query, chunks, feedback), child)
+            collector = _UsageCollector()
+            callbacks = manager.get_child(_attempt_tag())
+            callbacks.add_handler(collector, inherit=True)
+            child = patch_config(config, callbacks=callbacks)
+            output = chain.invoke(inputs.write(value, query, chunks, feedback), child)
+            usages.append(total_usage(collector.usages))
+            return output
 
         async def aattempt(
             query: str,
@@ -207,9 +294,15 @@ class GroundedRunnable(Runnable[Input, Output], Generic[Input, Output]):
             value: Any,
             config: RunnableConfig,
             manager: AsyncCallbackManagerForChainRun,
+            usages: list[Usage | None],
         ) -> Any:
-            child = patch_config(config, callbacks=manager.get_child(_attempt_tag()))
-            return await chain.ainvoke(inputs.write(value, query, chunks, feedback), child)
+            collector = _UsageCollector()
+            callbacks = manager.get_child(_attempt_tag())
+            callbacks.add_handler(collector, inherit=True)
+            child = patch_config(config, callbacks=callbacks)
+            output = await chain.ainvoke(inputs.write(value, query, chunks, feedback), child)
+            usages.append(total_usage(collector.usages))
+            return output
 
         # The call span is named after these: "relapse GroundedRunnable".
         attempt.__qualname__ = aattempt.__qualname__ = "GroundedRunnable"
@@ -217,6 +310,9 @@ class GroundedRunnable(Runnable[Input, Output], Generic[Input, Output]):
             shape: dict[str, Any] = {"chunks_arg": "chunks"}
         else:
             shape = {"chunks_of": chunks_from.key(context_key)}
+        if "usage_of" not in options:
+            # The attempt's LLM runs report its tokens (StrOutputParser drops them).
+            shape["usage_of"] = _usage_of_attempt
         decorate = grounded(query_arg="query", feedback_arg=feedback_arg, **shape, **options)
         return decorate(attempt), decorate(aattempt)
 
@@ -239,16 +335,28 @@ class GroundedRunnable(Runnable[Input, Output], Generic[Input, Output]):
         self, value: Input, run_manager: CallbackManagerForChainRun, config: RunnableConfig
     ) -> RelapseResult:
         query, chunks = self._inputs.read(value)
-        result: RelapseResult = self._sync.run(query, chunks, None, value, config, run_manager)
+        usages: list[Usage | None] = []
+        token = _ATTEMPT_USAGE.set(usages)
+        try:
+            result: RelapseResult = self._sync.run(
+                query, chunks, None, value, config, run_manager, usages
+            )
+        finally:
+            _ATTEMPT_USAGE.reset(token)
         return result
 
     async def _arun(
         self, value: Input, run_manager: AsyncCallbackManagerForChainRun, config: RunnableConfig
     ) -> RelapseResult:
         query, chunks = self._inputs.read(value)
-        result: RelapseResult = await self._async.run(
-            query, chunks, None, value, config, run_manager
-        )
+        usages: list[Usage | None] = []
+        token = _ATTEMPT_USAGE.set(usages)
+        try:
+            result: RelapseResult = await self._async.run(
+                query, chunks, None, value, config, run_manager, usages
+            )
+        finally:
+            _ATTEMPT_USAGE.reset(token)
         return result
 
     def _invoke(

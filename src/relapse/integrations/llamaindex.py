@@ -22,25 +22,48 @@ feedback) and into its evaluation tooling (``BatchEvalRunner``)::
     from relapse.integrations.llamaindex import GroundingEvaluator
 
     engine = RetryQueryEngine(index.as_query_engine(), GroundingEvaluator(), max_retries=2)
+
+``RetryQueryEngine`` returns its last attempt without evaluating it: when
+every attempt fails, the ungrounded last response comes back unflagged.
+:class:`GroundedQueryEngine` checks every attempt and says which one it
+returned and whether it is grounded.
+
+A LlamaIndex ``Response`` carries no token counts; :class:`GroundedQueryEngine`
+reads them from the LLM calls made while the wrapped engine answers (the
+``LLMChatEndEvent``/``LLMCompletionEndEvent`` of LlamaIndex's
+instrumentation, whose response's ``raw`` is the provider's response), and
+puts each attempt's sum in its ``Response.metadata["relapse.usage"]``.
 """
 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+import threading
+from collections.abc import Mapping, Sequence
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from relapse import chunks_from
-from relapse._checking import Check, check_name
-from relapse._chunks import chunk_texts
 from relapse._decorator import grounded
-from relapse._prompts import NO_ANSWER, _problems
-from relapse._types import GroundingResult, RelapseResult
+from relapse._read.chunks import chunk_texts
+from relapse._read.usage import default_usage_of, usage_from
+from relapse._results import GroundingResult, RelapseResult, Usage, total_usage
+from relapse.checks._contract import Check, check_name
+from relapse.prompts import NO_ANSWER, _problems
 
 try:
     from llama_index.core.base.base_query_engine import BaseQueryEngine
     from llama_index.core.base.response.schema import RESPONSE_TYPE, PydanticResponse, Response
     from llama_index.core.evaluation import BaseEvaluator, EvaluationResult
+
+    # The documented entry point; llama-index-core re-exports it without __all__.
+    from llama_index.core.instrumentation import get_dispatcher  # type: ignore[attr-defined]
+    from llama_index.core.instrumentation.event_handlers import BaseEventHandler
+    from llama_index.core.instrumentation.events import BaseEvent
+    from llama_index.core.instrumentation.events.llm import (
+        LLMChatEndEvent,
+        LLMCompletionEndEvent,
+    )
     from llama_index.core.prompts.mixin import PromptDictType, PromptMixinType
     from llama_index.core.schema import QueryBundle
 except ImportError as error:  # pragma: no cover - exercised by the missing-extra test
@@ -52,12 +75,118 @@ except ImportError as error:  # pragma: no cover - exercised by the missing-extr
 if TYPE_CHECKING:
     from typing import Unpack
 
-    from relapse._options import LoopOptions
+    from relapse._policy import LoopOptions
 
-__all__ = ["RESULT_KEY", "GroundedQueryEngine", "GroundingEvaluator"]
+__all__ = ["RESULT_KEY", "USAGE_KEY", "GroundedQueryEngine", "GroundingEvaluator", "llm_usage"]
+
+_R = TypeVar("_R")
 
 #: The key of :class:`relapse.RelapseResult` in the returned ``Response.metadata``.
 RESULT_KEY = "relapse"
+#: The key of one attempt's :class:`relapse.Usage` in its ``Response.metadata``
+#: (absent when none of its LLM calls reported tokens).
+USAGE_KEY = "relapse.usage"
+
+
+def llm_usage(response: object) -> Usage | None:
+    """
+    The tokens one LlamaIndex LLM response reports.
+
+    Read from its ``raw`` (the provider's response, such as an OpenAI
+    ``ChatCompletion`` with ``usage``, or its JSON form; see
+    :func:`relapse.default_usage_of`), else from its ``additional_kwargs``
+    (``prompt_tokens``/``completion_tokens``, where some LLM classes put them).
+
+    Args:
+        response: A ``ChatResponse`` or ``CompletionResponse``.
+
+    Returns:
+        The :class:`relapse.Usage`, or None when it reports none.
+    """
+    raw = getattr(response, "raw", None)
+    usage = default_usage_of(raw) if raw is not None else None
+    if usage is None:
+        extra = getattr(response, "additional_kwargs", None)
+        usage = usage_from(extra) if isinstance(extra, Mapping) else None
+    return usage
+
+
+class _QueryUsage:
+    """The LLM responses of one query, each counted once."""
+
+    __slots__ = ("_lock", "_seen", "usages")
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        # Held, not only their ids, so that no id is reused while the query runs.
+        self._seen: dict[int, object] = {}
+        self.usages: list[Usage] = []
+
+    def add(self, response: object) -> None:
+        """Count ``response``'s tokens, unless its provider response was counted already."""
+        # A CustomLLM's chat() calls its complete(): both end events carry
+        # the same raw response, which must count once.
+        raw = getattr(response, "raw", None)
+        key = raw if raw is not None else response
+        usage = llm_usage(response)
+        with self._lock:
+            if id(key) in self._seen:
+                return
+            self._seen[id(key)] = key
+            if usage is not None:
+                self.usages.append(usage)
+
+
+#: The usage of the query in progress (one attempt of a GroundedQueryEngine).
+_QUERY: ContextVar[_QueryUsage | None] = ContextVar("relapse_llamaindex_query", default=None)
+
+
+class _UsageHandler(BaseEventHandler):
+    """Counts the tokens of every LLM end event inside a grounded query; never raises."""
+
+    @classmethod
+    def class_name(cls) -> str:
+        """LlamaIndex's name for the handler."""
+        return "RelapseUsageHandler"
+
+    def handle(self, event: BaseEvent, **kwargs: Any) -> None:
+        """Count an LLM end event's response, when a grounded query is in progress."""
+        query = _QUERY.get()
+        if query is None or not isinstance(event, (LLMChatEndEvent, LLMCompletionEndEvent)):
+            return
+        try:
+            if event.response is not None:
+                query.add(event.response)
+        except Exception:  # a report, never a reason to fail the query
+            return
+
+
+_handler_lock = threading.Lock()
+_handler: list[_UsageHandler] = []
+
+
+def _listen() -> None:
+    """Attach the usage handler to LlamaIndex's root dispatcher, once per process."""
+    with _handler_lock:
+        if not _handler:
+            _handler.append(_UsageHandler())
+            get_dispatcher().add_event_handler(_handler[0])
+
+
+def _with_usage(response: _R, usage: Usage | None) -> _R:
+    """``response`` with ``usage`` under :data:`USAGE_KEY` in a copy of its metadata."""
+    if usage is not None and isinstance(response, (Response, PydanticResponse)):
+        metadata = dict(response.metadata or {})
+        metadata[USAGE_KEY] = usage
+        response.metadata = metadata
+    return response
+
+
+def _usage_of_response(response: Any) -> Usage | None:
+    """An attempt's tokens: its :data:`USAGE_KEY`, else what the response itself reports."""
+    metadata = getattr(response, "metadata", None)
+    usage = metadata.get(USAGE_KEY) if isinstance(metadata, Mapping) else None
+    return usage if isinstance(usage, Usage) else default_usage_of(response)
 
 
 def _retry_bundle(query: str, bundle: QueryBundle) -> QueryBundle:
@@ -128,17 +257,34 @@ class GroundedQueryEngine(BaseQueryEngine):
             )
         self._query_engine = query_engine
         engine = query_engine
+        _listen()
 
         def ask(query: str, bundle: QueryBundle) -> RESPONSE_TYPE:
-            return engine.query(_retry_bundle(query, bundle))
+            usage = _QueryUsage()
+            token = _QUERY.set(usage)
+            try:
+                response = engine.query(_retry_bundle(query, bundle))
+            finally:
+                _QUERY.reset(token)
+            return _with_usage(response, total_usage(usage.usages))
 
         async def aask(query: str, bundle: QueryBundle) -> RESPONSE_TYPE:
-            return await engine.aquery(_retry_bundle(query, bundle))
+            usage = _QueryUsage()
+            # Tasks the engine starts copy the context, and with it this object.
+            token = _QUERY.set(usage)
+            try:
+                response = await engine.aquery(_retry_bundle(query, bundle))
+            finally:
+                _QUERY.reset(token)
+            return _with_usage(response, total_usage(usage.usages))
 
         # The call span is named after these: "relapse GroundedQueryEngine".
         ask.__qualname__ = aask.__qualname__ = "GroundedQueryEngine"
-        self._ask = grounded(chunks_of=chunks_from.llamaindex, query_arg="query", **options)(ask)
-        self._aask = grounded(chunks_of=chunks_from.llamaindex, query_arg="query", **options)(aask)
+        shape: dict[str, Any] = {"chunks_of": chunks_from.llamaindex, "query_arg": "query"}
+        if "usage_of" not in options:
+            shape["usage_of"] = _usage_of_response
+        self._ask = grounded(**shape, **options)(ask)
+        self._aask = grounded(**shape, **options)(aask)
         super().__init__(callback_manager=query_engine.callback_manager)
 
     def _get_prompt_modules(self) -> PromptMixinType:

@@ -5,7 +5,9 @@ An LLM call for any OpenAI-compatible endpoint: OpenAI, vLLM, Ollama, llama.cpp.
 ``openai`` SDK (optional extra ``openai``) into the two shapes relapse uses:
 
 * ``llm(prompt) -> str`` (``await llm(prompt)`` for the async one), the
-  ``call_llm`` of :func:`relapse.run` / :func:`relapse.arun`;
+  ``call_llm`` of :func:`relapse.run` / :func:`relapse.arun`: the answer
+  text, an :class:`Answer` (a ``str``) that also carries the SDK's response
+  and its ``usage``, so ``result.usage`` counts every request;
 * ``llm.create(prompt)``, the SDK's own response object (``ChatCompletion``
   or ``Completion``) with its ``usage``, for a decorated function that wants
   the whole response.
@@ -26,7 +28,10 @@ prompt's greedy settings again.
 
 Exceptions the SDK raises (``openai.APIConnectionError``, ``openai.APIStatusError``
 ...) are never caught or wrapped here: inside relapse's loop they propagate
-unchanged with the transcript attached.
+unchanged with the transcript attached. A reply with no answer to read (no
+choices, a choice without a message) is a
+:class:`relapse.exceptions.MalformedResponseError`, which keeps the paid
+response, and its usage, on the transcript.
 """
 
 from __future__ import annotations
@@ -36,13 +41,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any, Literal
 
+from relapse._read.answers import default_answer_of
+from relapse._read.shapes import member
+from relapse._read.usage import default_usage_of
+from relapse._results import Usage
 from relapse._state import Attempt, current_attempt
+from relapse.exceptions import MalformedResponseError
 
 if TYPE_CHECKING:
     import openai
 
 __all__ = [
     "INSTALL_COMMAND",
+    "Answer",
     "Api",
     "AsyncOpenAICompatible",
     "OnRetry",
@@ -215,23 +226,89 @@ class _Request:
         return arguments
 
 
+class Answer(str):
+    """
+    The answer text of one request, as ``llm(prompt)`` returns it.
+
+    It is a ``str`` (the stripped text; string methods return plain ``str``)
+    that also carries the request's response: relapse reads its ``usage`` by
+    duck typing, like any response's, so ``relapse.run(call_llm=llm)``
+    reports the tokens of every request in ``result.usage`` and on the spans.
+
+    Args:
+        text: The answer text.
+        response: The SDK's response it was read from.
+
+    Attributes:
+        response: ``openai.types.chat.ChatCompletion`` or
+            ``openai.types.Completion``, as received.
+        usage: The tokens the response reports (:class:`relapse.Usage`), or
+            None when it reports none.
+
+    .. versionadded:: 0.2.0
+    """
+
+    response: Any
+    usage: Usage | None
+
+    def __new__(cls, text: str, response: Any = None) -> Answer:
+        """The :class:`Answer` ``text`` read from ``response``, its usage read once."""
+        answer = super().__new__(cls, text)
+        answer.response = response
+        answer.usage = default_usage_of(response)
+        return answer
+
+
+def _choices_checked(response: Any) -> None:
+    """
+    Refuse a response with no choice to read an answer from.
+
+    Raises:
+        MalformedResponseError: ``choices`` is missing, empty or not a list,
+            or its first item has neither a ``message`` nor a ``text``.
+    """
+    name = type(response).__name__
+    choices = member(response, "choices")
+    if isinstance(choices, (str, bytes, bytearray)) or (
+        choices is not None and not isinstance(choices, Sequence)
+    ):
+        raise MalformedResponseError(
+            f"the {name}'s choices is {type(choices).__name__}, expected a list of choices",
+            response,
+        )
+    if not choices:
+        raise MalformedResponseError(f"the {name} has no choices", response)
+    first = choices[0]
+    if member(first, "message") is None and member(first, "text") is None:
+        raise MalformedResponseError(
+            f"the {name}'s choices[0] has neither a message nor a text", response
+        )
+
+
 def text_of(response: Any) -> str:
     """
     The answer text of a ``ChatCompletion`` or ``Completion``, stripped.
 
-    A chat message with no content (a refusal or a tool call only) reads as
-    ``""``, which the loop then judges like any other answer.
+    Read by :func:`relapse.default_answer_of`, so every shape it reads is read
+    here: a message content of text parts (``[{"type": "text", "text": ...}]``,
+    as some OpenAI-compatible servers send), a refusal (its text), the JSON
+    form. A chat message with no text at all (no content and no refusal, a
+    tool call only) reads as ``""``, which the loop then judges like any
+    other answer.
 
     Raises:
-        ValueError: the response has no choices.
+        MalformedResponseError: (a ``ValueError``) the response has no
+            choices, ``choices`` is not a list, or its first choice has
+            neither a ``message`` nor a ``text``; the message names what is
+            missing and the error carries the response.
     """
-    choices: Sequence[Any] = getattr(response, "choices", None) or ()
-    if not choices:
-        raise ValueError(f"the {type(response).__name__} has no choices")
-    first = choices[0]
-    message = getattr(first, "message", None)
-    text = getattr(message, "content", None) if message is not None else first.text
-    return (text or "").strip()
+    _choices_checked(response)
+    try:
+        text = default_answer_of(response)
+    except TypeError:
+        # A choice default_answer_of finds no text in: a tool call, no content.
+        return ""
+    return text.strip()
 
 
 def _client_options(base_url: str | None, api_key: str | None, **extra: Any) -> dict[str, Any]:
@@ -264,7 +341,26 @@ class _Endpoint:
         client: Any = None,
     ) -> None:
         self._request = _Request.of(model, api, sampling or Sampling(), system, on_retry)
-        if client is None:
+        if client is not None:
+            given = [
+                name
+                for name, value in (
+                    ("base_url", base_url),
+                    ("api_key", api_key),
+                    ("timeout", timeout),
+                    ("max_retries", max_retries),
+                )
+                if value is not None
+            ]
+            if given:
+                # The client was built with its own; ignoring these would
+                # send requests somewhere the caller did not ask for.
+                named = ", ".join(f"{name}=" for name in given)
+                raise TypeError(
+                    f"{named} and client= conflict: a client has its own {', '.join(given)};"
+                    " set them when building the client, or pass no client"
+                )
+        else:
             sdk = _import_openai()
             client = getattr(sdk, self._sdk_client)(
                 **_client_options(base_url, api_key, timeout=timeout, max_retries=max_retries)
@@ -298,11 +394,14 @@ class OpenAICompatible(_Endpoint):
             retries. None sends ``sampling`` on every iteration.
         timeout: Seconds per request; the SDK's default when None.
         max_retries: Transport-level retries of the SDK; its default when None.
-        client: An ``openai.OpenAI`` to use instead of building one; then
-            ``base_url``, ``api_key``, ``timeout`` and ``max_retries`` are ignored.
+        client: An ``openai.OpenAI`` to use instead of building one; it has
+            its own ``base_url``, ``api_key``, ``timeout`` and ``max_retries``,
+            so none of these may be given with it.
 
     Raises:
         ImportError: the ``openai`` package is missing (names the extra).
+        TypeError: ``client`` with any of ``base_url``, ``api_key``,
+            ``timeout``, ``max_retries`` (the message names them).
         TypeError, ValueError: a bad argument, named in the message.
     """
 
@@ -333,9 +432,22 @@ class OpenAICompatible(_Endpoint):
             return self.client.completions.create(**arguments)
         return self.client.chat.completions.create(**arguments)
 
-    def __call__(self, prompt: str) -> str:
-        """``call_llm(prompt) -> answer``: :meth:`create`, then the answer text."""
-        return text_of(self.create(prompt))
+    def __call__(self, prompt: str) -> Answer:
+        """
+        ``call_llm(prompt) -> answer``: :meth:`create`, then the answer text.
+
+        Returns:
+            The :class:`Answer`: the text (:func:`text_of`), a ``str``
+            carrying the response and its usage.
+
+        Raises:
+            MalformedResponseError: the reply holds no choice to read (see
+                :func:`text_of`); inside relapse's loop the response and its
+                usage stay on the transcript.
+            TypeError, openai.OpenAIError: as :meth:`create`.
+        """
+        response = self.create(prompt)
+        return Answer(text_of(response), response)
 
 
 class AsyncOpenAICompatible(_Endpoint):
@@ -357,6 +469,7 @@ class AsyncOpenAICompatible(_Endpoint):
             return await self.client.completions.create(**arguments)
         return await self.client.chat.completions.create(**arguments)
 
-    async def __call__(self, prompt: str) -> str:
-        """``call_llm(prompt) -> answer`` for :func:`relapse.arun`."""
-        return text_of(await self.create(prompt))
+    async def __call__(self, prompt: str) -> Answer:
+        """``call_llm(prompt) -> answer`` for :func:`relapse.arun`; see ``OpenAICompatible``'s."""
+        response = await self.create(prompt)
+        return Answer(text_of(response), response)

@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar, overload
 
 if TYPE_CHECKING:
-    from relapse._types import RelapseResult
+    from relapse._results import RelapseResult
 
 P = ParamSpec("P")
 Q = ParamSpec("Q")

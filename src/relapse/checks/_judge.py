@@ -1,17 +1,4 @@
-"""
-Pluggable grounding checks beyond the default one.
-
-* :class:`LLMJudge`: asks a judge model whether the answer is supported.
-* :func:`all_of`: runs several checks; the answer passes when all pass.
-
-The contract is three ``typing.Protocol``s: any callable
-``check(query, chunks, answer) -> GroundingResult`` is a :class:`Check`; a
-:class:`PreparingCheck` also offers ``prepare(query, chunks)`` returning an
-:class:`AnswerCheck` with ``check(answer)``, so work on the chunks is done
-once per call instead of once per iteration (the default check does).
-Checks built here (and the default one) compose with ``&``:
-``default_grounding_check & LLMJudge(judge)`` is ``all_of(...)`` of both.
-"""
+"""The LLM judge: a check that asks a judge model whether the answer is supported."""
 
 from __future__ import annotations
 
@@ -19,32 +6,18 @@ import inspect
 import logging
 import re
 import string
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
-from relapse._checking import (
-    AnswerCheck,
-    Check,
+from relapse._results import GroundingFinding, GroundingResult
+from relapse.checks._contract import (
     CheckOperators,
     PendingVerdict,
-    PreparingCheck,
     Verdict,
-    check_name,
-    prepare,
 )
-from relapse._prompts import fence_marker, inline
-from relapse._types import GroundingFinding, GroundingResult
+from relapse.prompts import fence_marker, inline
 
-__all__ = [
-    "JUDGE_PROMPT",
-    "AnswerCheck",
-    "Check",
-    "CheckOperators",
-    "LLMJudge",
-    "PreparingCheck",
-    "all_of",
-    "parse_verdict",
-]
+__all__ = ["JUDGE_PROMPT", "LLMJudge", "parse_verdict"]
 
 _log = logging.getLogger("relapse.checks")
 
@@ -258,95 +231,3 @@ async def _awaited_verdict(pending: Awaitable[object], answer: str) -> Grounding
     except Exception:
         return _judge_failed()
     return _read(reply, answer)
-
-
-@dataclass(frozen=True)
-class _AllOf(CheckOperators):
-    checks: tuple[Check, ...]
-    short_circuit: bool
-    name: str
-
-    def prepare(self, query: str, chunks: Sequence[str]) -> _PreparedAllOf:
-        return _PreparedAllOf(
-            tuple(prepare(c, query, chunks) for c in self.checks), self.short_circuit
-        )
-
-    def __call__(self, query: str, chunks: Sequence[str], answer: str) -> Verdict:
-        return self.prepare(query, chunks).check(answer)
-
-
-def _add(verdict: object, findings: list[GroundingFinding]) -> bool:
-    """Collect ``verdict``'s findings; return whether it passed."""
-    if not isinstance(verdict, GroundingResult):
-        raise TypeError(
-            f"a check returned {type(verdict).__name__}; expected relapse.GroundingResult"
-        )
-    findings.extend(verdict.findings)
-    return verdict.ok
-
-
-@dataclass(frozen=True)
-class _PreparedAllOf:
-    checks: tuple[Callable[[str], Verdict], ...]
-    short_circuit: bool
-
-    def check(self, answer: str) -> Verdict:
-        findings: list[GroundingFinding] = []
-        ok = True
-        remaining = iter(self.checks)
-        for check in remaining:
-            verdict = check(answer)
-            if inspect.isawaitable(verdict):
-                # An async check: finish the rest awaiting, in the same order.
-                return PendingVerdict(
-                    self._finish(verdict, remaining, answer, findings, ok), verdict
-                )
-            ok = _add(verdict, findings) and ok
-            if not ok and self.short_circuit:
-                break
-        return GroundingResult(ok=ok, findings=tuple(findings))
-
-    async def _finish(
-        self,
-        pending: Awaitable[GroundingResult],
-        remaining: Iterator[Callable[[str], Verdict]],
-        answer: str,
-        findings: list[GroundingFinding],
-        ok: bool,
-    ) -> GroundingResult:
-        ok = _add(await pending, findings) and ok
-        for check in remaining:
-            if not ok and self.short_circuit:
-                break
-            verdict = check(answer)
-            if inspect.isawaitable(verdict):
-                verdict = await verdict
-            ok = _add(verdict, findings) and ok
-        return GroundingResult(ok=ok, findings=tuple(findings))
-
-
-def all_of(*checks: Check, short_circuit: bool = True) -> Check:
-    """
-    Combine checks: the answer passes when every check passes.
-
-    Put cheap deterministic checks first: with ``short_circuit`` (the
-    default) the checks after the first failing one are not run, so an LLM
-    judge is only paid for answers the default check accepted.
-
-    Args:
-        checks: Two or more checks.
-        short_circuit: Stop at the first failing check.
-
-    Returns:
-        A check whose findings are those of every check that ran, in order.
-
-    Raises:
-        TypeError: fewer than two checks, or one is not callable.
-    """
-    if len(checks) < 2:
-        raise TypeError(f"all_of needs at least two checks, got {len(checks)}")
-    for index, check in enumerate(checks):
-        if not callable(check):
-            raise TypeError(f"checks[{index}] is {type(check).__name__}; expected a callable check")
-    name = " & ".join(check_name(c) for c in checks)
-    return _AllOf(tuple(checks), short_circuit, name)

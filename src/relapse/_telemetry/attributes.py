@@ -47,6 +47,11 @@ RELAPSE_CHECK_DURATION: Final = "relapse.check.duration"
 RELAPSE_USAGE_INPUT_TOKENS: Final = "relapse.usage.input_tokens"
 #: int: output tokens of this iteration's LLM call; on the call span, of all of them.
 RELAPSE_USAGE_OUTPUT_TOKENS: Final = "relapse.usage.output_tokens"
+#: bool: whether the tokens are known: on the iteration span, whether its LLM
+#: call reported usage; on the call span, whether every iteration's did (when
+#: false, the call's relapse.usage.* are a lower bound, or absent). Never a
+#: silent absence: a response without usage says so here.
+RELAPSE_USAGE_KNOWN: Final = "relapse.usage.known"
 
 # Call span.
 #: int: LLM calls made.

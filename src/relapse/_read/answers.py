@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from relapse._shapes import ANSWER_KEYS, first_item, member, nested, part_types, text_parts
+from relapse._read.shapes import ANSWER_KEYS, first_item, member, nested, part_types, text_parts
 
 _ANSWER_OF_HINT = "pass answer_of=callable(result) -> str"
 

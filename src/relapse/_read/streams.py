@@ -19,8 +19,9 @@ from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from relapse._shapes import first_item, member, text_parts
-from relapse._usage import Usage, token_counts
+from relapse._read.shapes import first_item, member, text_parts
+from relapse._read.usage import token_counts
+from relapse._results import Usage
 
 StreamKind = Literal["sync", "async"]
 
@@ -49,25 +50,36 @@ def stream_kind(value: object) -> StreamKind | None:
     return None
 
 
-def collect(stream: Iterator[Any]) -> tuple[Any, ...]:
+def collect(stream: Iterator[Any], into: list[Any] | None = None) -> tuple[Any, ...]:
     """
     Every piece of ``stream``, in order, reading it to the end.
 
     The stream is closed afterwards (``close()`` when it has one), also when
     reading it raises; the exception propagates unchanged.
+
+    Args:
+        stream: The iterator to read.
+        into: A list each piece is appended to as it is read, so that the
+            caller still has the pieces read before the stream raised.
     """
+    pieces = [] if into is None else into
     try:
-        return tuple(stream)
+        for piece in stream:
+            pieces.append(piece)
+        return tuple(pieces)
     finally:
         close = getattr(stream, "close", None)
         if callable(close):
             close()
 
 
-async def acollect(stream: AsyncIterator[Any]) -> tuple[Any, ...]:
+async def acollect(stream: AsyncIterator[Any], into: list[Any] | None = None) -> tuple[Any, ...]:
     """:func:`collect` for an async iterator (closed with ``aclose()`` or ``close()``)."""
+    pieces = [] if into is None else into
     try:
-        return tuple([piece async for piece in stream])
+        async for piece in stream:
+            pieces.append(piece)
+        return tuple(pieces)
     finally:
         close = getattr(stream, "aclose", None) or getattr(stream, "close", None)
         if callable(close):
@@ -246,6 +258,25 @@ class Streamed:
         return replay(self.pieces) if self.kind == "sync" else areplay(self.pieces)
 
 
+class BrokenStream(Exception):  # noqa: N818 (a carrier between two functions, not an error type)
+    """
+    A stream that raised after yielding some pieces (a connection reset midway).
+
+    :func:`settle` and :func:`asettle` raise it; the loop's drivers catch it,
+    record ``partial`` (the pieces were paid for) and raise ``error``, the
+    stream's own exception, unchanged. It never reaches the caller.
+
+    Attributes:
+        error: What the stream raised.
+        partial: The pieces it yielded before, as a :class:`Streamed`.
+    """
+
+    def __init__(self, error: BaseException, partial: Streamed) -> None:
+        super().__init__(error, partial)
+        self.error = error
+        self.partial = partial
+
+
 def settle(value: Any) -> Any:
     """
     What a synchronous call returned, made readable: a sync stream is read into a :class:`Streamed`.
@@ -254,6 +285,8 @@ def settle(value: Any) -> Any:
         TypeError: ``value`` is an async stream or a coroutine, which a
             synchronous call cannot have read or awaited; the message says to
             make the function ``async def``. A coroutine is closed first.
+        BrokenStream: the stream raised after yielding at least one piece
+            (a stream raising before its first piece raises its own error).
     """
     if type(value) is str:
         return value  # the common case, on every LLM call
@@ -272,7 +305,13 @@ def settle(value: Any) -> Any:
             f"the function returned an async iterator ({type(value).__name__}) but is not"
             " async def; relapse cannot read it without an event loop: make it async def"
         )
-    return Streamed(kind, collect(value))
+    read: list[Any] = []
+    try:
+        return Streamed(kind, collect(value, read))
+    except BaseException as error:
+        if not read:
+            raise  # like a call that raised: nothing shows it was paid for
+        raise BrokenStream(error, Streamed(kind, tuple(read))) from None
 
 
 async def asettle(value: Any) -> Any:
@@ -282,10 +321,19 @@ async def asettle(value: Any) -> Any:
     An awaitable (the coroutine of an ``async def``) is awaited first; a sync
     or async stream (what an async generator function returns) is then read
     into a :class:`Streamed`; anything else is returned as it is.
+
+    Raises:
+        BrokenStream: as :func:`settle`.
     """
     if inspect.isawaitable(value):
         value = await value
     kind = stream_kind(value)
     if kind == "async":
-        return Streamed(kind, await acollect(value))
+        read: list[Any] = []
+        try:
+            return Streamed(kind, await acollect(value, read))
+        except BaseException as error:
+            if not read:
+                raise
+            raise BrokenStream(error, Streamed(kind, tuple(read))) from None
     return settle(value)

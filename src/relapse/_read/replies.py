@@ -13,12 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from relapse import _attributes as attr
-from relapse._answers import default_answer_of
-from relapse._chunks import chunk_texts, describe
-from relapse._streams import Streamed, read_stream
-from relapse._types import IterationRecord, RelapseResult
-from relapse._usage import Usage, default_usage_of
+from relapse._read.answers import default_answer_of
+from relapse._read.chunks import chunk_texts, describe
+from relapse._read.streams import Streamed, read_stream
+from relapse._read.usage import default_usage_of
+from relapse._results import IterationRecord, RelapseResult, Usage
+from relapse._telemetry import attributes as attr
 
 #: ``answer_of(response) -> str``: the text the check judges.
 AnswerOf = Callable[[Any], str]
@@ -113,6 +113,29 @@ class Readers:
         if usage is not None and not isinstance(usage, Usage):
             raise TypeError(f"usage_of returned {describe(usage)}; expected relapse.Usage or None")
         return Reply(response, answer, usage)
+
+    def salvage(self, response: Any) -> Reply:
+        """
+        The :class:`Reply` of a response whose call failed after it was paid for.
+
+        A stream's pieces before it broke, or a reply the call could not read:
+        read like :meth:`read`, but an answer or usage that cannot be read is
+        ``""`` or None, since an error is already on its way to the caller.
+        Never raises an :class:`Exception`.
+        """
+        try:
+            answer = (self.answer_of or _default_answer)(response)
+        except Exception:
+            answer = ""
+        try:
+            usage = (self.usage_of or _default_usage)(response)
+        except Exception:
+            usage = None
+        return Reply(
+            response,
+            answer if isinstance(answer, str) else "",
+            usage if isinstance(usage, Usage) else None,
+        )
 
     def chunks(self, response: Any) -> tuple[str, ...] | None:
         """

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from relapse._chunks import chunk_texts
+from relapse._read.chunks import chunk_texts
 
 _WHITESPACE = re.compile(r"\s+")
 

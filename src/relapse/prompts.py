@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from relapse._types import GroundingFinding
+from relapse._results import GroundingFinding
 
 #: ``rewrite(query, previous_answer, findings) -> retry query``.
 Rewrite = Callable[[str, str, Sequence[GroundingFinding]], str]
@@ -31,8 +31,28 @@ _LINE_BREAKS = re.compile(r"[\r\n\u0085\u2028\u2029\v\f\x1c\x1d\x1e]+")
 _DOUBLE_QUOTES = str.maketrans(dict.fromkeys('"\u201c\u201d\u201e\u201f\uff02', "'"))
 _SPACES = re.compile(r"[ \t]+")
 
-#: How many characters of a previous answer a retry query quotes at most.
+#: How many characters of a previous answer a retry query quotes at most. An
+#: answer whose folded text is no longer is quoted whole; a longer one (a
+#: model that wrote until its context was full) by :func:`quote_answer`'s
+#: excerpt: the sentences of its failing spans, then an ellipsis.
 MAX_QUOTED_ANSWER_CHARS = 2000
+#: How many characters an excerpt keeps at most on each side of a failing
+#: span, when the span's sentence reaches further (a runaway answer may have
+#: no sentence break for thousands of characters).
+EXCERPT_WINDOW_CHARS = 200
+#: How many characters the findings of a retry query (codes, messages,
+#: failing spans, and the counts of those left out) take at most.
+MAX_QUOTED_FINDINGS_CHARS = 1500
+#: How many failing spans a retry query quotes at most, all findings together.
+MAX_QUOTED_SPANS = 20
+#: Characters of one failing span a retry query quotes at most.
+MAX_SPAN_CHARS = 200
+#: Characters of one finding's message a retry query quotes at most.
+MAX_MESSAGE_CHARS = 300
+#: Characters of one finding's code a retry query quotes at most.
+MAX_CODE_CHARS = 40
+#: Between two pieces of an excerpt, and after its last one.
+ELLIPSIS = "..."
 
 NO_ANSWER = "The context does not say."
 
@@ -180,17 +200,198 @@ def parse_context_prompt(prompt: str) -> ContextSections:
     )
 
 
-def _finding_line(finding: GroundingFinding) -> str:
+def _quoted_spans(spans: Sequence[str], room: int, count: int) -> tuple[str, int]:
+    """
+    The failing spans of one finding, quoted: `` ["a", "b" and 3 more]``.
+
+    At most ``count`` spans are quoted and the text is at most ``room``
+    characters long, provided ``room`` holds `` [and N more]`` for all of
+    ``spans``: the count of those left out always fits, since each span is
+    added only when the count of the ones after it still fits too.
+
+    Returns:
+        ``(text, quoted)``: the text (empty when ``spans`` is) and how many
+        spans it quotes.
+    """
+    if not spans:
+        return "", 0
+    parts: list[str] = []
+    length = len(" []")
+    for index, span in enumerate(spans):
+        rest = len(spans) - index - 1
+        quoted = f'"{inline(span, MAX_SPAN_CHARS)}"'
+        extra = len(quoted) + (len(", ") if parts else 0)
+        more = len(f" and {rest} more") if rest else 0
+        if index >= count or length + extra + more > room:
+            break
+        parts.append(quoted)
+        length += extra
+    left = len(spans) - len(parts)
+    if not left:
+        return f" [{', '.join(parts)}]", len(parts)
+    if not parts:
+        return f" [and {left} more]", 0
+    return f" [{', '.join(parts)} and {left} more]", len(parts)
+
+
+def _finding_head(finding: GroundingFinding) -> str:
     # Codes come from user-supplied checks too, so they are folded like any text.
-    spans = ", ".join(f'"{inline(s, 200)}"' for s in finding.spans)
-    line = f"{inline(finding.code, 40)}: {inline(finding.message, 300)}"
-    return line + (f" [{spans}]" if spans else "")
+    return f"{inline(finding.code, MAX_CODE_CHARS)}: {inline(finding.message, MAX_MESSAGE_CHARS)}"
+
+
+def _finding_line(finding: GroundingFinding) -> str:
+    """One finding as a retry query cites it: code, message, its first failing spans."""
+    head = _finding_head(finding)
+    spans, _ = _quoted_spans(finding.spans, MAX_QUOTED_FINDINGS_CHARS - len(head), MAX_QUOTED_SPANS)
+    return head + spans
 
 
 def _problems(findings: Sequence[GroundingFinding], separator: str = "; ") -> str:
+    """
+    The findings as a retry query cites them, in at most :data:`MAX_QUOTED_FINDINGS_CHARS`.
+
+    Findings are cited in order, each with its code, message and failing
+    spans (the first :data:`MAX_QUOTED_SPANS` spans at most, all findings
+    together); what does not fit is counted (``and 3 more``, ``and 2 more
+    finding(s)``), never cut in the middle of a quotation. A finding is
+    cited only when the count of the findings after it still fits, so the
+    count always does.
+    """
     if not findings:
         return "the check gave no details"
-    return separator.join(_finding_line(f) for f in findings)
+    budget = MAX_QUOTED_FINDINGS_CHARS
+    lines: list[str] = []
+    used = 0
+    quoted = 0
+    for index, finding in enumerate(findings):
+        sep = len(separator) if lines else 0
+        after = len(findings) - index - 1
+        tail = len(f"{separator}and {after} more finding(s)") if after else 0
+        head = _finding_head(finding)
+        # The spans' own count must fit even when none of them can be quoted.
+        least = len(f" [and {len(finding.spans)} more]") if finding.spans else 0
+        if used + sep + len(head) + least + tail > budget:
+            break
+        spans, count = _quoted_spans(
+            finding.spans, budget - used - sep - len(head) - tail, MAX_QUOTED_SPANS - quoted
+        )
+        lines.append(head + spans)
+        used += sep + len(head) + len(spans)
+        # Once a span is left out, no later one is quoted: the spans quoted
+        # are always the first ones, in order.
+        quoted = quoted + count if count == len(finding.spans) else MAX_QUOTED_SPANS
+    text = separator.join(lines)
+    left = len(findings) - len(lines)
+    if left:
+        more = f"and {left} more finding(s)"
+        text = f"{text}{separator}{more}" if lines else more
+    return text
+
+
+# Where a sentence ends: its closing mark before white space, or a line break
+# (every break inline folds).
+_SENTENCE_END = re.compile(r"[.!?](?=\s)|[\r\n\u0085\u2028\u2029\v\f\x1c\x1d\x1e]")
+
+
+def _failing_offsets(answer: str, findings: Sequence[GroundingFinding]) -> list[tuple[int, int]]:
+    """
+    Where the failing spans are in ``answer``, in answer order.
+
+    A finding's own ``offsets`` when it has them (the default check's do);
+    otherwise the first occurrence of each of its first
+    :data:`MAX_QUOTED_SPANS` spans. Offsets outside the answer (a custom
+    check's mistake) are skipped.
+    """
+    found: set[tuple[int, int]] = set()
+    for finding in findings:
+        if finding.offsets:
+            for pair in finding.offsets:
+                start, end = pair
+                if type(start) is int and type(end) is int and 0 <= start <= end <= len(answer):
+                    found.add((start, end))
+            continue
+        for span in finding.spans[:MAX_QUOTED_SPANS]:
+            at = answer.find(span) if span else -1
+            if at >= 0:
+                found.add((at, at + len(span)))
+    return sorted(found)
+
+
+def _sentence(answer: str, start: int, end: int) -> tuple[int, int]:
+    """The sentence around ``answer[start:end]``, at most :data:`EXCERPT_WINDOW_CHARS` each side."""
+    begin = low = max(0, start - EXCERPT_WINDOW_CHARS)
+    for match in _SENTENCE_END.finditer(answer, low, start):
+        begin = match.end()
+    high = min(len(answer), end + EXCERPT_WINDOW_CHARS)
+    closing = _SENTENCE_END.search(answer, end, high)
+    return begin, closing.end() if closing is not None else high
+
+
+def quote_answer(answer: str, findings: Sequence[GroundingFinding] = ()) -> str:
+    """
+    The text a retry query quotes of a rejected answer, at most :data:`MAX_QUOTED_ANSWER_CHARS`.
+
+    An answer whose folded text (:func:`inline`) fits is quoted whole. A
+    longer one, such as a model that wrote until its context was full, is
+    quoted as an excerpt: the sentence of each failing span (at most
+    :data:`EXCERPT_WINDOW_CHARS` characters each side of the span), in answer
+    order, with ``...`` wherever text is left out; a sentence that does not
+    fit is cut and ends with ``...``. When no failing span can be located
+    (findings without spans, or spans not in the answer), the answer's first
+    :data:`MAX_QUOTED_ANSWER_CHARS` characters are quoted, ending with
+    ``...``. Time linear in the answer's length.
+
+    Args:
+        answer: The rejected answer.
+        findings: The check's error findings on it; their ``offsets`` (or
+            their spans, found in the answer) place the excerpt.
+
+    Returns:
+        One line without ``"``, at most :data:`MAX_QUOTED_ANSWER_CHARS` long.
+    """
+    whole = inline(answer)
+    limit = MAX_QUOTED_ANSWER_CHARS
+    if len(whole) <= limit:
+        return whole
+    windows: list[tuple[int, int]] = []
+    raw = 0
+    for start, end in _failing_offsets(answer, findings):
+        # Folding only shortens text: once the raw windows hold the limit,
+        # later spans cannot be quoted anyway.
+        if raw >= limit:
+            break
+        begin, finish = _sentence(answer, start, end)
+        if windows and begin <= windows[-1][1]:
+            # Sentences that touch are quoted as one piece.
+            before, until = windows.pop()
+            raw -= until - before
+            begin, finish = min(before, begin), max(until, finish)
+        windows.append((begin, finish))
+        raw += finish - begin
+    pieces: list[str] = []
+    length = 0
+    cut = False
+    for begin, finish in windows:
+        text = inline(answer[begin:finish])
+        if not text:
+            continue
+        lead = f" {ELLIPSIS} " if pieces else (f"{ELLIPSIS} " if begin > 0 else "")
+        room = limit - length - len(lead) - len(f" {ELLIPSIS}")
+        if room < len(ELLIPSIS) + 1:
+            cut = True
+            break
+        if len(text) > room:
+            text, cut = inline(text, room), True
+        pieces.append(lead + text)
+        length += len(pieces[-1])
+        if cut:
+            break
+    if not pieces:
+        return inline(answer, limit)
+    excerpt = "".join(pieces)
+    if not cut and (windows[-1][1] < len(answer) or len(pieces) < len(windows)):
+        excerpt += f" {ELLIPSIS}"
+    return excerpt
 
 
 def compact_retry(query: str, previous_answer: str, findings: Sequence[GroundingFinding]) -> str:
@@ -231,7 +432,7 @@ def retry_note(previous_answer: str, findings: Sequence[GroundingFinding]) -> st
         finding (code, message, failing spans).
     """
     return (
-        f'Your previous answer was rejected: "{inline(previous_answer, MAX_QUOTED_ANSWER_CHARS)}"'
+        f'Your previous answer was rejected: "{quote_answer(previous_answer, findings)}"'
         f" states things the context does not support: {_problems(findings)}. Answer using"
         f" only the context; if the context does not contain the answer, say: {NO_ANSWER}"
     )
@@ -258,7 +459,7 @@ def instruction_retry(
     return (
         f"Question: {inline(query)}\n"
         "Your previous answer was rejected because it is not supported by the context.\n"
-        f'Previous answer: "{inline(previous_answer, MAX_QUOTED_ANSWER_CHARS)}"\n'
+        f'Previous answer: "{quote_answer(previous_answer, findings)}"\n'
         f"Problems found:\n{problems}\n"
         "Answer the question again using only the context. Do not repeat the unsupported"
         f" claims. If the context does not contain the answer, say: {NO_ANSWER}"

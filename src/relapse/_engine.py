@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from relapse._chunks import chunk_texts
-from relapse._compress import default_compress
 from relapse._loop import adrive, drive, steps
-from relapse._options import LoopOptions, Policy, is_enabled, make_policy
-from relapse._prompts import context_prompt
-from relapse._replies import unchecked_result
-from relapse._types import RelapseResult
+from relapse._policy import LoopOptions, Policy, is_enabled, make_policy
+from relapse._read.chunks import chunk_texts
+from relapse._read.compress import default_compress
+from relapse._read.replies import unchecked_result
+from relapse._results import RelapseResult
+from relapse.prompts import context_prompt
 
 if TYPE_CHECKING:
     from typing import Unpack

@@ -2,15 +2,69 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
-
-from relapse._usage import Usage, total_usage
 
 #: How much a finding matters: an ``"error"`` rejects the answer and is named
 #: in the retry query; a ``"warning"`` is only reported (transcript, spans).
 Severity = Literal["error", "warning"]
 SEVERITIES: tuple[str, ...] = ("error", "warning")
+
+
+@dataclass(frozen=True)
+class Usage:
+    """
+    Tokens one LLM call (or several, summed) consumed.
+
+    ``Usage`` values add up: ``a + b`` sums each field, and ``sum(usages)``
+    works (it starts from ``0``).
+
+    Attributes:
+        input_tokens: Tokens of the prompt (OpenAI ``prompt_tokens``), cache
+            reads and writes included.
+        output_tokens: Tokens generated (OpenAI ``completion_tokens``),
+            reasoning tokens included when the provider counts them there.
+
+    Raises:
+        TypeError: a field is not an ``int`` (``bool`` is refused).
+        ValueError: a field is negative.
+    """
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("input_tokens", "output_tokens"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"Usage.{name} must be an int, got {type(value).__name__}")
+            if value < 0:
+                raise ValueError(f"Usage.{name} must be >= 0, got {value}")
+
+    @property
+    def total_tokens(self) -> int:
+        """``input_tokens + output_tokens``."""
+        return self.input_tokens + self.output_tokens
+
+    def __add__(self, other: object) -> Usage:
+        if not isinstance(other, Usage):
+            return NotImplemented
+        return Usage(
+            self.input_tokens + other.input_tokens, self.output_tokens + other.output_tokens
+        )
+
+    def __radd__(self, other: object) -> Usage:
+        # sum() starts from the int 0.
+        if other == 0 and not isinstance(other, bool):
+            return self
+        return NotImplemented
+
+
+def total_usage(usages: Iterable[Usage | None]) -> Usage | None:
+    """The sum of the reported usages; None when none was reported."""
+    reported = [usage for usage in usages if usage is not None]
+    return sum(reported[1:], reported[0]) if reported else None
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ from opentelemetry import metrics, trace
 from opentelemetry._logs import SeverityNumber
 from opentelemetry.trace import INVALID_SPAN, Span, Status, StatusCode
 
-from relapse import _attributes as attr
+from relapse._telemetry import attributes as attr
 from relapse._version import VERSION
 
 if TYPE_CHECKING:
@@ -48,8 +48,7 @@ if TYPE_CHECKING:
     from opentelemetry.metrics import MeterProvider
     from opentelemetry.util.types import AttributeValue
 
-    from relapse._types import GroundingFinding, IterationRecord, RelapseResult
-    from relapse._usage import Usage
+    from relapse._results import GroundingFinding, IterationRecord, RelapseResult, Usage
 
 _log = logging.getLogger("relapse.telemetry")
 
@@ -85,7 +84,8 @@ CHECK_DURATION_BUCKETS: tuple[float, ...] = (
 #: GenAI semantic conventions advise for ``gen_ai.client.token.usage``.
 TOKEN_BUCKETS: tuple[float, ...] = tuple(float(4**power) for power in range(14))
 #: What replaces a failing span quoted in a finding message in the
-#: ``gen_ai.evaluation.explanation``, which must not carry answer text.
+#: ``gen_ai.evaluation.explanation``, which must not carry answer text (with
+#: content capture on, the check span's ``output.value`` keeps the spans).
 SCRUBBED_SPAN = "[span]"
 
 # Cached attribute sets keyed by a free-form string (finding codes, check
@@ -230,14 +230,21 @@ def _verdict_attributes(record: IterationRecord) -> dict[str, AttributeValue]:
     }
 
 
-def _usage_attributes(usage: Usage | None) -> dict[str, AttributeValue]:
-    """The ``relapse.usage.*`` span attributes of ``usage``; none when it is None."""
-    if usage is None:
-        return {}
-    return {
-        attr.RELAPSE_USAGE_INPUT_TOKENS: usage.input_tokens,
-        attr.RELAPSE_USAGE_OUTPUT_TOKENS: usage.output_tokens,
-    }
+def _usage_attributes(usage: Usage | None, known: bool | None) -> dict[str, AttributeValue]:
+    """
+    The ``relapse.usage.*`` span attributes of ``usage``.
+
+    The token counts when ``usage`` is not None (never a made-up zero), and
+    ``relapse.usage.known`` set to ``known`` unless it is None (a failed
+    call, whose later iterations never ran, cannot say).
+    """
+    attributes: dict[str, AttributeValue] = {}
+    if known is not None:
+        attributes[attr.RELAPSE_USAGE_KNOWN] = known
+    if usage is not None:
+        attributes[attr.RELAPSE_USAGE_INPUT_TOKENS] = usage.input_tokens
+        attributes[attr.RELAPSE_USAGE_OUTPUT_TOKENS] = usage.output_tokens
+    return attributes
 
 
 _instruments_lock = threading.Lock()
@@ -342,7 +349,7 @@ class Telemetry:
             is emitted as a log record through it (parented to the iteration
             span); when ``None`` it is a span event on the iteration span.
         capture_content: Record prompts, answers and failing spans on the
-            iteration spans (and answers and explanations on the check
+            iteration spans (and answers and findings' messages on the check
             spans). ``None`` reads
             ``OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`` once, here.
         redact: ``redact(text) -> text`` applied to every captured text before
@@ -502,7 +509,8 @@ class Telemetry:
         Report one iteration's verdict and end its check span and its span.
 
         Sets the verdict attributes (and, with content capture, the answer and
-        the explanation) on ``check_span`` and ends it; sets the verdict
+        the findings' messages, failing spans included) on ``check_span`` and
+        ends it; sets the verdict
         attributes (and, with content capture, the prompt, answer and failing
         spans) on ``span``, emits the ``gen_ai.evaluation.result`` event,
         records the check duration and the findings in the metrics, then ends
@@ -526,7 +534,7 @@ class Telemetry:
                     {
                         **verdict,
                         attr.RELAPSE_CHECK_DURATION: float(check_s),
-                        **_usage_attributes(record.usage),
+                        **_usage_attributes(record.usage, record.usage is not None),
                     }
                 )
                 if self.capture_content:
@@ -567,7 +575,10 @@ class Telemetry:
                         attr.RELAPSE_ITERATIONS: result.iterations,
                         attr.RELAPSE_GROUNDED: result.grounded,
                         attr.RELAPSE_OUTCOME: result.outcome,
-                        **_usage_attributes(result.usage),
+                        **_usage_attributes(
+                            result.usage,
+                            all(record.usage is not None for record in result.transcript),
+                        ),
                     }
                 )
                 if self.capture_content and result.transcript:
@@ -601,7 +612,7 @@ class Telemetry:
         """
         try:
             if usage is not None and span.is_recording():
-                span.set_attributes(_usage_attributes(usage))
+                span.set_attributes(_usage_attributes(usage, None))
         except Exception:
             _log.debug("relapse: could not set call span usage", exc_info=True)
         self.fail(span, error)
@@ -620,16 +631,20 @@ class Telemetry:
                 _log.debug("relapse: could not count a failed call", exc_info=True)
 
     @staticmethod
-    def fail(span: Span, error: BaseException) -> None:
+    def fail(span: Span, error: BaseException, usage: Usage | None = None) -> None:
         """
         Mark ``span`` as failed by ``error`` and end it.
 
         Sets status ERROR with ``str(error)`` (or the type name when empty),
         ``error.type`` to the exception's qualname, and records an
-        ``exception`` event for :class:`Exception` subclasses.
+        ``exception`` event for :class:`Exception` subclasses. ``usage``, the
+        tokens a failed iteration had been paid for (a stream broken midway),
+        goes on the span too.
         """
         try:
             if span.is_recording():
+                if usage is not None:
+                    span.set_attributes(_usage_attributes(usage, None))
                 span.set_attribute(attr.ERROR_TYPE, type(error).__qualname__)
                 span.set_status(Status(StatusCode.ERROR, str(error) or type(error).__name__))
                 if isinstance(error, Exception):
@@ -678,17 +693,20 @@ class Telemetry:
 
         ``verdict`` is what the iteration span got (empty when it is not
         recording). ``answer`` is the redacted answer when content capture is
-        on and ``redact`` did not fail; ``explanation`` is the event's
-        explanation, message text only with capture on, so it is recorded as
-        ``output.value`` only next to the answer.
+        on and ``redact`` did not fail; only then does the span get content:
+        the answer as ``input.value`` and, when there are findings, their
+        messages with the failing spans in them as ``output.value`` (see
+        :meth:`_check_output`). ``explanation`` is the event's explanation,
+        recorded instead when ``redact`` fails on the messages.
         """
         try:
             if span.is_recording():
                 attributes = dict(verdict) if verdict else _verdict_attributes(record)
                 if answer is not None:
                     attributes[attr.INPUT_VALUE] = answer
-                    if explanation is not None:
-                        attributes[attr.OUTPUT_VALUE] = explanation
+                    output = self._check_output(record.findings, explanation)
+                    if output is not None:
+                        attributes[attr.OUTPUT_VALUE] = output
                 span.set_attributes(attributes)
         except Exception:
             _log.debug("relapse: could not set check span attributes", exc_info=True)
@@ -709,6 +727,43 @@ class Telemetry:
             )
             return None
         return redacted
+
+    def _check_output(
+        self, findings: Sequence[GroundingFinding], explanation: str | None
+    ) -> str | None:
+        """
+        The check span's ``output.value`` under content capture: why the answer failed.
+
+        ``"CODE: message"`` per finding, joined by ``"; "``, with the failing
+        spans the messages quote left in (unlike the evaluation event's
+        explanation, which scrubs them): the check span is where a backend's
+        guardrail pane shows the verdict, and it has no
+        ``relapse.findings.spans`` of its own to show them otherwise. The text
+        goes through ``redact`` first.
+
+        Args:
+            findings: The check's findings; none means nothing to explain.
+            explanation: The evaluation event's explanation (spans scrubbed),
+                the fallback when ``redact`` fails or returns a non-``str``,
+                so the raw text is never recorded.
+
+        Returns:
+            The text, or None when there are no findings (or no fallback).
+        """
+        if not findings:
+            return None
+        text = "; ".join(f"{f.code}: {f.message}" for f in findings)
+        if self.redact is None:
+            return text
+        try:
+            redacted = self.redact(text)
+        except Exception:
+            _log.warning(
+                "relapse: redact failed; the check span's output is the explanation",
+                exc_info=True,
+            )
+            return explanation
+        return redacted if isinstance(redacted, str) else explanation
 
     def _explanation(self, findings: Sequence[GroundingFinding]) -> str:
         """The explanation: message text only with content capture on, and redacted."""

@@ -14,13 +14,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
-from relapse._checking import Check, check_name
-from relapse._chunks import materialize
-from relapse._prompts import default_rewrite, retry_note
-from relapse._replies import AnswerOf, ChunksOf, Readers, UsageOf
+from relapse._read.chunks import materialize
+from relapse._read.replies import AnswerOf, ChunksOf, Readers, UsageOf
+from relapse._results import GroundingFinding
 from relapse._state import Attempt
 from relapse._telemetry import Telemetry
-from relapse._types import GroundingFinding
+from relapse.checks._contract import Check, check_name
+from relapse.prompts import default_rewrite, retry_note
 
 if TYPE_CHECKING:
     from opentelemetry import trace
@@ -293,7 +293,7 @@ def make_policy(
             that retrieves itself (there is then nothing for ``retrieve`` to
             replace).
         feedback: Whether the retry text goes to a ``feedback_arg`` parameter;
-            without a ``rewrite`` it is then :func:`relapse._prompts.retry_note`
+            without a ``rewrite`` it is then :func:`relapse.prompts.retry_note`
             (the note without the question).
 
     Returns:

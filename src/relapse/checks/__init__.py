@@ -1,0 +1,30 @@
+"""
+Pluggable grounding checks beyond the default one.
+
+* :class:`LLMJudge`: asks a judge model whether the answer is supported.
+* :func:`all_of`: runs several checks; the answer passes when all pass.
+
+The contract is three ``typing.Protocol``s: any callable
+``check(query, chunks, answer) -> GroundingResult`` is a :class:`Check`; a
+:class:`PreparingCheck` also offers ``prepare(query, chunks)`` returning an
+:class:`AnswerCheck` with ``check(answer)``, so work on the chunks is done
+once per call instead of once per iteration (the default check does).
+Checks built here (and the default one) compose with ``&``:
+``default_grounding_check & LLMJudge(judge)`` is ``all_of(...)`` of both.
+"""
+
+from __future__ import annotations
+
+from relapse.checks._contract import AnswerCheck, Check, CheckOperators, PreparingCheck, all_of
+from relapse.checks._judge import JUDGE_PROMPT, LLMJudge, parse_verdict
+
+__all__ = [
+    "JUDGE_PROMPT",
+    "AnswerCheck",
+    "Check",
+    "CheckOperators",
+    "LLMJudge",
+    "PreparingCheck",
+    "all_of",
+    "parse_verdict",
+]

@@ -1,0 +1,248 @@
+"""
+The check contract, as ``typing.Protocol``s, and binding a check to one call.
+
+A check is any ``check(query, chunks, answer) -> GroundingResult``
+(:class:`Check`). It may also offer ``prepare(query, chunks)``
+(:class:`PreparingCheck`) returning an :class:`AnswerCheck`, whose
+``check(answer)`` judges answers against chunks indexed once per call. An
+``async`` check (one that returns an awaitable verdict) works under
+:func:`relapse.arun` and decorated ``async def`` functions.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable, Coroutine, Generator, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from relapse._results import GroundingFinding, GroundingResult
+
+#: What a check may return: the verdict, or (async checks) an awaitable of it.
+Verdict = GroundingResult | Awaitable[GroundingResult]
+
+#: Finding code a composition (:func:`relapse.checks.all_of`) records for a
+#: check that rejected the answer without any finding: the rejection must
+#: survive next to another check's warnings, which alone never reject.
+SILENT_REJECTION_CODE = "AO001"
+
+
+@runtime_checkable
+class Check(Protocol):
+    """``check(query, chunks, answer) -> GroundingResult``: any grounding check."""
+
+    def __call__(self, query: str, chunks: Sequence[str], answer: str, /) -> Verdict:
+        """Judge ``answer`` to ``query`` against the chunk texts ``chunks``."""
+
+
+@runtime_checkable
+class AnswerCheck(Protocol):
+    """A check bound to one call's query and chunks: ``check(answer) -> GroundingResult``."""
+
+    def check(self, answer: str, /) -> Verdict:
+        """Judge one answer against the bound chunks."""
+
+
+@runtime_checkable
+class PreparingCheck(Check, Protocol):
+    """A :class:`Check` that can index one call's chunks once, for every answer."""
+
+    def prepare(self, query: str, chunks: Sequence[str], /) -> AnswerCheck:
+        """Bind the check to ``query`` and ``chunks``."""
+
+
+class PendingVerdict:
+    """
+    An async check's verdict: awaitable once, or closable without awaiting.
+
+    A sync call cannot await an async check; the loop then closes the
+    verdict, which closes the coroutine the check was waiting on too, so
+    Python does not warn that it was never awaited.
+
+    Args:
+        verdict: The coroutine that produces the verdict by awaiting ``inner``.
+        inner: What it awaits first (the judge's reply, a sub-check's verdict).
+    """
+
+    __slots__ = ("_inner", "_verdict")
+
+    def __init__(self, verdict: Coroutine[Any, Any, GroundingResult], inner: object) -> None:
+        self._verdict = verdict
+        self._inner = inner
+
+    def __await__(self) -> Generator[Any, Any, GroundingResult]:
+        return self._verdict.__await__()
+
+    def close(self) -> None:
+        """Close the verdict and what it awaits, never having run them."""
+        self._verdict.close()
+        close = getattr(self._inner, "close", None)
+        if callable(close):
+            close()
+
+
+class CheckOperators:
+    """
+    Mixin giving checks composition by operator: ``check_a & check_b``.
+
+    ``a & b`` is :func:`relapse.checks.all_of(a, b) <relapse.checks.all_of>`
+    (tenacity composes its strategies the same way).
+    """
+
+    __slots__ = ()
+
+    def __and__(self, other: object) -> Any:
+        if not callable(other):
+            return NotImplemented
+        return all_of(self, other)  # type: ignore[arg-type]
+
+    def __rand__(self, other: object) -> Any:
+        if not callable(other):
+            return NotImplemented
+        return all_of(other, self)  # type: ignore[arg-type]
+
+
+def check_name(check: Callable[..., Any]) -> str:
+    """The name a check reports in telemetry: its ``name`` attribute or qualname."""
+    name = getattr(check, "name", None)
+    if isinstance(name, str) and name:
+        return name
+    return getattr(check, "__qualname__", type(check).__qualname__)
+
+
+def prepare(check: Check, query: str, chunks: Sequence[str]) -> Callable[[str], Verdict]:
+    """
+    Bind ``check`` to one call, indexing the chunks once when it can.
+
+    A check with a ``prepare(query, chunks)`` method (the default check has
+    one) indexes the chunks once per call instead of once per iteration.
+
+    Returns:
+        ``answer -> verdict``.
+    """
+    preparer = getattr(check, "prepare", None)
+    if callable(preparer):
+        prepared = preparer(query, chunks)
+        bound = getattr(prepared, "check", prepared)
+        if callable(bound):
+            return bound  # type: ignore[no-any-return]
+    return lambda answer: check(query, chunks, answer)
+
+
+@dataclass(frozen=True)
+class _AllOf(CheckOperators):
+    checks: tuple[Check, ...]
+    short_circuit: bool
+    name: str
+
+    def prepare(self, query: str, chunks: Sequence[str]) -> _PreparedAllOf:
+        return _PreparedAllOf(
+            tuple(prepare(c, query, chunks) for c in self.checks),
+            tuple(check_name(c) for c in self.checks),
+            self.short_circuit,
+        )
+
+    def __call__(self, query: str, chunks: Sequence[str], answer: str) -> Verdict:
+        return self.prepare(query, chunks).check(answer)
+
+
+def _add(verdict: object, name: str, findings: list[GroundingFinding]) -> bool:
+    """
+    Collect the findings of ``verdict``, from the check ``name``; return whether it passed.
+
+    A rejection without any finding is recorded as a ``SILENT_REJECTION_CODE``
+    error naming the check: left out, the composed result could hold only
+    another check's warnings, and the severity rule would make it pass.
+
+    Raises:
+        TypeError: ``verdict`` is not a :class:`relapse.GroundingResult`.
+    """
+    if not isinstance(verdict, GroundingResult):
+        raise TypeError(
+            f"a check returned {type(verdict).__name__}; expected relapse.GroundingResult"
+        )
+    findings.extend(verdict.findings)
+    if not verdict.ok and not verdict.errors:
+        findings.append(
+            GroundingFinding(
+                SILENT_REJECTION_CODE, f"the check {name!r} rejected the answer without a finding"
+            )
+        )
+    return verdict.ok
+
+
+@dataclass(frozen=True)
+class _PreparedAllOf:
+    checks: tuple[Callable[[str], Verdict], ...]
+    #: The name of each check, parallel to ``checks``.
+    names: tuple[str, ...]
+    short_circuit: bool
+
+    def check(self, answer: str) -> Verdict:
+        findings: list[GroundingFinding] = []
+        ok = True
+        remaining = iter(zip(self.checks, self.names, strict=True))
+        for check, name in remaining:
+            verdict = check(answer)
+            if inspect.isawaitable(verdict):
+                # An async check: finish the rest awaiting, in the same order.
+                return PendingVerdict(
+                    self._finish(verdict, name, remaining, answer, findings, ok), verdict
+                )
+            ok = _add(verdict, name, findings) and ok
+            if not ok and self.short_circuit:
+                break
+        return GroundingResult(ok=ok, findings=tuple(findings))
+
+    async def _finish(
+        self,
+        pending: Awaitable[GroundingResult],
+        name: str,
+        remaining: Iterator[tuple[Callable[[str], Verdict], str]],
+        answer: str,
+        findings: list[GroundingFinding],
+        ok: bool,
+    ) -> GroundingResult:
+        ok = _add(await pending, name, findings) and ok
+        for check, next_name in remaining:
+            if not ok and self.short_circuit:
+                break
+            verdict = check(answer)
+            if inspect.isawaitable(verdict):
+                verdict = await verdict
+            ok = _add(verdict, next_name, findings) and ok
+        return GroundingResult(ok=ok, findings=tuple(findings))
+
+
+def all_of(*checks: Check, short_circuit: bool = True) -> Check:
+    """
+    Combine checks: the answer passes when every check passes.
+
+    The composition rejects whenever any check rejects. A check that rejects
+    without any finding (``GroundingResult(ok=False)``) is recorded as an
+    ``AO001`` error finding naming it, so the rejection stands next to
+    another check's warnings (which alone never reject), and the loop's
+    ``"best"`` ranks the answer as one a check could not read.
+
+    Put cheap deterministic checks first: with ``short_circuit`` (the
+    default) the checks after the first failing one are not run, so an LLM
+    judge is only paid for answers the default check accepted.
+
+    Args:
+        checks: Two or more checks.
+        short_circuit: Stop at the first failing check.
+
+    Returns:
+        A check whose findings are those of every check that ran, in order
+        (with an ``AO001`` finding for each silent rejection).
+
+    Raises:
+        TypeError: fewer than two checks, or one is not callable.
+    """
+    if len(checks) < 2:
+        raise TypeError(f"all_of needs at least two checks, got {len(checks)}")
+    for index, check in enumerate(checks):
+        if not callable(check):
+            raise TypeError(f"checks[{index}] is {type(check).__name__}; expected a callable check")
+    name = " & ".join(check_name(c) for c in checks)
+    return _AllOf(tuple(checks), short_circuit, name)
