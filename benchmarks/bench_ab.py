@@ -1,20 +1,25 @@
 r"""
-Time the default grounding check of two source trees, alternately, on the same inputs.
+Time the default grounding check of two source trees, interleaved run by run, on the same inputs.
 
-Each round runs one fresh process per tree (``PYTHONPATH`` set to it), in
-turn, so all see the same machine load; each process times this check
-alone on the inputs of ``bench_check.py``: RAGTruth passages at 10 KB,
-100 KB and 1 MB of context, number-dense chunks of 100 KB and 1 MB (built
-from the round's seed, the same for every tree, fresh on every run), and
-1 MB answers of unsupported claims. A third process runs the base tree
-again (A/A): the spread of its ratio to the base is the noise of the
-machine, against which the new tree's ratio is read. The order of the three
-rotates from round to round. The table gives each tree's median time over
-every run of every round, and the two ratios.
+Three worker processes stay up for the whole run: the base tree, the new
+tree and the base tree again (A/A), each with ``PYTHONPATH`` set to its
+tree. The parent asks them in turn, in an order that rotates from run to
+run, to time one call of the check each, so every run of every tree sees
+nearly the same machine load: on a busy machine the load drifts over
+seconds, and trees timed one after the other (process after process) differ
+by that drift, not by their code. The inputs are ``bench_check.py``'s:
+RAGTruth passages at 10 KB, 100 KB and 1 MB of context, number-dense chunks
+of 100 KB and 1 MB (built, untimed, from the run's seed, the same for every
+tree, fresh on every run, so no cache helps a run an earlier one warmed),
+and 1 MB answers of unsupported claims.
+
+The table gives each tree's median time and the median of the per-run
+ratios new/base and base'/base: the A/A column is the noise of the
+machine, against which the new tree's ratio is read.
 
 Usage::
 
-    python benchmarks/bench_ab.py BASE_SRC NEW_SRC [--rounds N] [--repeats N]
+    python benchmarks/bench_ab.py BASE_SRC NEW_SRC [--repeats N]
 
 for instance ``git archive main src | tar -x -C /tmp/base`` and
 ``python benchmarks/bench_ab.py /tmp/base/src src``.
@@ -23,7 +28,6 @@ for instance ``git archive main src | tar -x -C /tmp/base`` and
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import subprocess
@@ -34,98 +38,123 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 
+#: The 1 MB answers: one unsupported claim repeated.
+PIECES = {
+    "1 MB '7 7 7'": "7 ",
+    "1 MB '3rd 3rd'": "3rd ",
+    "1 MB '10-15'": "10-15 ",
+    "1 MB '$5 5%'": "$5 5% ",
+    "1 MB 'seventy'": "seventy ",
+    "1 MB '12.5 km'": "12.5 km ",
+}
 
-def _times(function: Callable[[], object], repeats: int) -> list[float]:
-    """Return the wall times of ``repeats`` calls, in milliseconds."""
-    times = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        function()
-        times.append((time.perf_counter() - started) * 1000)
-    return times
+#: Number-dense context sizes.
+DENSE = {"number-dense 100 KB": 100_000, "number-dense 1 MB": 1_000_000}
 
 
-def measure(seed: int, repeats: int) -> dict[str, list[float]]:
-    """Time this check on every input (run inside the tree's process)."""
+def labels() -> list[str]:
+    """Return the inputs' labels, in the table's order."""
+    return [
+        *(f"RAGTruth {size}" for size in ("10 KB", "100 KB", "1 MB")),
+        *DENSE,
+        *PIECES,
+    ]
+
+
+def serve() -> None:
+    """
+    Time one call per request (run inside a tree's worker process).
+
+    Each request is a line ``label seed``; the answer is a line with the
+    call's wall time in milliseconds.
+    """
     sys.path.insert(0, str(HERE))
-    # Imported in the measuring process only, where PYTHONPATH picks the tree.
+    # Imported in the worker only, where PYTHONPATH picks the tree.
     import bench_check
 
-    from relapse.grounding import default_grounding_check
+    from relapse.grounding import default_grounding_check as check
 
-    check = default_grounding_check
     texts = bench_check.passages(bench_check.DEFAULT_DATA)
     answer = bench_check.answer_of(texts)
     query = "What do the passages say about costs, dates and numbers?"
-    times: dict[str, list[float]] = {}
-    for label, size in bench_check.SIZES.items():
+    calls: dict[str, Callable[[], object]] = {}
+    for size_label, size in bench_check.SIZES.items():
         chunks = bench_check.context_of(texts, size)
         check(query, chunks, answer)  # warm the caches of the regexes, as every run does
-        times[f"RAGTruth {label}"] = _times(lambda c=chunks: check(query, c, answer), repeats)
-    for label, size in (("100 KB", 100_000), ("1 MB", 1_000_000)):
-        rounds = repeats if size < 1_000_000 else max(3, repeats // 4)
-        dense_times = []
-        for offset in range(rounds):
-            # Fresh chunks every run: no cache helps a run an earlier one warmed.
-            chunks = bench_check.dense_chunks(size, seed=seed * 1000 + offset)
-            dense = bench_check.dense_answer(chunks, seed=seed * 1000 + offset)
-            started = time.perf_counter()
-            check("", chunks, dense)
-            dense_times.append((time.perf_counter() - started) * 1000)
-        times[f"number-dense {label}"] = dense_times
-    pieces = {
-        "1 MB '7 7 7'": "7 ",
-        "1 MB '3rd 3rd'": "3rd ",
-        "1 MB '10-15'": "10-15 ",
-        "1 MB '$5 5%'": "$5 5% ",
-        "1 MB 'seventy'": "seventy ",
-        "1 MB '12.5 km'": "12.5 km ",
-    }
-    for label, piece in pieces.items():
+        calls[f"RAGTruth {size_label}"] = lambda c=chunks: check(query, c, answer)
+    for label, piece in PIECES.items():
         long_answer = piece * (1_000_000 // len(piece))
-        times[label] = _times(lambda a=long_answer: check("q", ["Some 5 context."], a), 3)
-    return times
+        calls[label] = lambda a=long_answer: check("q", ["Some 5 context."], a)
+    print("ready", flush=True)
+    for line in sys.stdin:
+        label, seed = line.rsplit(" ", 1)
+        call = calls.get(label)
+        if call is None:
+            chunks = bench_check.dense_chunks(DENSE[label], seed=int(seed))
+            dense = bench_check.dense_answer(chunks, seed=int(seed))
+            call = lambda c=chunks, d=dense: check("", c, d)  # noqa: E731
+        started = time.perf_counter()
+        call()
+        print((time.perf_counter() - started) * 1000, flush=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the rounds and print the table."""
+    """Run the workers in turn and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("base", type=Path, help="the source tree to compare against")
-    parser.add_argument("new", type=Path, help="the source tree under test")
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--repeats", type=int, default=20)
-    parser.add_argument("--measure", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("base", type=Path, nargs="?", help="the source tree to compare against")
+    parser.add_argument("new", type=Path, nargs="?", help="the source tree under test")
+    parser.add_argument("--repeats", type=int, default=40, help="runs per input and tree")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.measure is not None:
-        print(json.dumps(measure(args.measure, args.repeats)))
+    if args.serve:
+        serve()
         return 0
-    # "base'" is the base tree again, in a process of its own: the A/A line.
-    trees = [("base", args.base), ("new", args.new), ("base'", args.base)]
-    runs: dict[str, dict[str, list[float]]] = {side: {} for side, _ in trees}
-    for round_number in range(args.rounds):
-        shift = round_number % len(trees)
-        for side, tree in trees[shift:] + trees[:shift]:
-            environment = {**os.environ, "PYTHONPATH": str(tree.resolve())}
-            output = subprocess.run(
-                [
-                    *(sys.executable, __file__, str(args.base), str(args.new)),
-                    *("--repeats", str(args.repeats), "--measure", str(round_number)),
-                ],
-                env=environment,
-                capture_output=True,
-                text=True,
-                check=True,
-            ).stdout
-            for label, milliseconds in json.loads(output.splitlines()[-1]).items():
-                runs[side].setdefault(label, []).extend(milliseconds)
-    median = {side: {k: statistics.median(v) for k, v in runs[side].items()} for side in runs}
-    print(f"medians of {args.rounds} rounds, trees in rotating order ({args.repeats} runs each)")
+    if args.base is None or args.new is None:
+        parser.error("BASE_SRC and NEW_SRC are required")
+    # "base'" is the base tree again, in a worker of its own: the A/A column.
+    trees = {"base": args.base, "new": args.new, "base'": args.base}
+    workers = {}
+    for side, tree in trees.items():
+        workers[side] = subprocess.Popen(
+            [sys.executable, __file__, "--serve"],
+            env={**os.environ, "PYTHONPATH": str(tree.resolve())},
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+    for side, worker in workers.items():
+        assert worker.stdout is not None
+        if worker.stdout.readline().strip() != "ready":
+            raise RuntimeError(f"the {side} worker did not start")
+    times: dict[str, dict[str, list[float]]] = {side: {} for side in trees}
+    sides = list(trees)
+    try:
+        for label in labels():
+            # The 1 MB inputs take a second or more per run and tree: fewer runs.
+            repeats = args.repeats if "100 KB" in label or "10 KB" in label else args.repeats // 4
+            for run in range(max(3, repeats)):
+                shift = run % len(sides)
+                for side in sides[shift:] + sides[:shift]:
+                    worker = workers[side]
+                    assert worker.stdin is not None
+                    assert worker.stdout is not None
+                    worker.stdin.write(f"{label} {run}\n")
+                    worker.stdin.flush()
+                    times[side].setdefault(label, []).append(float(worker.stdout.readline()))
+    finally:
+        for worker in workers.values():
+            assert worker.stdin is not None
+            worker.stdin.close()
+            worker.wait()
+    print(f"medians, the trees interleaved run by run ({args.repeats} runs each, 1 MB: a quarter)")
     print(f"{'input':<26} {'base ms':>10} {'new ms':>10} {'new/base':>9} {'A/A':>6}")
-    for label, base_time in median["base"].items():
-        new_time, again = median["new"][label], median["base'"][label]
+    for label in labels():
+        base, new, again = (times[side][label] for side in sides)
+        ratio = statistics.median(n / b for n, b in zip(new, base, strict=True))
+        noise = statistics.median(a / b for a, b in zip(again, base, strict=True))
         print(
-            f"{label:<26} {base_time:10.2f} {new_time:10.2f}"
-            f" {new_time / base_time:9.3f} {again / base_time:6.3f}"
+            f"{label:<26} {statistics.median(base):10.2f} {statistics.median(new):10.2f}"
+            f" {ratio:9.3f} {noise:6.3f}"
         )
     return 0
 
