@@ -25,26 +25,31 @@ from relapse._read.compress import default_compress
 from relapse._read.streams import Streamed
 from relapse._read.usage import default_usage_of
 from relapse._results import (
+    Evidence,
     GroundingFinding,
     GroundingResult,
     IterationRecord,
+    Redaction,
     RelapseResult,
     Usage,
 )
 from relapse._state import Attempt, current_attempt
 from relapse._version import VERSION as __version__  # noqa: N811 (the dunder is the convention)
+from relapse.citations import citations, cite
 from relapse.exceptions import NotGroundedError, RelapseError
 from relapse.grounding import default_grounding_check
 from relapse.prompts import compact_retry, instruction_retry, spans_only_retry
 
 __all__ = [
     "Attempt",
+    "Evidence",
     "GroundedFunction",
     "GroundingFinding",
     "GroundingResult",
     "IterationRecord",
     "LoopOptions",
     "NotGroundedError",
+    "Redaction",
     "RelapseError",
     "RelapseResult",
     "Streamed",
@@ -53,6 +58,8 @@ __all__ = [
     "arun",
     "checks",
     "chunks_from",
+    "citations",
+    "cite",
     "compact_retry",
     "current_attempt",
     "default_answer_of",

@@ -309,6 +309,9 @@ def grounded(
         max_total_tokens: Stop retrying once the tokens the attempts
             reported reach this many (outcome ``"budget"``); the attempt that
             crossed it is still checked, and returned grounded if it passed.
+        redact_marker: With ``on_exhausted="redact"``, the text each removed
+            sentence is replaced by (``"[unsupported]"``, say); None (the
+            default) drops it with the whitespace before it.
         max_iterations: Total LLM calls allowed, at least 1 (1 means no retry).
         grounding_check: A :class:`relapse.checks.Check`,
             ``check(query, chunks, answer) -> GroundingResult``; defaults to
@@ -320,7 +323,12 @@ def grounded(
             spans (earliest on ties), where an empty answer, an echo of the
             retry instructions (FG004) or an answer the check could not read
             ranks below every real answer; ``"raise"``
-            :class:`relapse.NotGroundedError`; or a callable
+            :class:`relapse.NotGroundedError`; ``"redact"`` that best answer
+            with every sentence holding a failing span removed (outcome
+            ``"redacted"``; the redacted text passes the check; the
+            result's ``redactions`` say what went; the call returns the
+            function's own type rebuilt around it where relapse can, else
+            the text, see ``docs/decorator.md``); or a callable
             ``on_exhausted(attempt) -> answer`` given the
             :class:`relapse.Attempt` that was not made (its ``transcript``
             holds every record), whose ``str`` is returned; for a function
@@ -348,9 +356,10 @@ def grounded(
             the check judges against them, None keeps the current ones. The
             idea of a refinement step that re-queries the retriever comes
             from agentic RAG evaluators.
-        stop_on_repeat: Stop with outcome ``"stalled"`` when an answer fails
-            with exactly the same failing spans (codes and spans) as the
-            previous one, instead of paying for another identical call.
+        stop_on_repeat: Stop with outcome ``"stalled"`` on a stall, instead
+            of paying for another call: a failing retry that resolved
+            nothing and introduced nothing (its record's ``resolved`` and
+            ``introduced`` are empty; see :class:`relapse.IterationRecord`).
         on_iteration: ``on_iteration(attempt)``, called before each LLM call
             (inside its span); what it raises propagates like an LLM error.
         enabled: The kill switch: a bool, or ``enabled() -> bool`` read on
@@ -385,7 +394,8 @@ def grounded(
 
     .. versionchanged:: 0.2.0 ``stop_on_repeat``, ``on_iteration``,
        ``enabled``; policies take a :class:`relapse.Attempt`. ``chunks_of``,
-       ``feedback_arg``, ``answer_of``, ``usage_of``, ``max_total_tokens``;
+       ``feedback_arg``, ``answer_of``, ``usage_of``, ``max_total_tokens``,
+       ``on_exhausted="redact"`` and ``redact_marker``;
        calling returns the function's own return value.
     """
     if _function is not None:

@@ -20,6 +20,7 @@ from relapse._results import GroundingFinding
 from relapse._state import Attempt
 from relapse._telemetry import Telemetry
 from relapse.checks._contract import Check, check_name
+from relapse.grounding import default_grounding_check
 from relapse.prompts import default_rewrite, retry_note
 
 if TYPE_CHECKING:
@@ -27,11 +28,11 @@ if TYPE_CHECKING:
     from opentelemetry._logs import LoggerProvider
     from opentelemetry.metrics import MeterProvider
 
-OnExhaustedPolicy = Literal["return", "best", "raise"]
+OnExhaustedPolicy = Literal["return", "best", "raise", "redact"]
 #: ``on_exhausted(attempt) -> answer``: picks the answer returned when none passed.
 ExhaustedHandler = Callable[[Attempt], str]
 OnExhausted = OnExhaustedPolicy | ExhaustedHandler
-ON_EXHAUSTED_POLICIES: tuple[str, ...] = ("return", "best", "raise")
+ON_EXHAUSTED_POLICIES: tuple[str, ...] = ("return", "best", "raise", "redact")
 
 #: ``rewrite(attempt) -> retry query`` (or, as in 0.2.0 previews,
 #: ``rewrite(query, previous_answer, findings)``).
@@ -78,6 +79,8 @@ class Policy:
     readers: Readers = field(default_factory=Readers)
     #: Stop retrying once the attempts' tokens reach this many (outcome ``budget``).
     max_total_tokens: int | None = None
+    #: With ``on_exhausted="redact"``: what replaces a removed sentence (None: nothing).
+    redact_marker: str | None = None
 
     def named(self, name: str) -> Policy:
         """This policy with its call span named ``relapse <name>``."""
@@ -194,6 +197,7 @@ class LoopOptions(TypedDict, total=False):
     answer_of: AnswerOf | None
     usage_of: UsageOf | None
     max_total_tokens: int | None
+    redact_marker: str | None
 
 
 #: The default of every :class:`LoopOptions` key.
@@ -216,6 +220,7 @@ DEFAULTS: dict[str, object] = {
     "answer_of": None,
     "usage_of": None,
     "max_total_tokens": None,
+    "redact_marker": None,
 }
 
 
@@ -264,6 +269,15 @@ def _validate(options: dict[str, Any]) -> None:
         raise ValueError(f"max_prompt_chars must be a positive int, got {limit!r}")
     if options["max_total_tokens"] is not None:
         _positive_int("max_total_tokens", options["max_total_tokens"], 1, "a number of tokens")
+    marker = options["redact_marker"]
+    if marker is not None:
+        if not isinstance(marker, str):
+            raise TypeError(f"redact_marker must be a str or None, got {type(marker).__name__}")
+        if options["on_exhausted"] != "redact":
+            raise ValueError(
+                "redact_marker replaces the sentences on_exhausted='redact' removes;"
+                f" on_exhausted is {options['on_exhausted']!r}"
+            )
 
 
 def _feedback_note(attempt: Attempt) -> str:
@@ -326,8 +340,6 @@ def make_policy(
         rewrite = _feedback_note
     check = options["grounding_check"]
     if check is None:
-        from relapse.grounding import default_grounding_check
-
         check = default_grounding_check
     timeout = options["timeout"]
     return Policy(
@@ -344,6 +356,7 @@ def make_policy(
         enabled=options["enabled"],
         readers=Readers(options["answer_of"], options["usage_of"], chunks_of),
         max_total_tokens=options["max_total_tokens"],
+        redact_marker=options["redact_marker"],
         telemetry=Telemetry(
             name,
             tracer_provider=options["tracer_provider"],
