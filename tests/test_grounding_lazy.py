@@ -10,7 +10,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import relapse.grounding._check as check_module
@@ -259,6 +259,10 @@ class TestEveryProvidedKeyHasItsEvidence:
 
     @settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
     @given(text=st.one_of(_TEXT, _DENSE_TEXT, _SENTENCES))
+    # Found by this test in CI: the scanner reads the product "1 x 1", then the
+    # fraction 1/1500, which the date rule for "1/1/1500" hid from the digest.
+    @example(text="1 x 1/1/1500")
+    @example(text="2\u00d73/4/2019")
     def test_on_generated_texts(self, text: str) -> None:
         assert _unevidenced(text) == []
 

@@ -140,7 +140,23 @@ def _second_slash(text: str, start: int) -> bool:
     ):
         # "1 001/41/42": the scanner reads 1 001, then the fraction 41/42.
         return False
+    if _after_product(text, first):
+        # "1 x 1/1/1500": the scanner reads the product "1 x 1", then the fraction 1/1500.
+        return False
     return text[first - 1] not in _NUMBER_PUNCTUATION
+
+
+def _after_product(text: str, first: int) -> bool:
+    """Tell whether ``text[:first]`` ends with a digit, a multiplication sign and spaces."""
+    at = first - 1
+    while at >= 0 and text[at] == " ":
+        at -= 1
+    if at < 0 or text[at] not in "xX\u00d7":
+        return False
+    at -= 1
+    while at >= 0 and text[at] == " ":
+        at -= 1
+    return at >= 0 and text[at].isdigit()
 
 
 _NUMBER_PUNCTUATION = frozenset(".,:/-\u066b\u066c")
