@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import inspect
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -58,9 +59,8 @@ from relapse.grounding._quotes import (
     _DELIMITERS,
     _PARAGRAPH_BREAK,
     MAX_QUOTE,
-    _is_closer,
-    _is_opener,
     _next_closer,
+    delimiters,
 )
 from relapse.grounding._sentences import sentence_ends, spans_between
 from relapse.grounding._words import SMALL_WORDS, TENS_WORDS
@@ -296,19 +296,9 @@ def open_quotation(text: str) -> int | None:
         The offset of the opening mark, or None.
     """
     last = len(text) - 1
-    openers: list[tuple[int, str]] = []
-    closers: dict[str, list[int]] = {}
-    pending: int | None = None
-    for match in _DELIMITERS.finditer(text):
-        index, char = match.start(), match.group()
-        if index == last:
-            # Opener or closer depends on what follows: hold it as an opener.
-            pending = index
-            break
-        if _is_closer(text, index, char):
-            closers.setdefault(char, []).append(index)
-        if _is_opener(text, index, char):
-            openers.append((index, char))
+    # A mark at the very end opens or closes depending on what follows: hold it as an opener.
+    pending = last if last >= 0 and _DELIMITERS.match(text, last) else None
+    openers, closers = delimiters(text, max(last, 0))
     if not openers:
         return pending
     breaks = [match.start() for match in _PARAGRAPH_BREAK.finditer(text)]
@@ -317,12 +307,12 @@ def open_quotation(text: str) -> int | None:
         if index < resume:
             continue
         close = _next_closer(closers, _CLOSERS[char], index)
-        broken = any(index < at for at in breaks)
+        next_break = bisect_right(breaks, index)
         if close is None:
-            if not broken and len(text) - index <= MAX_QUOTE:
+            if next_break == len(breaks) and len(text) - index <= MAX_QUOTE:
                 return index
             continue
-        if close - index > MAX_QUOTE or any(index < at < close for at in breaks):
+        if close - index > MAX_QUOTE or (next_break < len(breaks) and breaks[next_break] < close):
             continue
         resume = close + 1
     return pending

@@ -96,15 +96,7 @@ def find_quotations(text: str) -> Iterator[tuple[int, int]]:
         ``(start, end)`` of each quotation's inner text, stripped of spaces,
         in text order.
     """
-    openers: list[tuple[int, str]] = []
-    closers: dict[str, list[int]] = {}
-    for match in _DELIMITERS.finditer(text):
-        index = match.start()
-        char = match.group()
-        if _is_closer(text, index, char):
-            closers.setdefault(char, []).append(index)
-        if _is_opener(text, index, char):
-            openers.append((index, char))
+    openers, closers = delimiters(text, len(text))
     if not openers or not closers:
         return
     breaks = [match.start() for match in _PARAGRAPH_BREAK.finditer(text)]
@@ -126,6 +118,29 @@ def find_quotations(text: str) -> Iterator[tuple[int, int]]:
         resume = close + 1
         if start < end:
             yield start, end
+
+
+def delimiters(text: str, end: int) -> tuple[list[tuple[int, str]], dict[str, list[int]]]:
+    """
+    The quotation marks in ``text[:end]``, by the role their neighbours give them.
+
+    A mark may both open and close (a straight ``"``); its neighbours are
+    read in the whole ``text``, so ``end`` only bounds where marks are taken.
+
+    Returns:
+        ``(openers, closers)``: the ``(offset, mark)`` of each opening mark in
+        text order, and the offsets of each closing mark, by mark.
+    """
+    openers: list[tuple[int, str]] = []
+    closers: dict[str, list[int]] = {}
+    for match in _DELIMITERS.finditer(text, 0, end):
+        index = match.start()
+        char = match.group()
+        if _is_closer(text, index, char):
+            closers.setdefault(char, []).append(index)
+        if _is_opener(text, index, char):
+            openers.append((index, char))
+    return openers, closers
 
 
 def _next_closer(closers: dict[str, list[int]], accepted: str, index: int) -> int | None:
