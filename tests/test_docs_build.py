@@ -152,8 +152,9 @@ def attribute(page: str, path: str) -> tuple[str, str]:
     marker = f'id="{path}" class="doc doc-heading"'
     start = page.index(marker)
     end = page.find('class="doc doc-heading"', start + len(marker))
-    # Up to the next heading's own tag, which the marker's search found inside.
-    end = page.rfind("<h", start, end) if end != -1 else len(page)
+    # Up to the next heading's own tag, which the marker's search found inside;
+    # the last attribute ends with the page's article.
+    end = page.rfind("<h", start, end) if end != -1 else page.index("</article>", start)
     section = page[start:end]
     signature = text(section[section.index("<pre>") : section.index("</pre>")])
     body = section[section.index("</pre>") :]

@@ -213,12 +213,13 @@ class TestShared:
 
 class TestOutcome:
     def test_outcome_lists_every_value_a_result_can_take(self) -> None:
-        """relapse.Outcome is the Literal of RelapseResult.outcome; seven values."""
+        """relapse.Outcome is the Literal of RelapseResult.outcome; eight values."""
         assert (
             "grounded_first_try",
             "recovered",
             "exhausted",
             "timeout",
+            "redacted",
             "stalled",
             "budget",
             "disabled",
@@ -239,5 +240,6 @@ class TestOutcome:
             outcome(["WRONG"], stop_on_repeat=True),
             outcome(["WRONG"], usage_of=lambda r: relapse.Usage(5, 4), max_total_tokens=9),
             outcome(["WRONG"], enabled=False),
+            outcome(["WRONG"], on_exhausted="redact"),
         }
         assert set(get_args(relapse.Outcome)) - {"timeout"} == seen

@@ -9,8 +9,9 @@ from opentelemetry.sdk.metrics import MeterProvider
 from opentelemetry.sdk.metrics.export import HistogramDataPoint, InMemoryMetricReader
 
 from relapse import IterationRecord, RelapseResult, Usage
-from relapse._telemetry import TOKEN_BUCKETS, Telemetry
+from relapse._telemetry import Telemetry
 from relapse._telemetry import attributes as attr
+from relapse._telemetry.metrics import TOKEN_BUCKETS
 from relapse.testing import CapturedSpans
 
 

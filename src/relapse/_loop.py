@@ -30,10 +30,15 @@ from typing import Any
 
 from opentelemetry.trace import INVALID_SPAN, Span
 
+from relapse._lineage import NO_LINEAGE, lineage
 from relapse._policy import Policy
+from relapse._read.chunks import chunk_id_of
+from relapse._read.rebuild import rebuilt
 from relapse._read.replies import Reply
 from relapse._read.streams import BrokenStream, Streamed, asettle, settle
+from relapse._redaction import Redactor
 from relapse._results import (
+    Evidence,
     GroundingFinding,
     GroundingResult,
     IterationRecord,
@@ -42,8 +47,8 @@ from relapse._results import (
     total_usage,
 )
 from relapse._state import _CURRENT, Attempt, attempt_scope
-from relapse._telemetry import active
-from relapse.checks._contract import SILENT_REJECTION_CODE, Verdict, prepare
+from relapse._telemetry.context import active
+from relapse.checks._contract import SILENT_REJECTION_CODE, Verdict, annotator_kind, prepare
 from relapse.exceptions import MalformedResponseError, NotGroundedError
 from relapse.prompts import fit_retry
 
@@ -132,9 +137,18 @@ def make_record(
     The transcript record of one iteration.
 
     ``verdict`` is None when the answer could not be read or checked (the
-    reading or the check raised); the paid response is recorded all the same.
+    reading or the check raised); the paid response is recorded all the same,
+    with an empty lineage. On a retry, the lineage (``resolved``,
+    ``persisted``, ``introduced``) compares the verdict with the previous
+    record's.
     """
     grounded, findings = (False, ()) if verdict is None else (verdict.ok, tuple(verdict.findings))
+    evidence = () if verdict is None else with_ids(verdict.evidence, attempt.chunks)
+    change = NO_LINEAGE
+    # An answer that was not checked neither resolved nor kept anything.
+    if attempt.transcript and verdict is not None:
+        before = attempt.transcript[-1]
+        change = lineage(before.findings, before.answer, findings, reply.answer)
     return IterationRecord(
         attempt.iteration,
         attempt.prompt,
@@ -144,7 +158,25 @@ def make_record(
         duration_s,
         reply.response,
         reply.usage,
+        change.resolved,
+        change.persisted,
+        change.introduced,
+        evidence,
     )
+
+
+def with_ids(evidence: Sequence[Evidence], chunks: Sequence[str]) -> tuple[Evidence, ...]:
+    """``evidence`` with each missing ``chunk_id`` read from its chunk (see :func:`chunk_id_of`)."""
+    if not evidence:
+        return ()
+    named = []
+    for item in evidence:
+        if item.chunk_id is None and 0 <= item.chunk_index < len(chunks):
+            found = chunk_id_of(chunks[item.chunk_index])
+            if found is not None:
+                item = replace(item, chunk_id=found)
+        named.append(item)
+    return tuple(named)
 
 
 def _unwrapped(reply: object) -> object:
@@ -193,13 +225,21 @@ def attach(
         error.add_note(f"{NOTE_PREFIX} {attempt.iteration}; see .relapse_transcript")
 
 
-def _repeat_key(record: IterationRecord) -> tuple[Any, ...]:
-    errors = [f for f in record.findings if f.severity == "error"]
-    spans = tuple((f.code, f.spans) for f in errors)
-    if any(f.spans for f in errors):
-        return spans
-    # Without spans to compare, only the same answer is the same failure.
-    return (spans, record.answer)
+def is_stall(record: IterationRecord, previous: IterationRecord) -> bool:
+    """
+    Whether the failing retry ``record`` is a stall after ``previous``.
+
+    A stall is a retry that resolved nothing and introduced nothing (its
+    :attr:`~IterationRecord.resolved` and :attr:`~IterationRecord.introduced`
+    are empty): every failure persisted. When neither answer has an error
+    finding (a check that rejects without one), there is nothing to match,
+    and only the same answer again is a stall.
+    """
+    if record.resolved or record.introduced:
+        return False
+    if record.persisted:
+        return True
+    return record.answer == previous.answer
 
 
 def _stop(policy: Policy, transcript: list[IterationRecord], started: float) -> Outcome | None:
@@ -207,11 +247,7 @@ def _stop(policy: Policy, transcript: list[IterationRecord], started: float) -> 
     last = transcript[-1]
     if last.grounded:
         return "grounded_first_try" if last.iteration == 1 else "recovered"
-    if (
-        policy.stop_on_repeat
-        and len(transcript) > 1
-        and _repeat_key(last) == _repeat_key(transcript[-2])
-    ):
+    if policy.stop_on_repeat and len(transcript) > 1 and is_stall(last, transcript[-2]):
         return "stalled"
     if last.iteration >= policy.max_iterations:
         return "exhausted"
@@ -248,7 +284,13 @@ def _final(
     record = transcript[-1]
     if record.grounded:
         return RelapseResult(
-            record.answer, True, len(transcript), transcript, outcome, record.response
+            record.answer,
+            True,
+            len(transcript),
+            transcript,
+            outcome,
+            record.response,
+            evidence=record.evidence,
         )
     if callable(policy.on_exhausted):
         after = Attempt(
@@ -273,7 +315,66 @@ def _final(
     if policy.on_exhausted == "best":
         record = min(transcript, key=_best)
     return RelapseResult(
-        record.answer, False, len(transcript), transcript, outcome, record.response
+        record.answer,
+        False,
+        len(transcript),
+        transcript,
+        outcome,
+        record.response,
+        evidence=record.evidence,
+    )
+
+
+def _redact(
+    policy: Policy,
+    transcript: list[IterationRecord],
+    checkers: dict[int, tuple[Callable[[str], Verdict], tuple[str, ...]]],
+) -> Generator[Await, object, RelapseResult]:
+    """
+    ``on_exhausted="redact"``: the best attempt without its failing sentences.
+
+    Removes every sentence holding a failing span of the best record, then
+    checks the redacted text with the check that judged that record and
+    removes the sentences of what still fails, until it passes; when a
+    failure cannot be located, or lies outside every sentence, nothing is
+    kept. Yields :class:`Await` for an async check's verdict.
+    """
+    record = min(transcript, key=_best)
+    redactor = Redactor(record.answer, record.iteration, policy.redact_marker)
+    errors = [f for f in record.findings if f.severity == "error"]
+    if errors:
+        redactor.remove(errors)
+    else:
+        redactor.remove_all()  # rejected without a finding: the failure may be anywhere
+    check, attempt_chunks = checkers.get(record.iteration, (None, ()))
+    evidence: tuple[Evidence, ...] = ()
+    while check is not None and not redactor.empty:
+        pending: object = check(redactor.text())
+        if type(pending) is not GroundingResult and inspect.isawaitable(pending):
+            pending = _unwrapped((yield Await(pending)))
+        verdict = _verified(pending)
+        if verdict.ok:
+            evidence = with_ids(verdict.evidence, attempt_chunks)
+            break
+        if not redactor.remove(verdict.errors, in_redacted=True):
+            redactor.remove_all()
+    text = redactor.text()
+    response: Any
+    if isinstance(record.response, Streamed):
+        response = Streamed(record.response.kind, (text,))
+    else:
+        response = rebuilt(record.response, text, policy.readers.answer)
+        if response is None:
+            response = text  # no way to rebuild it: the caller gets the text itself
+    return RelapseResult(
+        text,
+        False,
+        len(transcript),
+        transcript,
+        "redacted",
+        response,
+        redactor.redactions(),
+        evidence,
     )
 
 
@@ -296,6 +397,8 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
     own_chunks = policy.readers.chunks_of is not None
     call_span = telemetry.start_call(policy.max_iterations, None if own_chunks else len(chunks))
     transcript: list[IterationRecord] = []
+    # The check that judged each iteration, for on_exhausted="redact" to judge its redaction.
+    checkers: dict[int, tuple[Callable[[str], Verdict], tuple[str, ...]]] = {}
     started = policy.clock()
     texts = tuple(chunks)
     replaced: Any = None
@@ -305,6 +408,7 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
     try:
         # The check gets the texts list as it is; the Attempt an immutable copy.
         checker: Callable[[str], Verdict] = prepare(policy.check, query, chunks)
+        annotator = annotator_kind(policy.check)
         while True:
             span = telemetry.start_iteration(call_span, attempt.iteration)
             span_open = True
@@ -322,6 +426,7 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
             reply = Reply(raw, "", None)
             # Stays INVALID_SPAN (no check span) unless the check gets to run.
             check_span: Span = INVALID_SPAN
+            checking = False
             try:
                 reply = policy.readers.read(raw)
                 own = policy.readers.chunks(raw)
@@ -332,6 +437,7 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                     attempt = replace(attempt, chunks=texts)
                 check_span = telemetry.start_check(span, policy.check_name)
                 checked = time.perf_counter()
+                checking = True
                 with active(check_span):
                     pending: object = checker(reply.answer)
                 if type(pending) is not GroundingResult and inspect.isawaitable(pending):
@@ -340,14 +446,28 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
             except BaseException as error:
                 # The paid response stays in the transcript even when reading
                 # it or checking its answer fails.
-                transcript.append(make_record(attempt, reply, None, time.perf_counter() - began))
-                telemetry.fail(check_span, error)
+                failed = make_record(attempt, reply, None, time.perf_counter() - began)
+                transcript.append(failed)
+                if checking:
+                    # The check raised: its evaluation event says so (error.type).
+                    telemetry.fail_check(span, check_span, policy.check_name, failed, error)
+                else:
+                    telemetry.fail(check_span, error)
                 raise
             check_s = time.perf_counter() - checked
+            checkers[attempt.iteration] = (checker, attempt.chunks)
             record = make_record(attempt, reply, verdict, time.perf_counter() - began)
             transcript.append(record)
             span_open = False
-            telemetry.end_iteration(span, record, policy.check_name, check_s, check_span)
+            telemetry.end_iteration(
+                span,
+                record,
+                policy.check_name,
+                check_s,
+                check_span,
+                len(attempt.chunks),
+                annotator,
+            )
             outcome = _stop(policy, transcript, started)
             if outcome is not None:
                 break
@@ -361,10 +481,23 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                 policy.clock() - started,
             )
             if policy.retrieve is not None:
-                fresh = policy.retrieve(attempt)
-                if fresh is not None:
+                retrieval = telemetry.start_retrieval(call_span, attempt.iteration)
+                try:
+                    with active(retrieval):
+                        fresh = policy.retrieve(attempt)
+                        # Read inside the span: chunks of a wrong shape fail it.
+                        read = (
+                            None
+                            if fresh is None
+                            else policy.read_chunks(fresh, "retrieve() result")
+                        )
+                except BaseException as error:
+                    telemetry.fail(retrieval, error)
+                    raise
+                telemetry.end_retrieval(retrieval, read)
+                if read is not None:
                     # The check must judge the next answer against what the model saw.
-                    replaced, new_texts = policy.read_chunks(fresh, "retrieve() result")
+                    replaced, new_texts = read
                     texts = tuple(new_texts)
                     checker = prepare(policy.check, query, new_texts)
                     attempt = replace(attempt, chunks=texts)
@@ -378,7 +511,10 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                 # Nor may the next call start after a rewrite that spent it.
                 outcome = "timeout"
                 break
-        result = _final(policy, transcript, outcome, attempt, policy.clock() - started)
+        if policy.on_exhausted == "redact" and not transcript[-1].grounded:
+            result = yield from _redact(policy, transcript, checkers)
+        else:
+            result = _final(policy, transcript, outcome, attempt, policy.clock() - started)
     except BaseException as error:
         if span_open:
             # The failed iteration's record, when it has one, tells what it paid.

@@ -21,6 +21,7 @@ from relapse._read.replies import AnswerOf, ChunksOf, Readers, UsageOf
 from relapse._state import Attempt
 from relapse._telemetry import Telemetry
 from relapse.checks._contract import Check, check_name
+from relapse.grounding import default_grounding_check
 from relapse.prompts import compact_retry, retry_note
 
 if TYPE_CHECKING:
@@ -28,11 +29,11 @@ if TYPE_CHECKING:
     from opentelemetry._logs import LoggerProvider
     from opentelemetry.metrics import MeterProvider
 
-OnExhaustedPolicy = Literal["return", "best", "raise"]
+OnExhaustedPolicy = Literal["return", "best", "raise", "redact"]
 #: ``on_exhausted(attempt) -> answer``: picks the answer returned when none passed.
 ExhaustedHandler = Callable[[Attempt], str]
 OnExhausted = OnExhaustedPolicy | ExhaustedHandler
-ON_EXHAUSTED_POLICIES: tuple[str, ...] = ("return", "best", "raise")
+ON_EXHAUSTED_POLICIES: tuple[str, ...] = ("return", "best", "raise", "redact")
 
 #: ``rewrite(attempt) -> retry query``.
 Rewrite = Callable[[Attempt], str]
@@ -82,6 +83,8 @@ class Policy:
     max_total_tokens: int | None = None
     #: Whether ``rewrite`` is the caller's (a ``feedback_arg`` keeps it).
     custom_rewrite: bool = False
+    #: With ``on_exhausted="redact"``: what replaces a removed sentence (None: nothing).
+    redact_marker: str | None = None
 
     def named(self, name: str) -> Policy:
         """This policy with its call span named ``relapse <name>``."""
@@ -213,7 +216,11 @@ class LoopOptions(TypedDict, total=False):
     #: ``"best"`` the real answer with the fewest failing spans (earliest on
     #: ties), where an empty answer, an echo of the retry instructions (FG004)
     #: or an answer the check could not read ranks below every real answer;
-    #: ``"raise"`` :class:`relapse.NotGroundedError`; or
+    #: ``"raise"`` :class:`relapse.NotGroundedError`; ``"redact"`` that best
+    #: answer with every sentence holding a failing span removed (outcome
+    #: ``"redacted"``; the redacted text passes the check; the result's
+    #: ``redactions`` say what went; the call returns the function's own type
+    #: rebuilt around it where relapse can, else the text); or
     #: ``on_exhausted(attempt) -> str`` given the :class:`relapse.Attempt`
     #: that was not made (its ``transcript`` holds every record), whose text
     #: is returned (a function returning a stream gets a stream of the same
@@ -241,9 +248,10 @@ class LoopOptions(TypedDict, total=False):
     #: judges against them (``run(compress=True)`` compresses them too); None
     #: keeps the current ones. Not with ``chunks_of``.
     retrieve: Retrieve | None
-    #: Stop with outcome ``"stalled"`` when an answer fails with exactly the
-    #: same failing spans (codes and spans) as the previous one, instead of
-    #: paying for another identical call.
+    #: Stop with outcome ``"stalled"`` on a stall, instead of paying for
+    #: another call: a failing retry that resolved nothing and introduced
+    #: nothing (its record's ``resolved`` and ``introduced`` are empty; see
+    #: :class:`relapse.IterationRecord`).
     stop_on_repeat: bool
     #: ``on_iteration(attempt)``, called before each LLM call (inside its
     #: span); what it raises propagates like an LLM error.
@@ -278,6 +286,10 @@ class LoopOptions(TypedDict, total=False):
     #: (outcome ``"budget"``); the attempt that crossed it is still checked,
     #: and returned grounded if it passed. None: no budget.
     max_total_tokens: int | None
+    #: With ``on_exhausted="redact"``, the text each removed sentence is
+    #: replaced by (``"[unsupported]"``, say); None drops it with the
+    #: whitespace before it.
+    redact_marker: str | None
 
 
 #: The default of every :class:`LoopOptions` key (the one place they are written).
@@ -300,6 +312,7 @@ DEFAULTS: dict[str, object] = {
     "answer_of": None,
     "usage_of": None,
     "max_total_tokens": None,
+    "redact_marker": None,
 }
 
 
@@ -352,6 +365,15 @@ def _validate(options: dict[str, Any]) -> None:
         raise ValueError(f"max_prompt_chars must be a positive int, got {limit!r}")
     if options["max_total_tokens"] is not None:
         _positive_int("max_total_tokens", options["max_total_tokens"], 1, "a number of tokens")
+    marker = options["redact_marker"]
+    if marker is not None:
+        if not isinstance(marker, str):
+            raise TypeError(f"redact_marker must be a str or None, got {type(marker).__name__}")
+        if options["on_exhausted"] != "redact":
+            raise ValueError(
+                "redact_marker replaces the sentences on_exhausted='redact' removes;"
+                f" on_exhausted is {options['on_exhausted']!r}"
+            )
 
 
 def make_policy(name: str, given: Mapping[str, object]) -> Policy:
@@ -384,8 +406,6 @@ def make_policy(name: str, given: Mapping[str, object]) -> Policy:
     _validate(options)
     check = options["grounding_check"]
     if check is None:
-        from relapse.grounding import default_grounding_check
-
         check = default_grounding_check
     timeout = options["timeout"]
     rewrite = options["rewrite"]
@@ -404,6 +424,7 @@ def make_policy(name: str, given: Mapping[str, object]) -> Policy:
         enabled=options["enabled"],
         readers=Readers(options["answer_of"], options["usage_of"]),
         max_total_tokens=options["max_total_tokens"],
+        redact_marker=options["redact_marker"],
         telemetry=Telemetry(
             name,
             tracer_provider=options["tracer_provider"],

@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from relapse._results import GroundingFinding
+from relapse._results import GroundingFinding, IterationRecord
 from relapse._state import Attempt
 
 __all__ = [
@@ -542,3 +542,49 @@ def fit_retry(query: str, findings: Sequence[GroundingFinding], limit: int) -> s
 #: Every retry wording relapse ships. The grounding check's FG004 reads its
 #: echo phrases from their fixed words, so the two never drift apart.
 RETRY_WORDINGS: tuple[Rewrite, ...] = (compact_retry, instruction_retry, spans_only_retry)
+
+#: The second worked example's question of :class:`relapse.llms.local.LocalModel`:
+#: a retry note as relapse writes one (its finding line is an older copy of
+#: FG001's message). It lives here, beside the wordings, because the grounding
+#: check's FG004 reads echo phrases from it too (the model echoes what it was
+#: shown), and the check imports no model adapter.
+RETRY_EXAMPLE_QUESTION = (
+    "how deep is lake baikal (Your previous answer was rejected:"
+    ' "Lake Baikal is 2,000 metres deep." states things the context does not support:'
+    " FG001: 1 number(s) not in retrieved chunks: ['2,000'] [\"2,000\"]. Answer using"
+    " only the context; if the context does not contain the answer, say: The context"
+    " does not say.)"
+)
+
+
+def prompt_texts(marker: str) -> list[str]:
+    """
+    The fixed words of every text relapse writes into a prompt, arguments replaced by ``marker``.
+
+    In order: each of :data:`RETRY_WORDINGS` (query, previous answer and one
+    finding's code, message and span all ``marker``); the instruction of
+    :func:`context_prompt`'s prompt (its fence marker replaced by ``marker``);
+    the retry note of :data:`RETRY_EXAMPLE_QUESTION` (what follows its
+    opening parenthesis). The grounding check derives its FG004 echo phrases from
+    these and its own finding messages, so the phrases follow the wordings.
+    :data:`NO_ANSWER` is left in each text.
+
+    Args:
+        marker: A non-empty string no wording contains (the check uses a NUL character).
+
+    Returns:
+        ``len(RETRY_WORDINGS) + 2`` strings.
+
+    Raises:
+        ValueError: ``marker`` is empty.
+    """
+    if not marker:
+        raise ValueError("prompt_texts(marker=...) needs a non-empty marker, got ''")
+    finding = GroundingFinding(marker, marker, (marker,))
+    rejected = IterationRecord(1, marker, marker, False, (finding,))
+    retry = Attempt(2, marker, marker, (), (rejected,), (finding,), 0.0)
+    texts = [wording(retry) for wording in RETRY_WORDINGS]
+    first = parse_context_prompt(context_prompt(marker, [marker]))
+    texts.append(first.instruction.replace(first.marker, marker))
+    texts.append(RETRY_EXAMPLE_QUESTION[RETRY_EXAMPLE_QUESTION.find("(") + 1 :])
+    return texts

@@ -101,6 +101,16 @@ class Readers:
             raise TypeError(f"usage_of returned {describe(usage)}; expected relapse.Usage or None")
         return Reply(response, answer, usage)
 
+    def answer(self, response: Any) -> str:
+        """
+        The answer text of ``response``, as :meth:`read` reads it.
+
+        Raises:
+            TypeError: see :meth:`read`.
+            Exception: whatever the user's ``answer_of`` raises.
+        """
+        return self.read(response).answer
+
     def salvage(self, response: Any) -> Reply:
         """
         The :class:`Reply` of a response whose call failed after it was paid for.

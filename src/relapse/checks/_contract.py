@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Generator, Iterator,
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from relapse._results import GroundingFinding, GroundingResult
+from relapse._results import Evidence, GroundingFinding, GroundingResult
 
 #: What a check may return: the verdict, or (async checks) an awaitable of it.
 Verdict = GroundingResult | Awaitable[GroundingResult]
@@ -124,6 +124,27 @@ def check_name(check: Callable[..., Any]) -> str:
     return getattr(check, "__qualname__", type(check).__qualname__)
 
 
+#: Who judges, in OpenInference's annotator kinds: a model, or code.
+ANNOTATOR_KINDS = frozenset({"LLM", "CODE", "HUMAN"})
+
+
+def annotator_kind(check: object) -> str:
+    """
+    Who a check's verdict comes from: ``"LLM"`` or ``"CODE"`` (OpenInference's annotator kinds).
+
+    A check declares it with an ``annotator_kind`` attribute
+    (:class:`relapse.checks.LLMJudge` says ``"LLM"``); a composition is
+    ``"LLM"`` when any part is; anything else is ``"CODE"``.
+    """
+    kind = getattr(check, "annotator_kind", None)
+    if isinstance(kind, str) and kind in ANNOTATOR_KINDS:
+        return kind
+    parts = getattr(check, "checks", None)
+    if isinstance(parts, tuple) and any(annotator_kind(part) == "LLM" for part in parts):
+        return "LLM"
+    return "CODE"
+
+
 def prepare(check: Check, query: str, chunks: Sequence[str]) -> Callable[[str], Verdict]:
     """
     Bind ``check`` to one call, indexing the chunks once when it can.
@@ -143,11 +164,39 @@ def prepare(check: Check, query: str, chunks: Sequence[str]) -> Callable[[str], 
     return lambda answer: check(query, chunks, answer)
 
 
+def can_judge_incrementally(check: object) -> bool:
+    """
+    Tell whether ``check`` can judge a growing text sentence by sentence.
+
+    A check declares it with a truthy attribute ``incremental``: the default
+    check does, :class:`~relapse.checks.LLMJudge` does not (it needs the whole
+    answer), :func:`~relapse.checks.all_of` and ``&`` do when every part does,
+    and a plain function does not unless it sets ``fn.incremental = True``.
+    An ``async`` check never does: the stream is judged between two pieces,
+    synchronously.
+
+    Args:
+        check: Any check.
+
+    Returns:
+        True when ``release="sentence"`` can use it.
+    """
+    if not getattr(check, "incremental", False):
+        return False
+    call = getattr(check, "__call__", None)  # noqa: B004 -- the call itself, to test for a coroutine
+    return not (inspect.iscoroutinefunction(check) or inspect.iscoroutinefunction(call))
+
+
 @dataclass(frozen=True)
 class _AllOf(CheckOperators):
     checks: tuple[Check, ...]
     short_circuit: bool
     name: str
+
+    @property
+    def incremental(self) -> bool:
+        """Whether every part can judge a growing text sentence by sentence."""
+        return all(can_judge_incrementally(check) for check in self.checks)
 
     def prepare(self, query: str, chunks: Sequence[str]) -> _BoundAllOf:
         return _BoundAllOf(
@@ -160,9 +209,14 @@ class _AllOf(CheckOperators):
         return self.prepare(query, chunks).check(answer)
 
 
-def _add(verdict: object, name: str, findings: list[GroundingFinding]) -> bool:
+def _add(
+    verdict: object,
+    name: str,
+    findings: list[GroundingFinding],
+    evidence: list[Evidence] | None = None,
+) -> bool:
     """
-    Collect the findings of ``verdict``, from the check ``name``; return whether it passed.
+    Collect the findings (and evidence) of ``verdict`` from the check ``name``; True if it passed.
 
     A rejection without any finding is recorded as a ``SILENT_REJECTION_CODE``
     error naming the check: left out, the composed result could hold only
@@ -176,6 +230,8 @@ def _add(verdict: object, name: str, findings: list[GroundingFinding]) -> bool:
             f"a check returned {type(verdict).__name__}; expected relapse.GroundingResult"
         )
     findings.extend(verdict.findings)
+    if evidence is not None:
+        evidence.extend(verdict.evidence)
     if not verdict.ok and not verdict.errors:
         findings.append(
             GroundingFinding(
@@ -183,6 +239,11 @@ def _add(verdict: object, name: str, findings: list[GroundingFinding]) -> bool:
             )
         )
     return verdict.ok
+
+
+def _merged(evidence: list[Evidence]) -> tuple[Evidence, ...]:
+    """The evidence of every part, once each, in answer order."""
+    return tuple(sorted(set(evidence), key=lambda e: (e.answer_span, e.chunk_index, e.chunk_span)))
 
 
 @dataclass(frozen=True)
@@ -194,6 +255,7 @@ class _BoundAllOf:
 
     def check(self, answer: str) -> Verdict:
         findings: list[GroundingFinding] = []
+        evidence: list[Evidence] = []
         ok = True
         remaining = iter(zip(self.checks, self.names, strict=True))
         for check, name in remaining:
@@ -201,12 +263,12 @@ class _BoundAllOf:
             if inspect.isawaitable(verdict):
                 # An async check: finish the rest awaiting, in the same order.
                 return PendingVerdict(
-                    self._finish(verdict, name, remaining, answer, findings, ok), verdict
+                    self._finish(verdict, name, remaining, answer, findings, ok, evidence), verdict
                 )
-            ok = _add(verdict, name, findings) and ok
+            ok = _add(verdict, name, findings, evidence) and ok
             if not ok and self.short_circuit:
                 break
-        return GroundingResult(ok=ok, findings=tuple(findings))
+        return GroundingResult(ok, tuple(findings), _merged(evidence))
 
     async def _finish(
         self,
@@ -216,16 +278,17 @@ class _BoundAllOf:
         answer: str,
         findings: list[GroundingFinding],
         ok: bool,
+        evidence: list[Evidence],
     ) -> GroundingResult:
-        ok = _add(await pending, name, findings) and ok
+        ok = _add(await pending, name, findings, evidence) and ok
         for check, next_name in remaining:
             if not ok and self.short_circuit:
                 break
             verdict = check(answer)
             if inspect.isawaitable(verdict):
                 verdict = await verdict
-            ok = _add(verdict, next_name, findings) and ok
-        return GroundingResult(ok=ok, findings=tuple(findings))
+            ok = _add(verdict, next_name, findings, evidence) and ok
+        return GroundingResult(ok, tuple(findings), _merged(evidence))
 
 
 def all_of(*checks: Check, short_circuit: bool = True) -> Check:

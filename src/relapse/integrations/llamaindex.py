@@ -49,6 +49,7 @@ from relapse._read.chunks import chunk_texts
 from relapse._read.usage import default_usage_of, usage_from
 from relapse._results import GroundingResult, RelapseResult, Usage, total_usage
 from relapse.checks._contract import Check, check_name
+from relapse.grounding import default_grounding_check
 from relapse.prompts import NO_ANSWER, _problems
 
 try:
@@ -362,8 +363,6 @@ class GroundingEvaluator(BaseEvaluator):
     def __init__(self, grounding_check: Check | None = None) -> None:
         if grounding_check is not None and not callable(grounding_check):
             raise TypeError("grounding_check must be callable(query, chunks, answer)")
-        from relapse.grounding import default_grounding_check
-
         self.grounding_check: Check = grounding_check or default_grounding_check
         #: The check's name, as relapse's spans report it.
         self.check_name = check_name(self.grounding_check)
