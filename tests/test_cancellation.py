@@ -20,6 +20,7 @@ from opentelemetry.trace import StatusCode
 
 import relapse
 from helpers import forbid
+from relapse import testing
 from relapse._loop import drive, steps
 from relapse._policy import Policy, make_policy
 from relapse.testing import CapturedSpans, ScriptedLLM
@@ -209,22 +210,19 @@ class TestCallerTimeout:
         assert_spans_failed_with(spans, "GeneratorExit", 1)
 
 
-class FakeClock:
-    """A monotonic clock that moves only when told to; ``tick`` seconds per LLM call."""
+class FakeClock(testing.FakeClock):
+    """:class:`relapse.testing.FakeClock` at 1000.0 s, moved ``tick`` seconds per LLM call."""
 
     def __init__(self, tick: float) -> None:
-        self.now = 1000.0
+        super().__init__(start=1000.0)
         self.tick = tick
-
-    def __call__(self) -> float:
-        return self.now
 
     def llm(self, answers: list[str]) -> Callable[[str, Any], str]:
         """A driver call that returns ``answers`` in order and advances the clock each time."""
         script = itertools.chain(answers, itertools.repeat(answers[-1]))
 
         def call(prompt: str, chunks: Any) -> str:
-            self.now += self.tick
+            self.advance(self.tick)
             return next(script)
 
         return call
