@@ -118,6 +118,22 @@ class TestRunDemo:
             " mean iterations 2.00, wall time "
         )
 
+    def test_a_grounded_answer_is_printed_with_its_citation_markers(self) -> None:
+        """The default check cites 58 in the Sausalito passages: ``58[1]``."""
+
+        class Cites(Scripted):
+            def __call__(self, prompt: str) -> str:
+                return "It averages 58 degrees." if "sausalito" in prompt else PLAIN
+
+        out = io.StringIO()
+        run_demo(limit=2, out=out, model=Cites())
+        assert (
+            "  attempt 1 (grounded): It averages 58 degrees.\n"
+            "    cited: It averages 58[1] degrees.\n"
+            "  outcome: grounded_first_try\n"
+        ) in out.getvalue()
+        assert 1 == out.getvalue().count("cited:")  # the plain answer cites nothing
+
     def test_a_recovery_that_is_a_refusal_is_reported_as_one(self) -> None:
         """The retry answered with the sanctioned refusal: outcome and summary say so."""
 

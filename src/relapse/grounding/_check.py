@@ -566,9 +566,16 @@ class BoundGroundingCheck:
         """Tell what supports a digit claim (True: no claim about the world), or False."""
         support = self._supported(answer, claim)
         if support and self._units_agree(answer, claim):
-            if support is not True and claim.plain and _not_a_claim(answer, claim):
-                # A list marker ("3) Use ...") that a chunk happens to hold
-                # claims nothing: it is cited nowhere.
+            if (
+                support is not True
+                and claim.plain
+                and claim.end - claim.start <= MAX_MARKER_CHARS
+                and _not_a_claim(answer, claim)
+            ):
+                # A list marker ("3) Use ...") or a reference ("passage 2")
+                # that a chunk happens to hold claims nothing: it is cited
+                # nowhere. Only short numbers are tested (markers have at
+                # most three digits), since the rules cost regex searches.
                 return True
             return support
         # The context rules cost regex searches: only for what failed.
@@ -942,6 +949,11 @@ MAX_FAILING_SPANS = 1_000
 #: (a megabyte of ``$5 5%``) would otherwise cost a citation object per
 #: repetition, which no reader of citations wants.
 MAX_EVIDENCE = 1_000
+
+#: Characters of a supported plain number tested for a list marker or a
+#: reference before it is cited (:func:`._context.is_list_marker` reads at
+#: most three digits).
+MAX_MARKER_CHARS = 3
 
 #: Claims of an answer whose most selective keys are looked up first (see
 #: :meth:`TextIndex.warm`); beyond them the search budget rules.
