@@ -10,6 +10,7 @@ from __future__ import annotations
 import inspect
 import os
 import time
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
@@ -19,7 +20,9 @@ from relapse._read.replies import AnswerOf, ChunksOf, Readers, UsageOf
 from relapse._results import GroundingFinding
 from relapse._state import Attempt
 from relapse._telemetry import Telemetry
+from relapse._telemetry import attributes as attr
 from relapse.checks._contract import Check, check_name
+from relapse.checks._incremental import can_judge_incrementally
 from relapse.prompts import default_rewrite, retry_note
 
 if TYPE_CHECKING:
@@ -28,6 +31,11 @@ if TYPE_CHECKING:
     from opentelemetry.metrics import MeterProvider
 
 OnExhaustedPolicy = Literal["return", "best", "raise"]
+#: ``release=``: when a stream's pieces reach the caller.
+Release = Literal["answer", "sentence"]
+RELEASE_ANSWER = "answer"
+RELEASE_SENTENCE = "sentence"
+RELEASES: tuple[str, ...] = (RELEASE_ANSWER, RELEASE_SENTENCE)
 #: ``on_exhausted(attempt) -> answer``: picks the answer returned when none passed.
 ExhaustedHandler = Callable[[Attempt], str]
 OnExhausted = OnExhaustedPolicy | ExhaustedHandler
@@ -78,6 +86,12 @@ class Policy:
     readers: Readers = field(default_factory=Readers)
     #: Stop retrying once the attempts' tokens reach this many (outcome ``budget``).
     max_total_tokens: int | None = None
+    #: When a stream's pieces reach the caller: ``"answer"`` or ``"sentence"``
+    #: (already ``"answer"`` when ``release="sentence"`` fell back).
+    release: str = RELEASE_ANSWER
+    #: Why ``release="sentence"`` fell back to ``"answer"`` (an
+    #: ``attributes.FALLBACK_*`` value), or None.
+    release_fallback: str | None = None
 
     def named(self, name: str) -> Policy:
         """This policy with its call span named ``relapse <name>``."""
@@ -194,6 +208,7 @@ class LoopOptions(TypedDict, total=False):
     answer_of: AnswerOf | None
     usage_of: UsageOf | None
     max_total_tokens: int | None
+    release: Release
 
 
 #: The default of every :class:`LoopOptions` key.
@@ -216,6 +231,7 @@ DEFAULTS: dict[str, object] = {
     "answer_of": None,
     "usage_of": None,
     "max_total_tokens": None,
+    "release": RELEASE_ANSWER,
 }
 
 
@@ -264,6 +280,39 @@ def _validate(options: dict[str, Any]) -> None:
         raise ValueError(f"max_prompt_chars must be a positive int, got {limit!r}")
     if options["max_total_tokens"] is not None:
         _positive_int("max_total_tokens", options["max_total_tokens"], 1, "a number of tokens")
+    if options["release"] not in RELEASES:
+        raise ValueError(
+            f"release must be one of {', '.join(map(repr, RELEASES))}, got {options['release']!r}"
+        )
+
+
+def _release(options: dict[str, Any], check: object, chunks_of: object) -> tuple[str, str | None]:
+    """
+    The release mode a loop runs with, and why ``"sentence"`` fell back, if it did.
+
+    ``release="sentence"`` needs a check that judges text incrementally,
+    relapse's own reading of the pieces (no ``answer_of``) and chunks known
+    before the stream is read (no ``chunks_of``); otherwise the loop releases
+    the answer whole and says so once, here, with a :class:`UserWarning`
+    (and on every iteration span, ``relapse.stream.fallback``).
+    """
+    if options["release"] != RELEASE_SENTENCE:
+        return RELEASE_ANSWER, None
+    if not can_judge_incrementally(check):
+        reason, why = attr.FALLBACK_CHECK, f"the check {check_name(check)} cannot judge a prefix"
+    elif options["answer_of"] is not None:
+        reason, why = attr.FALLBACK_ANSWER_OF, "answer_of reads the text, not relapse"
+    elif chunks_of is not None:
+        reason, why = attr.FALLBACK_CHUNKS_OF, "chunks_of knows the chunks only after the stream"
+    else:
+        return RELEASE_SENTENCE, None
+    warnings.warn(
+        f"release='sentence' falls back to release='answer': {why}; streams are released"
+        " once the whole answer passed",
+        UserWarning,
+        stacklevel=4,
+    )
+    return RELEASE_ANSWER, reason
 
 
 def _feedback_note(attempt: Attempt) -> str:
@@ -330,6 +379,7 @@ def make_policy(
 
         check = default_grounding_check
     timeout = options["timeout"]
+    release, fallback = _release(options, check, chunks_of)
     return Policy(
         max_iterations=options["max_iterations"],
         check=check,
@@ -344,6 +394,8 @@ def make_policy(
         enabled=options["enabled"],
         readers=Readers(options["answer_of"], options["usage_of"], chunks_of),
         max_total_tokens=options["max_total_tokens"],
+        release=release,
+        release_fallback=fallback,
         telemetry=Telemetry(
             name,
             tracer_provider=options["tracer_provider"],

@@ -155,8 +155,12 @@ class IterationRecord:
             :class:`relapse.Streamed` of its pieces.
         usage: The tokens this call reported (:class:`relapse.Usage`), or
             None when it reported none.
+        released: ``release="sentence"``: the text of this call handed to
+            the caller (its ``answer`` is the released prefix of earlier
+            calls, then this call's text, up to its failing sentence); empty
+            with ``release="answer"``.
 
-    .. versionchanged:: 0.2.0 ``response`` and ``usage``.
+    .. versionchanged:: 0.2.0 ``response``, ``usage`` and ``released``.
     """
 
     iteration: int
@@ -168,6 +172,7 @@ class IterationRecord:
     # A response may be unhashable (a dict); records still hash by the rest.
     response: Any = field(default=None, hash=False)
     usage: Usage | None = None
+    released: str = ""
 
 
 @dataclass

@@ -1,0 +1,84 @@
+"""
+The span attributes of ``release="sentence"``: what each iteration released and where it stopped.
+
+Counts and offsets only: no text goes on a span here (content capture is
+handled by the iteration's usual attributes). Each function never raises: a
+telemetry failure must not change what the caller reads.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from relapse._telemetry import attributes as attr
+
+if TYPE_CHECKING:
+    from opentelemetry.trace import Span
+    from opentelemetry.util.types import AttributeValue
+
+    from relapse._release import Released
+
+_log = logging.getLogger("relapse")
+
+#: Re-exported for the loop: the value when a call's check had no incremental form.
+FALLBACK_CALL = attr.FALLBACK_CALL
+#: Characters per token of the saved-tokens estimate (English text in the BPE
+#: vocabularies of current models averages about four).
+CHARS_PER_TOKEN = 4
+
+
+def release_attributes(span: Span, read: Released, started: float, prefix: int) -> None:
+    """
+    Put what one iteration read and released on its span.
+
+    Args:
+        span: The iteration span.
+        read: The iteration's account (:class:`relapse._release.Released`).
+        started: ``perf_counter()`` when the call began.
+        prefix: Characters released by earlier iterations.
+    """
+    try:
+        if not span.is_recording():
+            return
+        values: dict[str, AttributeValue] = {
+            attr.RELAPSE_STREAM_SENTENCES_CHECKED: read.sentences_checked,
+            attr.RELAPSE_STREAM_SENTENCES_RELEASED: read.sentences_released,
+            attr.RELAPSE_STREAM_RELEASED_CHARS: len(read.released),
+            attr.RELAPSE_STREAM_READ_CHARS: read.read_chars,
+            attr.RELAPSE_STREAM_STOPPED: read.stopped is not None,
+        }
+        if read.stopped is not None:
+            values[attr.RELAPSE_STREAM_STOP_REASON] = read.stopped
+        if read.first_release_s is not None:
+            values[attr.RELAPSE_STREAM_FIRST_RELEASE] = read.first_release_s - started
+        if prefix:
+            values[attr.RELAPSE_STREAM_PREFIX_CHARS] = prefix
+            values[attr.RELAPSE_STREAM_SAVED_TOKENS_ESTIMATE] = prefix // CHARS_PER_TOKEN
+        span.set_attributes(values)
+    except Exception:
+        _log.debug("relapse: could not set the stream attributes", exc_info=True)
+
+
+def fallback_attribute(span: Span, reason: str) -> None:
+    """Say on ``span`` that ``release="sentence"`` fell back to ``"answer"``, and why."""
+    try:
+        if span.is_recording():
+            span.set_attribute(attr.RELAPSE_STREAM_FALLBACK, reason)
+    except Exception:
+        _log.debug("relapse: could not set the fallback attribute", exc_info=True)
+
+
+def stopped_by_caller(span: Span) -> None:
+    """End ``span`` of a loop whose caller closed the stream: stopped, not failed."""
+    try:
+        if span.is_recording():
+            span.set_attributes(
+                {
+                    attr.RELAPSE_STREAM_STOPPED: True,
+                    attr.RELAPSE_STREAM_STOP_REASON: attr.STOP_CLOSED,
+                }
+            )
+        span.end()
+    except Exception:
+        _log.debug("relapse: could not end a span closed by the caller", exc_info=True)
