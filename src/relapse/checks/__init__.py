@@ -11,11 +11,19 @@ The contract is three ``typing.Protocol``s: any callable
 once per call instead of once per iteration (the default check does).
 Checks built here (and the default one) compose with ``&``:
 ``default_grounding_check & LLMJudge(judge)`` is ``all_of(...)`` of both.
+:func:`incremental` judges a streamed answer sentence by sentence
+(``release="sentence"``), for a check that :func:`can_judge_incrementally`.
 """
 
 from __future__ import annotations
 
 from relapse.checks._contract import AnswerCheck, Check, CheckOperators, PreparingCheck, all_of
+from relapse.checks._incremental import (
+    IncrementalCheck,
+    StreamProgress,
+    can_judge_incrementally,
+    incremental,
+)
 from relapse.checks._judge import JUDGE_PROMPT, LLMJudge, parse_verdict
 
 __all__ = [
@@ -23,8 +31,12 @@ __all__ = [
     "AnswerCheck",
     "Check",
     "CheckOperators",
+    "IncrementalCheck",
     "LLMJudge",
     "PreparingCheck",
+    "StreamProgress",
     "all_of",
+    "can_judge_incrementally",
+    "incremental",
     "parse_verdict",
 ]

@@ -135,6 +135,14 @@ class _AllOf(CheckOperators):
     short_circuit: bool
     name: str
 
+    @property
+    def incremental(self) -> bool:
+        """Whether every part can judge a growing text sentence by sentence."""
+        # Imported here: the incremental module builds on this one.
+        from relapse.checks._incremental import can_judge_incrementally
+
+        return all(can_judge_incrementally(check) for check in self.checks)
+
     def prepare(self, query: str, chunks: Sequence[str]) -> _PreparedAllOf:
         return _PreparedAllOf(
             tuple(prepare(c, query, chunks) for c in self.checks),

@@ -8,6 +8,7 @@ import re
 import string
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from relapse._results import GroundingFinding, GroundingResult
 from relapse.checks._contract import (
@@ -183,6 +184,9 @@ class LLMJudge(CheckOperators):
     judge: Callable[[str], str | Awaitable[str]]
     prompt: str = JUDGE_PROMPT
     name: str = "relapse.llm_judge"
+    #: A judge reads the whole answer: ``release="sentence"`` falls back to
+    #: ``"answer"`` with it (see :func:`relapse.checks.can_judge_incrementally`).
+    incremental: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
         if not callable(self.judge):

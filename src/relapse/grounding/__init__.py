@@ -23,6 +23,7 @@ from relapse.grounding._check import (
 )
 from relapse.grounding._codes import ALL_CODES, DEFAULT_CODES
 from relapse.grounding._echo import ECHO_PHRASES
+from relapse.grounding._sentences import sentence_spans
 
 __all__ = [
     "ALL_CODES",
@@ -32,4 +33,5 @@ __all__ = [
     "GroundingCheck",
     "PreparedCheck",
     "default_grounding_check",
+    "sentence_spans",
 ]

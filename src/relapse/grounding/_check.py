@@ -7,7 +7,7 @@ from bisect import bisect_right
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, ClassVar
 
 from relapse._read.chunks import chunk_texts
 from relapse._results import GroundingFinding, GroundingResult
@@ -136,6 +136,9 @@ class GroundingCheck(CheckOperators):
     min_quote_words: int = 2
     codes: Collection[str] = DEFAULT_CODES
     name: str = "relapse.default"
+    #: The check judges a growing text sentence by sentence (``release="sentence"``,
+    #: see :func:`relapse.checks.incremental`): every rule reads a bounded window.
+    incremental: ClassVar[bool] = True
     _trivial_keys: frozenset[Key] = field(init=False, repr=False, compare=False)
     _refusals: tuple[str, ...] = field(init=False, repr=False, compare=False)
     _echo_patterns: tuple[Any, ...] = field(init=False, repr=False, compare=False)
