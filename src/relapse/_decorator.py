@@ -200,11 +200,14 @@ def _replayed(begin: Callable[[], Coroutine[Any, Any, Outcome]]) -> AsyncGrounde
     box: list[RelapseResult] = []
 
     async def pieces() -> AsyncIterator[Any]:
-        outcome = returned(await begin())
+        done = await begin()
+        outcome = returned(done)
         if not isinstance(outcome, AsyncGroundedStream):
-            raise TypeError(
-                f"the async generator function returned {type(outcome).__name__}; expected a stream"
-            )
+            # The kill switch was off: the function's own stream, unread.
+            box.append(done)  # type: ignore[arg-type]
+            async for piece in outcome:
+                yield piece
+            return
         async with outcome:
             async for piece in outcome:
                 yield piece
@@ -375,6 +378,14 @@ def grounded(
         max_total_tokens: Stop retrying once the tokens the attempts
             reported reach this many (outcome ``"budget"``); the attempt that
             crossed it is still checked, and returned grounded if it passed.
+        release: When a stream's pieces reach the caller: ``"answer"`` (the
+            default) once the whole answer passed, replayed; ``"sentence"``
+            each piece as soon as all its text has passed the check, the same
+            objects in order, the stream closed at the first failing sentence
+            and the retry asked to continue after the released text
+            (``Attempt.released``). A check that cannot judge a prefix falls
+            back to ``"answer"`` with one warning. Either way the caller gets a
+            :class:`relapse.GroundedStream` (or :class:`relapse.AsyncGroundedStream`).
         max_iterations: Total LLM calls allowed, at least 1 (1 means no retry).
         grounding_check: A :class:`relapse.checks.Check`,
             ``check(query, chunks, answer) -> GroundingResult``; defaults to

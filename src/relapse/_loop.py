@@ -34,7 +34,6 @@ from relapse._policy import RELEASE_SENTENCE, Policy
 from relapse._read.replies import Reply
 from relapse._read.streams import BrokenStream, Streamed, asettle, settle, stream_kind
 from relapse._release import END, Broken, Close, Pull, Release, Released, read_released
-from relapse._streams import STREAMING, AsyncGroundedStream, GroundedStream
 from relapse._results import (
     GroundingFinding,
     GroundingResult,
@@ -43,11 +42,13 @@ from relapse._results import (
     total_usage,
 )
 from relapse._state import _CURRENT, Attempt, attempt_scope
+from relapse._streams import STREAMING, AsyncGroundedStream, GroundedStream
 from relapse._telemetry import active
 from relapse._telemetry import attributes as attr
 from relapse._telemetry.streaming import (
     FALLBACK_CALL,
     fallback_attribute,
+    first_release_attribute,
     release_attributes,
     stopped_by_caller,
 )
@@ -328,6 +329,8 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
     #: Whether an attempt's stream was released sentence by sentence.
     sentence_read = False
     started_at = time.perf_counter()
+    #: Seconds from the start to the first piece released with text.
+    first_release: float | None = None
     try:
         # The check gets the texts list as it is; the Attempt an immutable copy.
         checker: Callable[[str], Verdict] = prepare(policy.check, query, chunks)
@@ -395,7 +398,13 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
             span_open = False
             if read is not None:
                 released += read.released
-                release_attributes(span, read, started_at, len(released) - len(read.released))
+                if first_release is None and read.first_release_s is not None:
+                    first_release = read.first_release_s - started_at
+                    release_attributes(
+                        span, read, first_release, len(released) - len(read.released)
+                    )
+                else:
+                    release_attributes(span, read, None, len(released) - len(read.released))
             elif policy.release_fallback is not None or (streaming and fell_back):
                 fallback_attribute(span, policy.release_fallback or FALLBACK_CALL)
             telemetry.end_iteration(span, record, policy.check_name, check_s, check_span)
@@ -433,12 +442,12 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
         result = _final(policy, transcript, outcome, attempt, policy.clock() - started)
         if sentence_read:
             result = yield from _after_released(policy, query, texts, result, released, attempt)
-    except GeneratorExit:
+    except StreamClosed as closed:
         # The caller closed the stream: the loop ends where it was, no error.
         if span_open:
             stopped_by_caller(span)
         stopped_by_caller(call_span)
-        raise
+        return Raised(closed)
     except BaseException as error:
         if span_open:
             # The failed iteration's record, when it has one, tells what it paid.
@@ -448,6 +457,8 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
         telemetry.fail_call(call_span, error, total_usage(r.usage for r in transcript))
         attach(error, transcript, within, attempt)
         return Raised(error)
+    if first_release is not None:
+        first_release_attribute(call_span, first_release)
     telemetry.end_call(call_span, result)
     if fell_back and isinstance(result.response, Streamed):
         # The check could not judge incrementally: released once checked whole.
@@ -497,7 +508,7 @@ def _read_attempt(
 
     try:
         read = yield from read_released(inc, stream, kind, prefix, span, attempt, whole)
-    except GeneratorExit:
+    except StreamClosed:
         stopped_by_caller(check_span)
         raise
     except BaseException as error:
@@ -578,6 +589,17 @@ async def _aclose(stream: Any) -> None:
             await closing
 
 
+class StreamClosed(BaseException):
+    """Thrown into the loop when the caller closed the stream it was reading."""
+
+
+def _closed_by_caller(loop: Steps) -> None:
+    """End a loop whose caller closed its stream mid-way: spans ended, stopped, not failed."""
+    with contextlib.suppress(StopIteration, StreamClosed):
+        loop.throw(StreamClosed())
+    loop.close()
+
+
 def pump(loop: Steps, call: Callable[[str, Any], object]) -> Generator[Any, None, RelapseResult]:
     """
     Run the loop with a synchronous LLM call, yielding what it releases.
@@ -619,8 +641,7 @@ def pump(loop: Steps, call: Callable[[str, Any], object]) -> Generator[Any, None
                         reply, reading = Broken(error), None
                         _close(request.stream)
             elif isinstance(request, Release):
-                for piece in request.pieces:
-                    yield piece
+                yield from request.pieces
             elif isinstance(request, Close):
                 reading = None
                 _close(request.stream)
@@ -629,19 +650,19 @@ def pump(loop: Steps, call: Callable[[str, Any], object]) -> Generator[Any, None
             request = loop.send(reply)
     except StopIteration as done:
         outcome: RelapseResult | Raised = done.value
+    except GeneratorExit:
+        _closed_by_caller(loop)
+        raise
     finally:
         if reading is not None:
             # The caller closed us, or the loop raised, mid-stream: stop the provider.
             with contextlib.suppress(Exception):
                 _close(reading)
-        loop.close()
     # Raised outside the handler above, so StopIteration is not its context.
     return _finish(outcome)
 
 
-def start(
-    loop: Steps, call: Callable[[str, Any], object]
-) -> RelapseResult | GroundedStream[Any]:
+def start(loop: Steps, call: Callable[[str, Any], object]) -> RelapseResult | GroundedStream[Any]:
     """
     Run the loop until it ends or a call returns a stream released sentence by sentence.
 
@@ -740,11 +761,13 @@ async def apump(
             request = loop.send(reply)
     except StopIteration as done:
         outcome: RelapseResult | Raised = done.value
+    except GeneratorExit:
+        _closed_by_caller(loop)
+        raise
     finally:
         if reading is not None:
             with contextlib.suppress(Exception):
                 await _aclose(reading)
-        loop.close()
     box.append(_finish(outcome))
 
 

@@ -23,7 +23,14 @@ from relapse._telemetry import Telemetry
 from relapse._telemetry import attributes as attr
 from relapse.checks._contract import Check, check_name
 from relapse.checks._incremental import can_judge_incrementally
-from relapse.prompts import default_rewrite, retry_note
+from relapse.prompts import (
+    RETRY_WORDINGS,
+    continuation_note,
+    continuation_retry,
+    default_rewrite,
+    rejected_after,
+    retry_note,
+)
 
 if TYPE_CHECKING:
     from opentelemetry import trace
@@ -128,9 +135,15 @@ def _rewrite_policy(rewrite: Any) -> Callable[[Attempt], str]:
         raise TypeError(f"rewrite must be callable(attempt) -> str, got {type(rewrite).__name__}")
     if _takes_attempt("rewrite", rewrite):
         return rewrite  # type: ignore[no-any-return]
+    shipped = rewrite in RETRY_WORDINGS
 
     def legacy(attempt: Attempt) -> str:
-        return rewrite(attempt.query, attempt.previous_answer or "", attempt.errors)  # type: ignore[no-any-return]
+        previous = attempt.previous_answer or ""
+        if shipped and attempt.released:
+            # release="sentence": the caller already read the prefix; ask for the rest.
+            rejected = rejected_after(previous, attempt.released)
+            return continuation_retry(attempt.query, attempt.released, rejected, attempt.errors)
+        return rewrite(attempt.query, previous, attempt.errors)  # type: ignore[no-any-return]
 
     return legacy
 
@@ -286,7 +299,7 @@ def _validate(options: dict[str, Any]) -> None:
         )
 
 
-def _release(options: dict[str, Any], check: object, chunks_of: object) -> tuple[str, str | None]:
+def _release(options: dict[str, Any], check: Check, chunks_of: object) -> tuple[str, str | None]:
     """
     The release mode a loop runs with, and why ``"sentence"`` fell back, if it did.
 
@@ -317,7 +330,11 @@ def _release(options: dict[str, Any], check: object, chunks_of: object) -> tuple
 
 def _feedback_note(attempt: Attempt) -> str:
     """The default retry text of a ``feedback_arg`` parameter: the note, not the question."""
-    return retry_note(attempt.previous_answer or "", attempt.errors)
+    previous = attempt.previous_answer or ""
+    if attempt.released:
+        rejected = rejected_after(previous, attempt.released)
+        return continuation_note(attempt.released, rejected, attempt.errors)
+    return retry_note(previous, attempt.errors)
 
 
 def make_policy(

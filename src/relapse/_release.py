@@ -26,7 +26,7 @@ from typing import Any
 
 from opentelemetry.trace import Span
 
-from relapse._read.streams import StreamKind, Streamed, Tally, read_piece
+from relapse._read.streams import Streamed, StreamKind, Tally, read_piece
 from relapse._results import GroundingResult, Usage
 from relapse._state import Attempt
 from relapse._telemetry import attributes as attr
@@ -122,13 +122,15 @@ class _Repeat:
     the repeat (0 when it is none).
     """
 
-    __slots__ = ("decided", "raw", "skip", "target")
+    __slots__ = ("decided", "raw", "skip", "spaced", "target")
 
     def __init__(self, prefix: str) -> None:
         self.target = prefix.strip()
+        #: A prefix ending in white space takes none more from the continuation.
+        self.spaced = prefix[-1:].isspace()
         self.raw = ""
         self.skip = 0
-        self.decided = not self.target
+        self.decided = False
 
     def add(self, text: str) -> None:
         """Add the next raw continuation text; decide when it is decidable."""
@@ -136,11 +138,21 @@ class _Repeat:
         if self.decided:
             return
         body = self.raw.lstrip()
+        if not body:
+            return  # white space only: nothing to decide on yet
         lead = len(self.raw) - len(body)
-        if body.startswith(self.target):
-            self.skip, self.decided = lead + len(self.target), True
+        if self.target and body.startswith(self.target):
+            self._decide(lead + len(self.target))
         elif not self.target.startswith(body):
-            self.decided = True
+            self._decide(lead if self.spaced else 0)
+
+    def _decide(self, skip: int) -> None:
+        self.decided = True
+        if self.spaced:
+            # The white space after a repeat (or leading a continuation) would double the prefix's.
+            rest = self.raw[skip:]
+            skip += len(rest) - len(rest.lstrip())
+        self.skip = skip
 
     def end(self) -> None:
         """The stream ended undecided: what came was a part of the prefix, dropped."""
@@ -177,8 +189,9 @@ def read_released(
     """
     tally = Tally()
     pieces: list[Any] = []
-    #: Pieces read but not yet released, with the end of their text in ``text``.
-    pending: list[tuple[Any, int]] = []
+    #: Pieces read but not yet released: (piece, where in ``text`` its text
+    #: ends without its trailing white space, where it ends).
+    pending: list[tuple[Any, int, int]] = []
     #: Pieces held while the repeat is undecided, with their raw text.
     held: list[tuple[Any, str]] = []
     repeat = _Repeat(prefix)
@@ -193,7 +206,9 @@ def read_released(
     def feed(piece: Any, fresh: str) -> Any:
         nonlocal text, check_s
         text += fresh
-        pending.append((piece, len(text)))
+        # White space at a piece's end carries no claim: the piece is
+        # releasable once the text before it has passed.
+        pending.append((piece, max(len(text) - len(fresh), len(text.rstrip())), len(text)))
         if not fresh:
             return progress
         began = time.perf_counter()
@@ -208,8 +223,8 @@ def read_released(
             count += 1
         if not count:
             return None
-        out = tuple(piece for piece, _ in pending[:count])
-        end = pending[count - 1][1]
+        out = tuple(piece for piece, _, _ in pending[:count])
+        end = pending[count - 1][2]
         if first is None and end > released_to:
             first = time.perf_counter()
         released_to = max(released_to, end)
@@ -286,7 +301,8 @@ def read_released(
             if out is not None:
                 yield out
     else:
-        assert progress is not None and progress.failed is not None  # set when failed is
+        assert progress is not None  # failed is set from a progress
+        assert progress.failed is not None
         verdict = progress.failed
         if progress.failing is not None:
             text = text[: progress.failing[1]]

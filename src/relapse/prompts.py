@@ -438,6 +438,75 @@ def retry_note(previous_answer: str, findings: Sequence[GroundingFinding]) -> st
     )
 
 
+def continuation_note(released: str, rejected: str, findings: Sequence[GroundingFinding]) -> str:
+    """
+    The retry note of a stream released sentence by sentence: continue after what stands.
+
+    With ``release="sentence"`` the caller has already read ``released``, which
+    passed the check; the note quotes it as already said, quotes the rejected
+    text that followed it and every finding, and asks for the rest of the
+    answer only. What a ``feedback_arg`` parameter receives then.
+
+    Args:
+        released: The text already handed to the caller (``Attempt.released``).
+        rejected: What the model wrote after it, up to the end of its first
+            failing sentence.
+        findings: The check's error findings.
+
+    Returns:
+        One paragraph with no line breaks; each quotation at most
+        :data:`MAX_QUOTED_ANSWER_CHARS` characters.
+
+    .. versionadded:: 0.2.0
+    """
+    return (
+        f'You have already said: "{quote_answer(released)}" That stands. What you wrote'
+        f' next was rejected: "{quote_answer(rejected)}" states things the context does not'
+        f" support: {_problems(findings)}. Continue the answer after what you have already"
+        " said, using only the context; do not repeat what you have already said. If the"
+        " context says nothing more, stop."
+    )
+
+
+def continuation_retry(
+    query: str, released: str, rejected: str, findings: Sequence[GroundingFinding]
+) -> str:
+    """
+    The retry query of a stream released sentence by sentence: question and continuation note.
+
+    The question, then :func:`continuation_note` in parentheses.
+
+    The shipped wordings (:func:`compact_retry`, :func:`instruction_retry`,
+    :func:`spans_only_retry`) become this once an earlier attempt released
+    text (``Attempt.released`` is not empty).
+
+    Args:
+        query: The caller's original query.
+        released: The text already handed to the caller.
+        rejected: What the model wrote after it, up to its failing sentence.
+        findings: The check's error findings.
+
+    Returns:
+        One paragraph with no line breaks.
+
+    .. versionadded:: 0.2.0
+    """
+    return f"{inline(query)} ({continuation_note(released, rejected, findings)})"
+
+
+def rejected_after(previous_answer: str, released: str) -> str:
+    """
+    What followed the released prefix in ``previous_answer``: the text a continuation replaces.
+
+    The previous answer of a ``release="sentence"`` attempt is the released
+    prefix followed by that attempt's text; without the prefix at its start
+    (a custom reader), the whole answer is what was rejected.
+    """
+    if previous_answer.startswith(released):
+        return previous_answer[len(released) :].strip()
+    return previous_answer.strip()
+
+
 def instruction_retry(
     query: str, previous_answer: str, findings: Sequence[GroundingFinding]
 ) -> str:

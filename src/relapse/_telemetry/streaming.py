@@ -28,14 +28,15 @@ FALLBACK_CALL = attr.FALLBACK_CALL
 CHARS_PER_TOKEN = 4
 
 
-def release_attributes(span: Span, read: Released, started: float, prefix: int) -> None:
+def release_attributes(span: Span, read: Released, first: float | None, prefix: int) -> None:
     """
     Put what one iteration read and released on its span.
 
     Args:
         span: The iteration span.
         read: The iteration's account (:class:`relapse._release.Released`).
-        started: ``perf_counter()`` when the call began.
+        first: Seconds from the call's start to its first released piece,
+            when this iteration released it; else None.
         prefix: Characters released by earlier iterations.
     """
     try:
@@ -50,14 +51,23 @@ def release_attributes(span: Span, read: Released, started: float, prefix: int) 
         }
         if read.stopped is not None:
             values[attr.RELAPSE_STREAM_STOP_REASON] = read.stopped
-        if read.first_release_s is not None:
-            values[attr.RELAPSE_STREAM_FIRST_RELEASE] = read.first_release_s - started
+        if first is not None:
+            values[attr.RELAPSE_STREAM_FIRST_RELEASE] = first
         if prefix:
             values[attr.RELAPSE_STREAM_PREFIX_CHARS] = prefix
             values[attr.RELAPSE_STREAM_SAVED_TOKENS_ESTIMATE] = prefix // CHARS_PER_TOKEN
         span.set_attributes(values)
     except Exception:
         _log.debug("relapse: could not set the stream attributes", exc_info=True)
+
+
+def first_release_attribute(span: Span, first: float) -> None:
+    """Put the seconds to the call's first released piece on the call span."""
+    try:
+        if span.is_recording():
+            span.set_attribute(attr.RELAPSE_STREAM_FIRST_RELEASE, first)
+    except Exception:
+        _log.debug("relapse: could not set the first-release attribute", exc_info=True)
 
 
 def fallback_attribute(span: Span, reason: str) -> None:
