@@ -27,6 +27,7 @@ with atheris.instrument_imports():
         parse_context_prompt,
         spans_only_retry,
     )
+    from relapse.testing import attempt_after
 
 
 #: Digit runs up to this long are spliced into the text: longer than the
@@ -65,7 +66,7 @@ def _check_and_prompts(data: atheris.FuzzedDataProvider) -> None:
     assert sections.question == inline(query, keep_quotes=True)
     assert sections.context == "\n\n".join(f"[chunk {i}] {c}" for i, c in enumerate(chunks, 1))
     for rewrite in (compact_retry, spans_only_retry):
-        retry = rewrite(query, answer, verdict.findings)
+        retry = rewrite(attempt_after(query, answer, verdict.findings))
         assert len(retry.splitlines()) <= 1, retry
 
 

@@ -31,6 +31,9 @@ export RELAPSE_PHOENIX_BIN="$PWD/.venv-phoenix/bin/phoenix"
 .venv/bin/mypy
 # The decorator's public types, pinned by a sample file (not part of the package).
 .venv/bin/mypy --strict tests/typing
+# No relapse module imports another inside a function to dodge a cycle: only
+# the CLI and optional extras may (the allow-lists are in the script).
+.venv/bin/python scripts/inner_imports.py
 # Coverage of src/relapse (lines and branches; the settings are in
 # pyproject.toml's [tool.coverage.*]), reported after the tests.
 .venv/bin/pytest --cov=relapse --cov-report=term

@@ -13,9 +13,11 @@ import pytest
 
 import relapse
 from helpers import decorated, forbid
-from relapse.testing import ScriptedLLM
+from relapse.testing import ScriptedLLM, attempt_after
 
 DOCS = ["The bridge opened in 1932 and is 503 metres long."]
+#: What forbid("WRONG") finds in the answer "WRONG".
+FORBIDDEN = relapse.GroundingFinding("FG001", "not in chunks: ['WRONG']", ("WRONG",))
 
 
 class TestFields:
@@ -76,17 +78,33 @@ class TestPolicies:
         decorated(llm, rewrite=rewrite)("q", DOCS)
         assert "q / 2 / WRONG / FG001" == llm.prompts[1]
 
-    def test_three_argument_rewrite_is_still_accepted(self) -> None:
-        """The wordings' rewrite(query, previous_answer, findings) form keeps working."""
-        llm = ScriptedLLM(["WRONG", "fine"])
-        decorated(llm, rewrite=lambda q, a, f: f"{q}|{a}|{len(f)}")("q", DOCS)
-        assert "q|WRONG|1" == llm.prompts[1]
+    @pytest.mark.parametrize("option", ["rewrite", "retrieve", "on_iteration", "on_exhausted"])
+    def test_a_policy_that_cannot_take_one_attempt_fails_before_any_call(self, option: str) -> None:
+        """The three-argument form is gone: TypeError naming the option and f(attempt)."""
+        llm = ScriptedLLM(["never"])
+        for entry in (
+            lambda: relapse.grounded(chunks_arg="docs", **{option: lambda q, a, f: "x"}),
+            lambda: relapse.run("q", DOCS, call_llm=llm, **{option: lambda q, a, f: "x"}),
+            lambda: relapse.Loop(**{option: lambda: "x"}),
+        ):
+            with pytest.raises(TypeError, match=rf"^{option} must be callable as f\(attempt\)"):
+                entry()
+        assert 0 == llm.calls
 
-    @pytest.mark.parametrize("option", ["rewrite", "retrieve"])
-    def test_policy_of_neither_shape_fails_when_decorating(self, option: str) -> None:
-        """A policy taking two arguments fits neither form: TypeError naming the option."""
-        with pytest.raises(TypeError, match=rf"{option} must take one relapse.Attempt"):
-            relapse.grounded(chunks_arg="docs", **{option: lambda a, b: "x"})
+    def test_a_policy_taking_extra_defaults_or_star_args_is_accepted(self) -> None:
+        """What can be called with one positional argument is an f(attempt)."""
+        defaults, star = ScriptedLLM(["WRONG", "fine"]), ScriptedLLM(["WRONG", "fine"])
+        decorated(defaults, rewrite=lambda attempt, end="!": f"{attempt.query}{end}")("q", DOCS)
+        decorated(star, rewrite=lambda *args: f"{args[0].query}?")("q", DOCS)
+        assert (["q", "q!"], ["q", "q?"]) == (defaults.prompts, star.prompts)
+
+    def test_the_shipped_wordings_are_rewrite_policies(self) -> None:
+        """relapse.prompts.compact_retry is itself a valid rewrite=."""
+        llm = ScriptedLLM(["WRONG", "fine"])
+        decorated(llm, rewrite=relapse.prompts.instruction_retry)("q", DOCS)
+        assert llm.prompts[1] == relapse.prompts.instruction_retry(
+            attempt_after("q", "WRONG", [FORBIDDEN])
+        )
 
     def test_retrieve_takes_the_attempt_before_rewrite(self) -> None:
         """retrieve(attempt) runs first; rewrite then sees the new chunks."""

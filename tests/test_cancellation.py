@@ -126,7 +126,7 @@ class TestInterruptsAreNotRetried:
         """An interrupt while building the retry query stops before the second call."""
         llm = ScriptedLLM(["WRONG"])
 
-        def rewrite(query: str, answer: str, findings: object) -> str:
+        def rewrite(attempt: relapse.Attempt) -> str:
             raise interrupt()
 
         @relapse.grounded(chunks_arg="docs", grounding_check=forbid("WRONG"), rewrite=rewrite)

@@ -11,7 +11,7 @@ import pytest
 import relapse
 from helpers import decorated, forbid
 from relapse import GroundingFinding, GroundingResult
-from relapse.checks import AnswerCheck, Check, LLMJudge, PreparingCheck, all_of
+from relapse.checks import BoundCheck, Check, LLMJudge, PreparableCheck, all_of
 from relapse.grounding import default_grounding_check
 from relapse.testing import ScriptedLLM, capture_spans
 
@@ -219,11 +219,11 @@ class TestComposition:
         assert ["FG001"] == [f.code for f in combined("q", DOCS, "WRONG").findings]
 
     def test_protocols_describe_the_contract(self) -> None:
-        """The default check is a PreparingCheck, its prepared form an AnswerCheck."""
-        assert isinstance(default_grounding_check, PreparingCheck)
-        assert isinstance(default_grounding_check.prepare("q", DOCS), AnswerCheck)
+        """The default check is a PreparableCheck, its prepared form a BoundCheck."""
+        assert isinstance(default_grounding_check, PreparableCheck)
+        assert isinstance(default_grounding_check.prepare("q", DOCS), BoundCheck)
         assert isinstance(forbid("x"), Check)
-        assert not isinstance(forbid("x"), PreparingCheck)
+        assert not isinstance(forbid("x"), PreparableCheck)
 
 
 def reject_silently(query: str, chunks: Sequence[str], answer: str) -> GroundingResult:

@@ -341,8 +341,14 @@ class TestReRetrieval:
         seen: list[list[str]] = []
         asked: list[tuple[str, str, tuple[str, ...]]] = []
 
-        def retrieve(query: str, answer: str, findings: Any) -> list[str]:
-            asked.append((query, answer, tuple(f.code for f in findings)))
+        def retrieve(attempt: relapse.Attempt) -> list[str]:
+            asked.append(
+                (
+                    attempt.query,
+                    attempt.previous_answer or "",
+                    tuple(f.code for f in attempt.errors),
+                )
+            )
             return ["It opened in 1933."]
 
         @relapse.grounded(chunks_arg="docs", retrieve=retrieve)
@@ -360,7 +366,7 @@ class TestReRetrieval:
         seen: list[list[str]] = []
 
         @relapse.grounded(
-            chunks_arg="docs", retrieve=lambda q, a, f: None, grounding_check=forbid("WRONG")
+            chunks_arg="docs", retrieve=lambda attempt: None, grounding_check=forbid("WRONG")
         )
         def answer(query: str, docs: list[str]) -> str:
             seen.append(list(docs))
@@ -372,7 +378,7 @@ class TestReRetrieval:
     def test_retrieve_result_is_validated(self) -> None:
         """A malformed retrieve result is a TypeError naming it."""
 
-        @relapse.grounded(chunks_arg="docs", retrieve=lambda q, a, f: "one string")
+        @relapse.grounded(chunks_arg="docs", retrieve=lambda attempt: "one string")
         def answer(query: str, docs: list[str]) -> str:
             return "It opened in 1999."
 
@@ -386,7 +392,7 @@ class TestReRetrieval:
             "When?",
             ["The bridge is long."],
             call_llm=llm,
-            retrieve=lambda q, a, f: [{"text": "Opened in 1933."}],
+            retrieve=lambda attempt: [{"text": "Opened in 1933."}],
         )
         assert "Opened in 1933." not in llm.prompts[0]
         assert "Opened in 1933." in llm.prompts[1]

@@ -108,7 +108,9 @@ class TestRunDemo:
         assert f"[1/2] {questions[0]}\n" in text
         assert f"[2/2] {questions[1]}\n" in text
         assert 2 == text.count(f"  attempt 1 (NOT grounded): {INVENTED}\n    FG001 '987654'\n")
-        assert 2 == text.count(f"  attempt 2 (grounded): {PLAIN}\n  outcome: recovered\n")
+        assert 2 == text.count(
+            f"  attempt 2 (grounded): {PLAIN}\n    resolved FG001 '987654'\n  outcome: recovered\n"
+        )
         last = text.splitlines()[-1]
         assert last.startswith(
             "summary: 2 questions, first-try grounded 0.00 (0/2),"

@@ -4,10 +4,10 @@
 A project of its own in a temporary folder carries the site's real
 configuration (mkdocs.yml without its nav, the hooks and griffe extensions of
 docs/_ext) and one tiny module: a docstring documenting a parameter the
-signature lacks must abort the build with griffe's warning, and the
-``**options: Unpack[TypedDict]`` expansion grounded() relies on must list each
-option with its type and default, and fail on an undocumented one. Then the
-real site builds with the same command.
+signature lacks must abort the build with griffe's warning, and each key of
+an options typed dict (relapse.LoopOptions) must render with its ``#:``
+comment and its default, an option without either failing the build. Then
+the real site builds with the same command.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ if not (ROOT / "mkdocs.yml").is_file() or not (ROOT / "docs" / "_ext").is_dir():
 BUILD = [sys.executable, "-m", "mkdocs", "build", "--strict"]
 
 OPTIONS_MODULE = '''
-    """A tiny module with keyword options in a typed dict, like relapse.grounded."""
+    """A tiny module with keyword options in a typed dict, like relapse.LoopOptions."""
 
     from typing import TypedDict, Unpack
 
@@ -46,7 +46,8 @@ OPTIONS_MODULE = '''
     class Options(TypedDict, total=False):
         """Options."""
 
-        retries: int
+        #: How many times, at least 1.
+        retries: int<label>
         label: str | None
 
 
@@ -59,10 +60,10 @@ OPTIONS_MODULE = '''
 
         Args:
             name: The name.
-            retries: How many times.<label>
+            options: The options, each documented on Options.
         """
 '''
-LABEL_ENTRY = "\n            label: A label."
+LABEL_ENTRY = "\n        #: A label; None: no label."
 
 
 _ROW = re.compile(
@@ -146,33 +147,49 @@ def test_a_documented_parameter_missing_from_the_signature_fails_the_build(
     assert "Aborted with 2 warnings in strict mode!" in done.stdout  # and: it has no type
 
 
-def test_each_option_of_an_unpacked_typed_dict_is_listed_with_its_type(tmp_path: Path) -> None:
+def attribute(page: str, path: str) -> tuple[str, str]:
+    """An attribute's rendered signature and its docstring's text."""
+    marker = f'id="{path}" class="doc doc-heading"'
+    start = page.index(marker)
+    end = page.find('class="doc doc-heading"', start + len(marker))
+    # Up to the next heading's own tag, which the marker's search found inside;
+    # the last attribute ends with the page's article.
+    end = page.rfind("<h", start, end) if end != -1 else page.index("</article>", start)
+    section = page[start:end]
+    signature = text(section[section.index("<pre>") : section.index("</pre>")])
+    body = section[section.index("</pre>") :]
+    return signature, " ".join(text(body).split())
+
+
+def test_each_option_of_a_typed_dict_gets_its_comment_and_default(tmp_path: Path) -> None:
     module = OPTIONS_MODULE.replace("<label>", LABEL_ENTRY)
-    project = tiny_project(tmp_path, module, "# Tiny\n\n::: tiny.configure\n")
+    project = tiny_project(tmp_path, module, "# Tiny\n\n::: tiny.Options\n")
     done = build(project, tmp_path / "site")
     assert 0 == done.returncode, done.stdout
     assert "WARNING" not in done.stdout
     page = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
-    signature, rows = parameters(page, "tiny.configure")
-    assert "Unpack" not in signature
-    assert "retries: int = 2" in signature
-    assert "label: str | None = None" in signature
-    assert {
-        "name": ("str", "required"),
-        "retries": ("int", "2"),
-        "label": ("str | None", "None"),
-    } == rows
+    assert ("retries: int = 2", "How many times, at least 1.") == attribute(
+        page, "tiny.Options.retries"
+    )
+    assert ("label: str | None = None", "A label; None: no label.") == attribute(
+        page, "tiny.Options.label"
+    )
 
 
-def test_an_undocumented_option_fails_the_build(tmp_path: Path) -> None:
+def test_an_option_without_a_comment_fails_the_build(tmp_path: Path) -> None:
     module = OPTIONS_MODULE.replace("<label>", "")
-    project = tiny_project(tmp_path, module, "# Tiny\n\n::: tiny.configure\n")
+    project = tiny_project(tmp_path, module, "# Tiny\n\n::: tiny.Options\n")
     done = build(project, tmp_path / "site")
     assert 0 != done.returncode, done.stdout
-    assert (
-        "option 'label' of tiny.Options (**options) is not documented"
-        " in tiny.configure's docstring" in done.stdout
-    )
+    assert "option 'label' of tiny.Options has no #: comment" in done.stdout
+
+
+def test_an_option_without_a_default_fails_the_build(tmp_path: Path) -> None:
+    module = OPTIONS_MODULE.replace("<label>", LABEL_ENTRY).replace(', "label": None}', "}")
+    project = tiny_project(tmp_path, module, "# Tiny\n\n::: tiny.Options\n")
+    done = build(project, tmp_path / "site")
+    assert 0 != done.returncode, done.stdout
+    assert "tiny.DEFAULTS has no default for 'label'" in done.stdout
 
 
 def test_the_site_builds_without_a_warning(tmp_path: Path) -> None:
@@ -180,19 +197,20 @@ def test_the_site_builds_without_a_warning(tmp_path: Path) -> None:
     assert 0 == done.returncode, done.stdout
     assert "WARNING" not in done.stdout
     page = (tmp_path / "site" / "reference" / "relapse" / "index.html").read_text(encoding="utf-8")
-    signature, rows = parameters(page, "relapse.grounded")
     from relapse._policy import DEFAULTS, LoopOptions
 
-    # Every loop option is in grounded's signature and parameters table, with
-    # its type (as LoopOptions annotates it, less module prefixes) and default.
-    assert "Unpack" not in signature
+    # Every loop option is on LoopOptions' reference, with its type (as
+    # LoopOptions annotates it, less module prefixes), default and text.
     assert set(LoopOptions.__annotations__) == set(DEFAULTS)
     for option, annotation in LoopOptions.__annotations__.items():
         # A ForwardRef: relapse._policy postpones its annotations.
         shown = re.sub(r"\b[a-z_]+\.", "", annotation.__forward_arg__)
-        default = DEFAULTS[option]
-        assert f"{option}: {shown} = " in signature, option
-        assert (shown, repr(default)) == rows[option], option
+        signature, doc = attribute(page, f"relapse.LoopOptions.{option}")
+        assert f"{option}: {shown} = {DEFAULTS[option]!r}" == signature, option
+        assert doc, option
+    # grounded() and run() point there instead of repeating them.
+    grounded_signature, _ = parameters(page, "relapse.grounded")
+    assert "**options: Unpack[LoopOptions]" in grounded_signature
 
 
 def test_scripts_test_sh_runs_this_build_without_quiet() -> None:

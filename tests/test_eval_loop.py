@@ -100,6 +100,24 @@ class TestEvaluateLoop:
             " recovered 1 (0 as a refusal), echoed 1, "
         )
 
+    def test_recovery_rate_per_finding_code(self, tmp_path: Path) -> None:
+        """The invented 987654 (FG001): resolved by recovers, refuses, echoes; kept by stubborn."""
+        path = tmp_path / "lineage.jsonl"
+        keys = ("first", "recovers", "refuses", "stubborn", "echoes")
+        path.write_text("".join(json.dumps(question(key)) + "\n" for key in keys), encoding="utf-8")
+        report = evaluate_loop(load_questions(path), LoopFake, max_iterations=2)
+        # The echo's retry resolved the number and introduced one FG004 span.
+        assert {"FG001": (3, 1, 0), "FG004": (0, 0, 1)} == report.lineage_totals()
+        assert {"FG001": 3 / 4} == report.recovery_rates
+        assert {"FG004": 1} == report.runs[4].introduced
+        text = format_loop_report(report)
+        assert (
+            "recovery by finding code (failing spans a retry resolved):\n"
+            "  FG001     0.75 (3/4 resolved, 0 introduced)\n"
+            "  FG004      n/a (0/0 resolved, 1 introduced)"
+        ) in text
+        assert {"FG001": 0.75} == report.to_dict()["recovery_rates"]
+
     def test_limit(self, dataset: Path) -> None:
         """--limit counts distinct questions."""
         report = evaluate_loop(load_questions(dataset), LoopFake, max_iterations=2, limit=2)

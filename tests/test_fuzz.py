@@ -35,6 +35,7 @@ from relapse.prompts import (
     quote_answer,
     spans_only_retry,
 )
+from relapse.testing import attempt_after
 
 #: Any code point, lone surrogates included: chunks are not always valid UTF-8.
 ANY_TEXT = st.text(st.characters(codec=None, categories=None), max_size=80)
@@ -111,7 +112,7 @@ class TestPrompts:
     ) -> None:
         """compact and spans-only retries never contain a line break."""
         for rewrite in (compact_retry, spans_only_retry):
-            retry = rewrite(query, answer, findings)
+            retry = rewrite(attempt_after(query, answer, findings))
             assert len(retry.splitlines()) == 1
 
     @FUZZ
@@ -120,7 +121,7 @@ class TestPrompts:
         self, query: str, answer: str, findings: tuple[relapse.GroundingFinding, ...]
     ) -> None:
         """Two quotes around the answer and two per quoted span: quoted text cannot close them."""
-        retry = compact_retry(query, answer, findings)
+        retry = compact_retry(attempt_after(query, answer, findings))
         pieces = retry.split('"')
         assert 1 == len(pieces) % 2  # every quotation closed
         assert quote_answer(answer, findings) == pieces[1]
@@ -128,7 +129,7 @@ class TestPrompts:
         spans = [inline(span, MAX_SPAN_CHARS) for f in findings for span in f.spans]
         quoted = pieces[3::2]
         assert spans[: len(quoted)] == quoted
-        instruction_retry(query, answer, findings)  # must not raise
+        instruction_retry(attempt_after(query, answer, findings))  # must not raise
 
     @FUZZ
     @given(query=TEXT, answer=TEXT, findings=FINDINGS)
@@ -140,7 +141,7 @@ class TestPrompts:
         assert len(_problems(findings)) <= MAX_QUOTED_FINDINGS_CHARS
         # 192: compact_retry's fixed words (tests/test_retry_excerpt.py counts them).
         bound = len(inline(query)) + 192 + MAX_QUOTED_ANSWER_CHARS + MAX_QUOTED_FINDINGS_CHARS
-        assert len(compact_retry(query, answer, findings)) <= bound
+        assert len(compact_retry(attempt_after(query, answer, findings))) <= bound
 
     @FUZZ
     @given(text=TEXT, limit=st.none() | st.integers(0, 50))

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from relapse import GroundingFinding, GroundingResult
 from relapse.grounding import ALL_CODES, DEFAULT_CODES, GroundingCheck, default_grounding_check
 from relapse.grounding._scan import scan
+from relapse.testing import attempt_after
 
 #: Longer than the 4,300 digits ``int()`` accepts from a string.
 LONG = 5_000
@@ -339,17 +340,32 @@ class TestEchoesOnly:
         """Each shipped wording, and the local model's retry example, yields phrases."""
         from relapse.grounding import ECHO_PHRASES
         from relapse.grounding._echo import wording_phrases
-        from relapse.llms.local import RETRY_EXAMPLE_QUESTION
-        from relapse.prompts import NO_ANSWER, RETRY_WORDINGS
+        from relapse.prompts import NO_ANSWER, RETRY_EXAMPLE_QUESTION, RETRY_WORDINGS
 
         finding = GroundingFinding("\x00", "\x00", ("\x00",))
         for wording in RETRY_WORDINGS:
-            phrases = wording_phrases([wording("\x00", "\x00", [finding])], exclude=[NO_ANSWER])
+            phrases = wording_phrases(
+                [wording(attempt_after("\x00", "\x00", [finding]))], exclude=[NO_ANSWER]
+            )
             assert phrases
             assert set(phrases) <= set(ECHO_PHRASES)
             assert "the context does not say" not in phrases
         assert "not in retrieved chunks:" in ECHO_PHRASES  # the local example's drifted copy
         assert "not in retrieved chunks:" in RETRY_EXAMPLE_QUESTION
+
+    def test_the_texts_relapse_writes_are_listed_with_their_arguments_marked(self) -> None:
+        """``prompt_texts``: each wording, the first prompt's instruction, the example."""
+        from relapse.llms.local import _EXAMPLES
+        from relapse.prompts import RETRY_EXAMPLE_QUESTION, RETRY_WORDINGS, prompt_texts
+
+        texts = prompt_texts("\x00")
+        assert len(texts) == len(RETRY_WORDINGS) + 2
+        assert all("\x00" in text for text in texts[: len(RETRY_WORDINGS) + 1])
+        note = RETRY_EXAMPLE_QUESTION[len("how deep is lake baikal (") :]
+        assert texts[-1] == note
+        assert f"Question: {RETRY_EXAMPLE_QUESTION}\n" in _EXAMPLES  # the model is shown it
+        with pytest.raises(ValueError, match="non-empty marker"):
+            prompt_texts("")
 
 
 #: Two RAGTruth-like passages (MS MARCO): 46 words (233 characters) and 16 (82).

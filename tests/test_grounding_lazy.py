@@ -10,7 +10,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import relapse.grounding._check as check_module
@@ -23,7 +23,7 @@ from relapse.grounding._evidence import (
     digest,
     evidence,
     interval_evidence,
-    opaque_positions,
+    is_opaque,
 )
 from relapse.grounding._index import TextIndex
 from relapse.grounding._keys import Key
@@ -44,6 +44,10 @@ _PIECES = st.sampled_from(
         *["1/4", "'90s", "20th century", "\u00a0", "\u202f", "١", "½", "10⁹", "\u200b", '"'],
         *["seventy ", "°C ", "km ", " hundred", " thousand", "tn", "mn", "b", "m", "K", "0"],
         *["0.0", "-"],
+        # Issue 21's quantities: times, signs, eras, powers, separators, words.
+        *[" pm", " a.m.", "AM", "minus ", "\u2013", " BC", " years BC", "AD ", " CE", "e6", "E-3"],
+        *["'", "\u2019", "\u2009", "\u2462", "half a ", "a quarter of a ", " thirds", "third"],
+        *["nineteen ", "forty-five", ",22,", "\u200e", " cents", "p ", " K"],
     ]
 )
 _TEXT = st.lists(_PIECES, max_size=40).map("".join)
@@ -68,7 +72,7 @@ def _evidenced(key: Key, text: str) -> bool:
 
 def _unevidenced(text: str) -> list[tuple[str, Key]]:
     """Return each key a claim of ``text`` provides (or states) that its evidence misses."""
-    if next(iter(opaque_positions(text)), None) is not None:
+    if is_opaque(text):
         return []
     return [
         (text[claim.start : claim.end], key)
@@ -140,14 +144,17 @@ class TestOpaque:
         ],
     )
     def test_writings_the_digest_cannot_show_are_opaque(self, text: str) -> None:
-        assert list(opaque_positions(text))
+        assert is_opaque(text)
 
     @pytest.mark.parametrize(
         "text",
-        ["on 3/4/2019", "1/2/3", "1939-1945", "20k", "a 0k", "$1,500m", "12 500", "plain 12,5"],
+        [
+            *("on 3/4/2019", "1/2/3", "1939-1945", "20k", "a 0k", "$1,500m", "12 500"),
+            *("plain 12,5", "1e6 cells", "2.5E-3 mol"),
+        ],
     )
     def test_other_writings_are_not(self, text: str) -> None:
-        assert not list(opaque_positions(text))
+        assert not is_opaque(text)
 
 
 class TestEvidence:
@@ -252,6 +259,13 @@ class TestEveryProvidedKeyHasItsEvidence:
 
     @settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
     @given(text=st.one_of(_TEXT, _DENSE_TEXT, _SENTENCES))
+    # Found by this test in CI: the scanner reads the product "1 x 1", then the
+    # fraction 1/1500, which the date rule for "1/1/1500" hid from the digest.
+    @example(text="1 x 1/1/1500")
+    @example(text="2\u00d73/4/2019")
+    # Found by this test: a power of ten before "pm" was read as an hour (1 pm).
+    @example(text="1e6 pm")
+    @example(text="2e5 am")
     def test_on_generated_texts(self, text: str) -> None:
         assert _unevidenced(text) == []
 

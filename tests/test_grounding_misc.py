@@ -12,11 +12,12 @@ from relapse import GroundingFinding, GroundingResult
 from relapse.grounding import (
     ALL_CODES,
     ECHO_PHRASES,
+    BoundGroundingCheck,
     GroundingCheck,
-    PreparedCheck,
     _echo,
     default_grounding_check,
 )
+from relapse.testing import attempt_after
 
 #: Wall-time bound for hostile inputs, in seconds: far above the linear cost
 #: (tens of milliseconds), far below a quadratic one (minutes).
@@ -49,7 +50,7 @@ class TestEcho:
         """An answer that copies a retry query, whatever the wording, is FG004."""
         assert _echo.ECHO_PHRASES is ECHO_PHRASES
         finding = GroundingFinding("FG001", "1 number not in the chunks: '78'", ("78",))
-        retry = wording("how warm is it", "It is 78 degrees.", [finding])  # type: ignore[operator]
+        retry = wording(attempt_after("how warm is it", "It is 78 degrees.", [finding]))
         result = relapse.default_grounding_check("how warm is it", ["It is mild."], retry)
         assert "FG004" in [f.code for f in result.findings]
 
@@ -105,7 +106,7 @@ class TestApi:
     def test_prepared_check_is_reusable(self) -> None:
         """One prepared index checks many answers."""
         prepared = GroundingCheck().prepare("", ["Revenue was $3.8 billion in 2021."])
-        assert isinstance(prepared, PreparedCheck)
+        assert isinstance(prepared, BoundGroundingCheck)
         assert not prepared.check("Revenue was $4 billion.").ok
         assert prepared.check("Revenue was $3.8 billion.").ok
         assert not prepared.check("It was 2020.").ok

@@ -59,6 +59,9 @@ _TRICKY_TEXT = (
     "1|12|2019|,|.|-|–|/|:| |\u00a0|%|$|'|\"|“|”|‘|’|«|»|„|x|by|s|th|k|m|bn|million|Sept.|July"
     "|of|the|seventy|-seven|a dozen|and|about|passage|[|]|(|)|\n|FG001|GPT|١٢|１２|…|...|between|to"
     "|May|MARCH|Aug|5May|US$"
+    "|pm|a.m.|3pm|minus|–5|BC|B.C.|years BC|AD|CE|1e6|2.5E-3|29'000|1’234|1.234.567|1.234,5"
+    "|12\u2009345|8,22,443|③|①②|half a million|a quarter of a|two thirds|third|twenty-first"
+    "|nineteen forty-five|15:00|3:30 pm|50 cents|50p|300 K|「|」|\u200e"
 )
 _TRICKY = _TRICKY_TEXT.split("|")
 # Texts dense in claims, delimiters and keywords, for the scanner's properties.

@@ -11,6 +11,7 @@ import pytest
 import relapse
 from relapse.demo import load_items
 from relapse.llms import INSTALL_COMMAND, LocalModel, LocalModelUnavailable
+from relapse.testing import attempt_after
 
 HAVE_LLAMA = importlib.util.find_spec("llama_cpp") is not None
 needs_model = pytest.mark.skipif(
@@ -44,7 +45,7 @@ class TestBuildPrompt:
     def test_retry_query_stays_on_the_question_line(self) -> None:
         """A multi-line retry query is folded so the model's next line is the answer."""
         finding = relapse.GroundingFinding("FG001", "not in chunks", ("78",))
-        retry = relapse.instruction_retry("weather in x", "It is 78.", [finding])
+        retry = relapse.instruction_retry(attempt_after("weather in x", "It is 78.", [finding]))
         prompt = LocalModel.build_prompt(retry, ["It is 70."])
         last_lines = prompt.splitlines()[-3:]
         assert ["Context: It is 70.", "Answer:"] == [last_lines[0], last_lines[2]]

@@ -188,6 +188,12 @@ def test_app_trace_in_phoenix(phoenix: str) -> None:
     assert ["GUARDRAIL"] * 2 == [s["span_kind"] for s in checks]
     assert ["UNKNOWN", "LLM", "LLM"] == [s["span_kind"] for s in (root, *chats)]
     assert_rejected_then_grounded(first["attributes"], second["attributes"])
+    # The inline evaluation (OpenInference evaluations.N.*) comes back on each iteration.
+    inline = ("name", "label", "score", "annotator_kind")
+    assert [("relapse.default", "fail", 0.0, "CODE"), ("relapse.default", "pass", 1.0, "CODE")] == [
+        tuple(s["attributes"][f"evaluations.0.evaluation.{key}"] for key in inline)
+        for s in (first, second)
+    ]
     verdict = ("relapse.grounded", "relapse.findings.codes", "relapse.findings.count")
     for iteration, check in zip((first, second), checks, strict=True):
         # Each check span repeats its iteration's verdict.

@@ -21,7 +21,7 @@ from relapse.prompts import (
     quote_answer,
     retry_note,
 )
-from relapse.testing import ScriptedLLM
+from relapse.testing import ScriptedLLM, attempt_after
 
 QUESTION = "How many buses?"  # 15 characters
 CHUNK = "The depot stores 40 buses and opened in 1987."
@@ -57,7 +57,7 @@ class TestRunawayAnswer:
         result = relapse.default_grounding_check(QUESTION, [CHUNK], answer)
         assert not result.ok
         assert 1_000 == sum(len(f.spans) for f in result.findings)  # the check's own limit
-        retry = compact_retry(QUESTION, answer, result.errors)
+        retry = compact_retry(attempt_after(QUESTION, answer, result.errors))
         assert 3_707 == COMPACT_BOUND
         assert len(retry) <= COMPACT_BOUND
         assert [retry] == retry.splitlines()
@@ -83,7 +83,7 @@ class TestRunawayAnswer:
         """The multi-line wording quotes the same excerpt and the same bounded findings."""
         answer = runaway_answer()
         result = relapse.default_grounding_check(QUESTION, [CHUNK], answer)
-        retry = instruction_retry(QUESTION, answer, result.errors)
+        retry = instruction_retry(attempt_after(QUESTION, answer, result.errors))
         # Its fixed words, counted by hand: 'Question: ' 10 + '\n' 1
         # + 'Your previous answer was rejected because it is not supported by the context.\n' 78
         # + 'Previous answer: "' 18 + '"\n' 2 + 'Problems found:\n' 16 + '- ' 2 + '\n' 1
@@ -96,7 +96,7 @@ class TestRunawayAnswer:
         """retry_note (what a feedback parameter receives) is the bound less the question."""
         answer = runaway_answer()
         result = relapse.default_grounding_check(QUESTION, [CHUNK], answer)
-        note = retry_note(answer, result.errors)
+        note = retry_note(attempt_after("", answer, result.errors))
         # compact_retry less the question and ' (' ... ')': 192 - 3 = 189.
         assert len(note) <= 189 + 2_000 + 1_500
 
@@ -105,7 +105,9 @@ class TestExcerpt:
     def test_a_short_answer_is_quoted_whole(self) -> None:
         """An answer that fits is quoted whole, exactly as before."""
         finding = relapse.GroundingFinding("FG001", "1 number(s) not in the chunks", ("4321",))
-        retry = compact_retry(QUESTION, "It has 4321 seats.\nIt opened in 1987.", [finding])
+        retry = compact_retry(
+            attempt_after(QUESTION, "It has 4321 seats.\nIt opened in 1987.", [finding])
+        )
         assert retry == (
             'How many buses? (Your previous answer was rejected: "It has 4321 seats. It opened'
             ' in 1987." states things the context does not support: FG001: 1 number(s) not in'

@@ -16,7 +16,7 @@ from relapse.prompts import (
     inline,
     parse_context_prompt,
 )
-from relapse.testing import ScriptedLLM
+from relapse.testing import ScriptedLLM, attempt_after
 
 MB = 1_000_000
 
@@ -145,6 +145,6 @@ class TestUnclosedQuote:
         """The retry query built from it still has only relapse's own quotation marks."""
         answer = 'It has 12 rooms, "' + self.BODY
         finding = relapse.GroundingFinding("FG001", "1 number", ("12",))
-        retry = compact_retry("q", answer, (finding,))
+        retry = compact_retry(attempt_after("q", answer, (finding,)))
         assert 4 == retry.count('"')
         assert [retry] == retry.splitlines()

@@ -19,8 +19,8 @@ import pytest
 import relapse
 from relapse import GroundedStream, NotGroundedError
 from relapse._telemetry import attributes as attr
-from relapse.prompts import continuation_note
-from relapse.testing import CapturedSpans
+from relapse.prompts import continuation_note, continuation_retry
+from relapse.testing import CapturedSpans, attempt_after
 
 DOCS = [
     "The Golden Gate Bridge opened to traffic in May 1937. Its main span is 1280 metres long."
@@ -169,7 +169,7 @@ class TestSentenceRelease:
         assert f"made {REST.split()[0]} " not in source.log[len(words(FIRST + BAD + TAIL)) :]
         assert len(source.log) < len(words(FIRST + BAD + TAIL + REST))
         result = stream.result
-        assert (False, attr.OUTCOME_EXHAUSTED, FIRST) == (
+        assert (False, "exhausted", FIRST) == (
             result.grounded,
             result.outcome,
             result.answer,
@@ -224,7 +224,7 @@ class TestContinuation:
         assert "FG001" in retry
         assert "do not repeat what you have already said" in retry
         result = stream.result
-        assert (True, attr.OUTCOME_RECOVERED, FIRST + GOOD) == (
+        assert (True, "recovered", FIRST + GOOD) == (
             result.grounded,
             result.outcome,
             result.answer,
@@ -250,8 +250,42 @@ class TestContinuation:
 
         assert FIRST + GOOD == "".join(answer("q", DOCS))
         assert None is notes[0]
-        expected = continuation_note(FIRST, (BAD + TAIL).strip(), ())
+        expected = continuation_note(attempt_after("q", FIRST + BAD + TAIL, released=FIRST))
         assert expected.split(" That stands.")[0] == str(notes[1]).split(" That stands.")[0]
+
+    def test_every_shipped_wording_continues_once_text_was_released(self) -> None:
+        """The three wordings become continuation_retry, retry_note continuation_note."""
+        finding = relapse.GroundingFinding("FG001", "1 number(s) not in retrieved chunks", ("35",))
+        attempt = attempt_after("q", FIRST + BAD, [finding], released=FIRST)
+        expected = continuation_retry(attempt)
+        assert expected.startswith(f'q (You have already said: "{FIRST.strip()}" That stands.')
+        assert f'rejected: "{BAD.strip()}"' in expected
+        for wording in (
+            relapse.prompts.compact_retry,
+            relapse.prompts.instruction_retry,
+            relapse.prompts.spans_only_retry,
+        ):
+            assert expected == wording(attempt), wording.__name__
+        assert continuation_note(attempt) == relapse.prompts.retry_note(attempt)
+        # Nothing released: the wordings are their usual selves.
+        plain = attempt_after("q", FIRST + BAD, [finding])
+        retry = relapse.prompts.compact_retry(plain)
+        assert retry.startswith("q (Your previous answer was rejected")
+
+    def test_a_stop_iteration_from_the_retry_call_is_not_an_end(self) -> None:
+        """The iteration protocol cannot carry it: a RuntimeError caused by it, after the prefix."""
+        calls = iter([words(FIRST + BAD + TAIL + REST)])
+
+        @relapse.grounded(chunks_arg="docs", release="sentence")
+        def answer(query: str, docs: list[str]) -> Iterator[str]:
+            return iter(next(calls))  # the retry's call raises StopIteration
+
+        got: list[str] = []
+        with answer("q", DOCS) as stream, pytest.raises(RuntimeError) as caught:
+            got.extend(stream)
+        assert FIRST == "".join(got)
+        assert isinstance(caught.value.__cause__, StopIteration)
+        assert [1] == [r.iteration for r in caught.value.__cause__.relapse_transcript]  # type: ignore[attr-defined]
 
     def test_a_custom_rewrite_receives_the_released_prefix(self) -> None:
         """rewrite(attempt) sees Attempt.released."""

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import ast
+import asyncio
 import contextlib
+import logging
 import socket
 import subprocess
 import sys
 import textwrap
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,6 +36,7 @@ from opentelemetry.sdk.trace.export import (
 
 import relapse
 from helpers import forbid
+from relapse._telemetry.context import Harmless
 from relapse.testing import ScriptedLLM
 
 DOCS = ["x"]
@@ -263,3 +268,84 @@ def test_meter_and_logger_provider_abcs_are_the_api_ones() -> None:
     """The broken providers above are real API providers (not duck types)."""
     assert isinstance(BrokenMeterProvider(), MeterProvider)
     assert isinstance(BrokenLoggerProvider(), LoggerProvider)
+
+
+class TestTheGuard:
+    """``Harmless``, the one guard every SDK interaction of the telemetry package runs in."""
+
+    def test_a_guarded_failure_is_logged_at_debug_with_its_traceback(
+        self, caplog: pytest.LogCaptureFixture
+    ) -> None:
+        """The record names what failed; the call still returns the model's answer."""
+        caplog.set_level(logging.DEBUG, logger="relapse.telemetry")
+        provider = tracer_with(RaisingProcessor("start"))
+        result = decorate({"tracer_provider": provider}, ["fine"]).run("q", DOCS)
+        provider.shutdown()
+        assert result.answer == "fine"
+        records = [r for r in caplog.records if r.name == "relapse.telemetry"]
+        assert [(r.levelno, r.getMessage()) for r in records] == [
+            (logging.DEBUG, "relapse: could not start the call span")
+        ]
+        assert records[0].exc_info is not None
+        assert str(records[0].exc_info[1]) == "on_start exploded"
+
+    def test_swallows_an_exception_and_logs_at_its_level(
+        self, caplog: pytest.LogCaptureFixture
+    ) -> None:
+        caplog.set_level(logging.DEBUG, logger="relapse.telemetry")
+        guard = Harmless("could not frobnicate", level=logging.WARNING)
+        reached = []
+        with guard:
+            reached.append("body")
+            raise ValueError("boom")
+        reached.append("after")
+        assert reached == ["body", "after"]
+        assert [
+            (r.levelno, r.getMessage(), str(r.exc_info[1])) for r in caplog.records if r.exc_info
+        ] == [(logging.WARNING, "relapse: could not frobnicate", "boom")]
+
+    def test_a_clean_body_logs_nothing(self, caplog: pytest.LogCaptureFixture) -> None:
+        caplog.set_level(logging.DEBUG, logger="relapse.telemetry")
+        with Harmless("could not frobnicate"):
+            pass
+        assert caplog.records == []
+
+    @pytest.mark.parametrize("error", [KeyboardInterrupt, SystemExit, asyncio.CancelledError])
+    def test_stopping_the_program_or_a_task_is_not_a_telemetry_failure(
+        self, error: type[BaseException]
+    ) -> None:
+        with pytest.raises(error), Harmless("could not frobnicate"):
+            raise error
+
+    def test_one_guard_serves_nested_and_repeated_blocks(self) -> None:
+        """Stateless: the same instance guards a block inside itself, and again after."""
+        guard = Harmless("could not frobnicate")
+        seen = []
+        for round_ in range(2):
+            with guard:
+                with guard:
+                    raise RuntimeError(round_)
+                seen.append(round_)  # the inner block swallowed it
+        assert seen == [0, 1]
+
+    def test_it_must_name_what_it_guards(self) -> None:
+        with pytest.raises(ValueError, match="must name what it guards"):
+            Harmless("")
+
+    def test_no_hand_written_guard_is_left_in_the_package(self) -> None:
+        """Every ``except`` in ``relapse/_telemetry`` catches a named type, never ``Exception``."""
+        package = Path(relapse.__file__).parent / "_telemetry"
+        broad = [
+            f"{module.name}:{node.lineno}"
+            for module in sorted(package.glob("*.py"))
+            for node in ast.walk(ast.parse(module.read_text(encoding="utf-8")))
+            if isinstance(node, ast.ExceptHandler)
+            and (
+                node.type is None
+                or (
+                    isinstance(node.type, ast.Name)
+                    and node.type.id in {"Exception", "BaseException"}
+                )
+            )
+        ]
+        assert broad == []

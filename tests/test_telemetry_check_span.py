@@ -241,7 +241,13 @@ class TestFailedCheck:
             assert StatusCode.ERROR == span.status.status_code
             assert "index corrupt" == span.status.description
             assert "RuntimeError" == span.attributes[attr.ERROR_TYPE]
-            assert ["exception"] == [e.name for e in span.events]
+        assert ["exception"] == [e.name for e in check.events]
+        # The evaluation event says the check raised (error.type), then the exception.
+        event, exception = iteration.events
+        assert (attr.GEN_AI_EVALUATION_RESULT_EVENT, "exception") == (event.name, exception.name)
+        assert {attr.GEN_AI_EVALUATION_NAME: "broken", attr.ERROR_TYPE: "RuntimeError"} == dict(
+            event.attributes or {}
+        )
         assert {
             **GUARDRAIL,
             attr.GEN_AI_EVALUATION_NAME: "broken",

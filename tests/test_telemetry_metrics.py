@@ -16,7 +16,7 @@ from opentelemetry.sdk.metrics.export import (
 )
 
 import relapse
-from relapse._telemetry import ITERATION_BUCKETS, instruments_for
+from relapse._telemetry.metrics import ITERATION_BUCKETS, instruments_for
 from relapse._version import VERSION
 from relapse.testing import ScriptedLLM
 

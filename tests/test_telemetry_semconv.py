@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from openinference.semconv.trace import OpenInferenceSpanKindValues, SpanAttributes
+from openinference.semconv.trace import (
+    DocumentAttributes,
+    EvaluationAttributes,
+    OpenInferenceAnnotatorKindValues,
+    OpenInferenceSpanKindValues,
+    SpanAttributes,
+)
 from opentelemetry.semconv._incubating.attributes import gen_ai_attributes
 from opentelemetry.semconv.attributes import code_attributes, error_attributes
 
@@ -25,6 +31,12 @@ class TestSemconvNames:
             (attr.GEN_AI_TOKEN_TYPE, gen_ai_attributes.GEN_AI_TOKEN_TYPE),
             (attr.TOKEN_TYPE_INPUT, gen_ai_attributes.GenAiTokenTypeValues.INPUT.value),
             (attr.TOKEN_TYPE_OUTPUT, gen_ai_attributes.GenAiTokenTypeValues.COMPLETION.value),
+            (attr.GEN_AI_RESPONSE_ID, gen_ai_attributes.GEN_AI_RESPONSE_ID),
+            (attr.GEN_AI_OPERATION_NAME, gen_ai_attributes.GEN_AI_OPERATION_NAME),
+            (
+                attr.OPERATION_RETRIEVAL,
+                gen_ai_attributes.GenAiOperationNameValues.RETRIEVAL.value,
+            ),
         ],
     )
     def test_constant_matches_semconv(self, ours: str, theirs: str) -> None:
@@ -39,6 +51,19 @@ class TestSemconvNames:
             (attr.OUTPUT_VALUE, SpanAttributes.OUTPUT_VALUE),
             (attr.SPAN_KIND_CHAIN, OpenInferenceSpanKindValues.CHAIN.value),
             (attr.SPAN_KIND_GUARDRAIL, OpenInferenceSpanKindValues.GUARDRAIL.value),
+            (attr.SPAN_KIND_RETRIEVER, OpenInferenceSpanKindValues.RETRIEVER.value),
+            (attr.OPENINFERENCE_EVALUATIONS, SpanAttributes.EVALUATIONS),
+            (attr.EVALUATION_NAME, EvaluationAttributes.EVALUATION_NAME),
+            (attr.EVALUATION_LABEL, EvaluationAttributes.EVALUATION_LABEL),
+            (attr.EVALUATION_SCORE, EvaluationAttributes.EVALUATION_SCORE),
+            (attr.EVALUATION_EXPLANATION, EvaluationAttributes.EVALUATION_EXPLANATION),
+            (attr.EVALUATION_ANNOTATOR_KIND, EvaluationAttributes.EVALUATION_ANNOTATOR_KIND),
+            (attr.ANNOTATOR_CODE, OpenInferenceAnnotatorKindValues.CODE.value),
+            (attr.ANNOTATOR_LLM, OpenInferenceAnnotatorKindValues.LLM.value),
+            (attr.RETRIEVAL_DOCUMENTS, SpanAttributes.RETRIEVAL_DOCUMENTS),
+            (attr.DOCUMENT_ID, DocumentAttributes.DOCUMENT_ID),
+            (attr.DOCUMENT_SCORE, DocumentAttributes.DOCUMENT_SCORE),
+            (attr.DOCUMENT_CONTENT, DocumentAttributes.DOCUMENT_CONTENT),
         ],
     )
     def test_constant_matches_openinference(self, ours: str, theirs: str) -> None:
@@ -54,6 +79,17 @@ class TestSemconvNames:
         ``langfuse.observation.type`` and the lowercase types ``chain`` and
         ``guardrail`` (its observation types page lists both).
         """
+        assert (
+            "langfuse.observation.level",
+            "WARNING",
+            "langfuse.observation.status_message",
+            "retriever",
+        ) == (
+            attr.LANGFUSE_OBSERVATION_LEVEL,
+            attr.OBSERVATION_LEVEL_WARNING,
+            attr.LANGFUSE_OBSERVATION_STATUS_MESSAGE,
+            attr.OBSERVATION_TYPE_RETRIEVER,
+        )
         assert ("langfuse.observation.type", "chain", "guardrail") == (
             attr.LANGFUSE_OBSERVATION_TYPE,
             attr.OBSERVATION_TYPE_CHAIN,
@@ -82,6 +118,19 @@ class TestSemconvNames:
             "OUTPUT_VALUE",
             "LANGFUSE_OBSERVATION_TYPE",
             "GEN_AI_TOKEN_TYPE",
+            "GEN_AI_RESPONSE_ID",
+            "GEN_AI_OPERATION_NAME",
+            "LANGFUSE_OBSERVATION_LEVEL",
+            "LANGFUSE_OBSERVATION_STATUS_MESSAGE",
+            "EVALUATION_NAME",
+            "EVALUATION_LABEL",
+            "EVALUATION_SCORE",
+            "EVALUATION_EXPLANATION",
+            "EVALUATION_ANNOTATOR_KIND",
+            "RETRIEVAL_DOCUMENTS",
+            "DOCUMENT_ID",
+            "DOCUMENT_SCORE",
+            "DOCUMENT_CONTENT",
         }
         foreign = {
             name

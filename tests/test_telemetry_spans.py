@@ -101,6 +101,14 @@ class TestSpanTree:
             attr.RELAPSE_FINDINGS_COUNT: 1,
             attr.RELAPSE_CHECK_DURATION: durations[0],
             attr.RELAPSE_USAGE_KNOWN: False,
+            attr.RELAPSE_CHUNKS_COUNT: 1,
+            attr.LANGFUSE_OBSERVATION_LEVEL: "WARNING",
+            attr.LANGFUSE_OBSERVATION_STATUS_MESSAGE: "FG001",
+            "evaluations.0.evaluation.name": "forbid",
+            "evaluations.0.evaluation.label": "fail",
+            "evaluations.0.evaluation.score": 0.0,
+            "evaluations.0.evaluation.annotator_kind": "CODE",
+            "evaluations.0.evaluation.explanation": "FG001: 1 failing span(s)",
             **KINDS,
         } == dict(first.attributes or {})
         assert {
@@ -110,6 +118,18 @@ class TestSpanTree:
             attr.RELAPSE_FINDINGS_COUNT: 0,
             attr.RELAPSE_CHECK_DURATION: durations[1],
             attr.RELAPSE_USAGE_KNOWN: False,
+            attr.RELAPSE_CHUNKS_COUNT: 1,
+            # The retry resolved iteration 1's one FG001 span, kept and added nothing.
+            attr.RELAPSE_RETRY_RESOLVED_CODES: ("FG001",),
+            attr.RELAPSE_RETRY_RESOLVED_COUNTS: (1,),
+            attr.RELAPSE_RETRY_PERSISTED_CODES: (),
+            attr.RELAPSE_RETRY_PERSISTED_COUNTS: (),
+            attr.RELAPSE_RETRY_INTRODUCED_CODES: (),
+            attr.RELAPSE_RETRY_INTRODUCED_COUNTS: (),
+            "evaluations.0.evaluation.name": "forbid",
+            "evaluations.0.evaluation.label": "pass",
+            "evaluations.0.evaluation.score": 1.0,
+            "evaluations.0.evaluation.annotator_kind": "CODE",
             **KINDS,
         } == dict(second.attributes or {})
         for span in (call, first, second, *checks):

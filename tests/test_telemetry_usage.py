@@ -9,8 +9,9 @@ from opentelemetry.sdk.metrics import MeterProvider
 from opentelemetry.sdk.metrics.export import HistogramDataPoint, InMemoryMetricReader
 
 from relapse import IterationRecord, RelapseResult, Usage
-from relapse._telemetry import TOKEN_BUCKETS, Telemetry
+from relapse._telemetry import Telemetry
 from relapse._telemetry import attributes as attr
+from relapse._telemetry.metrics import TOKEN_BUCKETS
 from relapse.testing import CapturedSpans
 
 
@@ -59,9 +60,7 @@ def ended_call(telemetry: Telemetry, records: list[IterationRecord]) -> None:
         iteration = telemetry.start_iteration(call, item.iteration)
         check = telemetry.start_check(iteration, "c")
         telemetry.end_iteration(iteration, item, "c", 0.0, check)
-    telemetry.end_call(
-        call, RelapseResult("a", True, len(records), records, attr.OUTCOME_RECOVERED)
-    )
+    telemetry.end_call(call, RelapseResult("a", True, len(records), records, "recovered"))
 
 
 class TestUsageOnSpans:
@@ -99,7 +98,7 @@ class TestUsageOnSpans:
         telemetry.end_iteration(
             iteration, records[0], "c", 0.0, telemetry.start_check(iteration, "c")
         )
-        telemetry.end_call(call, RelapseResult("a", False, 1, records, attr.OUTCOME_EXHAUSTED))
+        telemetry.end_call(call, RelapseResult("a", False, 1, records, "exhausted"))
         usage_attributes = [
             {k: v for k, v in (s.attributes or {}).items() if k.startswith("relapse.usage")}
             for s in (*spans.named(attr.ITERATION_SPAN_NAME), *spans.named("relapse answer"))

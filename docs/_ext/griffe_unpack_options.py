@@ -1,24 +1,19 @@
 """
-A griffe extension: list a ``**options: Unpack[SomeTypedDict]`` function's options one by one.
+A griffe extension: render an options ``TypedDict`` with each key's ``#:`` comment and default.
 
-``relapse.grounded`` takes its loop options as ``**options:
-Unpack[LoopOptions]`` and documents each of them in its ``Args`` section, as
-Python's ``help()`` and an IDE show it. To griffe the signature has one
-parameter, ``options``, so every documented option is a parameter "that does
-not appear in the function signature" and has no type.
+relapse documents each loop option once, on :class:`relapse.LoopOptions`, in
+a Sphinx-style ``#:`` comment above the key, and writes every default once,
+in the ``DEFAULTS`` dict literal beside it. Griffe reads neither: comments are
+not in the AST, and a ``TypedDict`` key has no value. This extension, in
+griffe's data only (never at run time), gives each key of a configured typed
+dict the text of its ``#:`` comment as its docstring and its default as its
+value, so the reference renders every option with its type, default and
+meaning, in one place that cannot drift from the code. The functions taking
+``**options: Unpack[LoopOptions]`` document ``options`` as one parameter
+pointing there.
 
-This extension replaces, in griffe's data only (never at run time), such a
-``**options`` parameter by one keyword-only parameter per key of the typed
-dict, with the key's annotation (resolved where the typed dict is defined, so
-cross-references work) and its default, read from a ``{"key": default}`` dict
-literal named in the configuration. The reference then shows every option in
-the signature and in the parameters table, with its type and default.
-
-It does so only where the docstring documents the keys themselves (at least
-one of them): a docstring documenting ``options`` as one parameter (``run``)
-keeps the signature as written. Where it does, every key must be documented:
-an undocumented key, or a key without a default, is a warning, which fails
-``mkdocs build --strict``.
+A key without a ``#:`` comment, or without a default, is a warning, which
+fails ``mkdocs build --strict``.
 
 Configuration (``mkdocs.yml``)::
 
@@ -35,73 +30,27 @@ from typing import Any
 
 import griffe
 
-_UNPACK = {"typing.Unpack", "typing_extensions.Unpack"}
-_TYPED_DICT = {"typing.TypedDict", "typing_extensions.TypedDict"}
 
-
-def _functions(obj: griffe.Object) -> list[griffe.Function]:
-    """Every function and method defined in ``obj`` (not imported), depth first."""
-    found: list[griffe.Function] = []
-    pending: list[griffe.Object] = [obj]
-    while pending:
-        current = pending.pop()
-        if isinstance(current, griffe.Function):
-            found.append(current)
-        pending.extend(
-            member
-            for member in current.members.values()
-            if not member.is_alias and isinstance(member, griffe.Object)
-        )
-    return found
-
-
-def _documented(func: griffe.Function) -> set[str]:
-    """The names the docstring's parameter sections document, parsed quietly."""
-    if func.docstring is None:
-        return set()
-    names: set[str] = set()
-    # A parse of our own, without warnings: the real one, which warns, comes
-    # later (when rendering), against the signature this extension leaves.
-    for section in func.docstring.parse(warnings=False):
-        if section.kind is griffe.DocstringSectionKind.parameters:
-            names.update(parameter.name.lstrip("*") for parameter in section.value)
-    return names
+def _comment_above(lines: list[str], lineno: int) -> str | None:
+    """The ``#:`` comment lines right above line ``lineno`` (1-based), joined; None if none."""
+    found: list[str] = []
+    index = lineno - 2
+    while index >= 0 and lines[index].strip().startswith("#:"):
+        found.append(lines[index].strip()[2:].strip())
+        index -= 1
+    return " ".join(reversed(found)) if found else None
 
 
 class UnpackOptions(griffe.Extension):
-    """Expand ``**name: Unpack[TypedDict]`` where the docstring documents the keys."""
+    """Document each key of the configured typed dicts from its ``#:`` comment and default."""
 
     def __init__(self, defaults: dict[str, str] | None = None) -> None:
         super().__init__()
         # Typed dict path -> path of the module attribute holding its defaults.
         self.defaults = dict(defaults or {})
 
-    def _typed_dict(self, func: griffe.Function) -> tuple[griffe.Parameter, griffe.Class] | None:
-        for parameter in func.parameters:
-            annotation = parameter.annotation
-            if (
-                parameter.kind is griffe.ParameterKind.var_keyword
-                and isinstance(annotation, griffe.ExprSubscript)
-                and annotation.canonical_path in _UNPACK
-            ):
-                target = getattr(annotation.slice, "canonical_path", None)
-                try:
-                    cls = func.modules_collection.get_member(str(target))
-                except (KeyError, ValueError, AttributeError, griffe.AliasResolutionError):
-                    return None
-                if isinstance(cls, griffe.Alias):
-                    cls = cls.final_target
-                if isinstance(cls, griffe.Class) and any(
-                    getattr(base, "canonical_path", str(base)) in _TYPED_DICT for base in cls.bases
-                ):
-                    return parameter, cls
-        return None
-
-    def _defaults_of(self, cls: griffe.Class) -> dict[str, str]:
-        path = self.defaults.get(cls.path)
-        if path is None:
-            return {}
-        attribute = cls.modules_collection.get_member(path)
+    def _defaults_of(self, collection: Any, path: str) -> dict[str, str]:
+        attribute = collection.get_member(path)
         value = getattr(attribute, "value", None)
         if not isinstance(value, griffe.ExprDict):
             griffe.logger.warning(f"unpack options: {path} is not a dict literal")
@@ -113,40 +62,31 @@ class UnpackOptions(griffe.Extension):
         }
 
     def on_package(self, *, pkg: griffe.Module, **kwargs: Any) -> None:
-        """Expand the options of every function of the package that documents them."""
-        for func in _functions(pkg):
-            found = self._typed_dict(func)
-            if found is None:
+        """Give every key of each configured typed dict its comment and default."""
+        for class_path, defaults_path in self.defaults.items():
+            if class_path.split(".", 1)[0] != pkg.name:
                 continue
-            var_keyword, cls = found
-            keys = [
-                (name, attribute.annotation)
-                for name, attribute in cls.members.items()
-                if isinstance(attribute, griffe.Attribute) and attribute.annotation is not None
-            ]
-            documented = _documented(func)
-            if var_keyword.name in documented or not documented & {name for name, _ in keys}:
-                continue
-            assert func.docstring is not None  # _documented found names in it
-            defaults = self._defaults_of(cls)
-            del func.parameters[var_keyword.name]
-            for name, annotation in keys:
-                if name not in documented:
-                    griffe.docstring_warning(
-                        func.docstring,
-                        0,
-                        f"option '{name}' of {cls.path} (**{var_keyword.name})"
-                        f" is not documented in {func.path}'s docstring",
-                    )
-                if name not in defaults and self.defaults.get(cls.path) is not None:
+            try:
+                cls = pkg.modules_collection.get_member(class_path)
+            except (KeyError, ValueError, AttributeError, griffe.AliasResolutionError):
+                continue  # this package does not define it
+            if isinstance(cls, griffe.Alias):
+                cls = cls.final_target
+            defaults = self._defaults_of(pkg.modules_collection, defaults_path)
+            lines = cls.module.lines
+            for name, attribute in cls.members.items():
+                if not isinstance(attribute, griffe.Attribute) or attribute.annotation is None:
+                    continue
+                comment = _comment_above(lines, attribute.lineno or 0)
+                if comment is None:
                     griffe.logger.warning(
-                        f"unpack options: {self.defaults[cls.path]} has no default for '{name}'"
+                        f"unpack options: option '{name}' of {class_path} has no #: comment"
                     )
-                parameter = griffe.Parameter(
-                    name,
-                    annotation=annotation,
-                    kind=griffe.ParameterKind.keyword_only,
-                    default=defaults.get(name, "..."),
-                )
-                parameter.function = func
-                func.parameters[name] = parameter
+                else:
+                    attribute.docstring = griffe.Docstring(comment, parent=attribute)
+                if name not in defaults:
+                    griffe.logger.warning(
+                        f"unpack options: {defaults_path} has no default for '{name}'"
+                    )
+                else:
+                    attribute.value = defaults[name]

@@ -17,17 +17,21 @@ was wrong. Every attempt is an OpenTelemetry span.
 from __future__ import annotations
 
 from relapse import checks, chunks_from
-from relapse._decorator import GroundedFunction, grounded
-from relapse._engine import arun, run
+from relapse._citations import Citation, citations, cite
+from relapse._decorator import GroundedFunction
+from relapse._engine import Loop, arun, grounded, run
 from relapse._policy import LoopOptions
 from relapse._read.answers import default_answer_of
 from relapse._read.compress import default_compress
 from relapse._read.streams import Streamed
 from relapse._read.usage import default_usage_of
 from relapse._results import (
+    Evidence,
     GroundingFinding,
     GroundingResult,
     IterationRecord,
+    Outcome,
+    Redaction,
     RelapseResult,
     Usage,
 )
@@ -41,13 +45,18 @@ from relapse.prompts import compact_retry, instruction_retry, spans_only_retry
 __all__ = [
     "AsyncGroundedStream",
     "Attempt",
+    "Citation",
+    "Evidence",
     "GroundedFunction",
     "GroundedStream",
     "GroundingFinding",
     "GroundingResult",
     "IterationRecord",
+    "Loop",
     "LoopOptions",
     "NotGroundedError",
+    "Outcome",
+    "Redaction",
     "RelapseError",
     "RelapseResult",
     "Streamed",
@@ -56,6 +65,8 @@ __all__ = [
     "arun",
     "checks",
     "chunks_from",
+    "citations",
+    "cite",
     "compact_retry",
     "current_attempt",
     "default_answer_of",

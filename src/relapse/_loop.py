@@ -30,21 +30,26 @@ from typing import Any
 
 from opentelemetry.trace import INVALID_SPAN, Span
 
+from relapse._lineage import NO_LINEAGE, lineage
 from relapse._policy import RELEASE_SENTENCE, Policy
+from relapse._read.chunks import chunk_id_of
+from relapse._read.rebuild import rebuilt
 from relapse._read.replies import Reply
 from relapse._read.streams import BrokenStream, Streamed, asettle, settle, stream_kind
+from relapse._redaction import Redactor
 from relapse._release import END, Broken, Close, Pull, Release, Released, read_released
 from relapse._results import (
+    Evidence,
     GroundingFinding,
     GroundingResult,
     IterationRecord,
+    Outcome,
     RelapseResult,
     total_usage,
 )
 from relapse._state import _CURRENT, Attempt, attempt_scope
 from relapse._streams import STREAMING, AsyncGroundedStream, GroundedStream
-from relapse._telemetry import active
-from relapse._telemetry import attributes as attr
+from relapse._telemetry.context import active
 from relapse._telemetry.streaming import (
     FALLBACK_CALL,
     fallback_attribute,
@@ -52,7 +57,7 @@ from relapse._telemetry.streaming import (
     release_attributes,
     stopped_by_caller,
 )
-from relapse.checks._contract import SILENT_REJECTION_CODE, Verdict, prepare
+from relapse.checks._contract import SILENT_REJECTION_CODE, Verdict, annotator_kind, prepare
 from relapse.checks._incremental import incremental
 from relapse.exceptions import MalformedResponseError, NotGroundedError
 from relapse.prompts import fit_retry
@@ -149,10 +154,19 @@ def make_record(
     The transcript record of one iteration.
 
     ``verdict`` is None when the answer could not be read or checked (the
-    reading or the check raised); the paid response is recorded all the same.
-    ``released`` is the text of it handed to the caller (``release="sentence"``).
+    reading or the check raised); the paid response is recorded all the same,
+    with an empty lineage. On a retry, the lineage (``resolved``,
+    ``persisted``, ``introduced``) compares the verdict with the previous
+    record's. ``released`` is the text of it handed to the caller
+    (``release="sentence"``).
     """
     grounded, findings = (False, ()) if verdict is None else (verdict.ok, tuple(verdict.findings))
+    evidence = () if verdict is None else with_ids(verdict.evidence, attempt.chunks)
+    change = NO_LINEAGE
+    # An answer that was not checked neither resolved nor kept anything.
+    if attempt.transcript and verdict is not None:
+        before = attempt.transcript[-1]
+        change = lineage(before.findings, before.answer, findings, reply.answer)
     return IterationRecord(
         attempt.iteration,
         attempt.prompt,
@@ -162,8 +176,26 @@ def make_record(
         duration_s,
         reply.response,
         reply.usage,
+        change.resolved,
+        change.persisted,
+        change.introduced,
+        evidence,
         released,
     )
+
+
+def with_ids(evidence: Sequence[Evidence], chunks: Sequence[str]) -> tuple[Evidence, ...]:
+    """``evidence`` with each missing ``chunk_id`` read from its chunk (see :func:`chunk_id_of`)."""
+    if not evidence:
+        return ()
+    named = []
+    for item in evidence:
+        if item.chunk_id is None and 0 <= item.chunk_index < len(chunks):
+            found = chunk_id_of(chunks[item.chunk_index])
+            if found is not None:
+                item = replace(item, chunk_id=found)
+        named.append(item)
+    return tuple(named)
 
 
 def _unwrapped(reply: object) -> object:
@@ -212,34 +244,38 @@ def attach(
         error.add_note(f"{NOTE_PREFIX} {attempt.iteration}; see .relapse_transcript")
 
 
-def _repeat_key(record: IterationRecord) -> tuple[Any, ...]:
-    errors = [f for f in record.findings if f.severity == "error"]
-    spans = tuple((f.code, f.spans) for f in errors)
-    if any(f.spans for f in errors):
-        return spans
-    # Without spans to compare, only the same answer is the same failure.
-    return (spans, record.answer)
+def is_stall(record: IterationRecord, previous: IterationRecord) -> bool:
+    """
+    Whether the failing retry ``record`` is a stall after ``previous``.
+
+    A stall is a retry that resolved nothing and introduced nothing (its
+    :attr:`~IterationRecord.resolved` and :attr:`~IterationRecord.introduced`
+    are empty): every failure persisted. When neither answer has an error
+    finding (a check that rejects without one), there is nothing to match,
+    and only the same answer again is a stall.
+    """
+    if record.resolved or record.introduced:
+        return False
+    if record.persisted:
+        return True
+    return record.answer == previous.answer
 
 
-def _stop(policy: Policy, transcript: list[IterationRecord], started: float) -> str | None:
+def _stop(policy: Policy, transcript: list[IterationRecord], started: float) -> Outcome | None:
     """The outcome when the loop must end after the last record, else None."""
     last = transcript[-1]
     if last.grounded:
-        return attr.OUTCOME_FIRST_TRY if last.iteration == 1 else attr.OUTCOME_RECOVERED
-    if (
-        policy.stop_on_repeat
-        and len(transcript) > 1
-        and _repeat_key(last) == _repeat_key(transcript[-2])
-    ):
-        return attr.OUTCOME_STALLED
+        return "grounded_first_try" if last.iteration == 1 else "recovered"
+    if policy.stop_on_repeat and len(transcript) > 1 and is_stall(last, transcript[-2]):
+        return "stalled"
     if last.iteration >= policy.max_iterations:
-        return attr.OUTCOME_EXHAUSTED
+        return "exhausted"
     if policy.max_total_tokens is not None:
         spent = total_usage(record.usage for record in transcript)
         if spent is not None and spent.total_tokens >= policy.max_total_tokens:
-            return attr.OUTCOME_BUDGET
+            return "budget"
     if _spent(policy, started):
-        return attr.OUTCOME_TIMEOUT
+        return "timeout"
     return None
 
 
@@ -260,14 +296,20 @@ def _retry_query(policy: Policy, attempt: Attempt) -> str:
 def _final(
     policy: Policy,
     transcript: list[IterationRecord],
-    outcome: str,
+    outcome: Outcome,
     last: Attempt,
     elapsed_s: float,
 ) -> RelapseResult:
     record = transcript[-1]
     if record.grounded:
         return RelapseResult(
-            record.answer, True, len(transcript), transcript, outcome, record.response
+            record.answer,
+            True,
+            len(transcript),
+            transcript,
+            outcome,
+            record.response,
+            evidence=record.evidence,
         )
     if callable(policy.on_exhausted):
         after = Attempt(
@@ -292,7 +334,66 @@ def _final(
     if policy.on_exhausted == "best":
         record = min(transcript, key=_best)
     return RelapseResult(
-        record.answer, False, len(transcript), transcript, outcome, record.response
+        record.answer,
+        False,
+        len(transcript),
+        transcript,
+        outcome,
+        record.response,
+        evidence=record.evidence,
+    )
+
+
+def _redact(
+    policy: Policy,
+    transcript: list[IterationRecord],
+    checkers: dict[int, tuple[Callable[[str], Verdict], tuple[str, ...]]],
+) -> Generator[Await, object, RelapseResult]:
+    """
+    ``on_exhausted="redact"``: the best attempt without its failing sentences.
+
+    Removes every sentence holding a failing span of the best record, then
+    checks the redacted text with the check that judged that record and
+    removes the sentences of what still fails, until it passes; when a
+    failure cannot be located, or lies outside every sentence, nothing is
+    kept. Yields :class:`Await` for an async check's verdict.
+    """
+    record = min(transcript, key=_best)
+    redactor = Redactor(record.answer, record.iteration, policy.redact_marker)
+    errors = [f for f in record.findings if f.severity == "error"]
+    if errors:
+        redactor.remove(errors)
+    else:
+        redactor.remove_all()  # rejected without a finding: the failure may be anywhere
+    check, attempt_chunks = checkers.get(record.iteration, (None, ()))
+    evidence: tuple[Evidence, ...] = ()
+    while check is not None and not redactor.empty:
+        pending: object = check(redactor.text())
+        if type(pending) is not GroundingResult and inspect.isawaitable(pending):
+            pending = _unwrapped((yield Await(pending)))
+        verdict = _verified(pending)
+        if verdict.ok:
+            evidence = with_ids(verdict.evidence, attempt_chunks)
+            break
+        if not redactor.remove(verdict.errors, in_redacted=True):
+            redactor.remove_all()
+    text = redactor.text()
+    response: Any
+    if isinstance(record.response, Streamed):
+        response = Streamed(record.response.kind, (text,))
+    else:
+        response = rebuilt(record.response, text, policy.readers.answer)
+        if response is None:
+            response = text  # no way to rebuild it: the caller gets the text itself
+    return RelapseResult(
+        text,
+        False,
+        len(transcript),
+        transcript,
+        "redacted",
+        response,
+        redactor.redactions(),
+        evidence,
     )
 
 
@@ -315,6 +416,8 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
     own_chunks = policy.readers.chunks_of is not None
     call_span = telemetry.start_call(policy.max_iterations, None if own_chunks else len(chunks))
     transcript: list[IterationRecord] = []
+    # The check that judged each iteration, for on_exhausted="redact" to judge its redaction.
+    checkers: dict[int, tuple[Callable[[str], Verdict], tuple[str, ...]]] = {}
     started = policy.clock()
     texts = tuple(chunks)
     replaced: Any = None
@@ -334,6 +437,7 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
     try:
         # The check gets the texts list as it is; the Attempt an immutable copy.
         checker: Callable[[str], Verdict] = prepare(policy.check, query, chunks)
+        annotator = annotator_kind(policy.check)
         while True:
             span = telemetry.start_iteration(call_span, attempt.iteration)
             span_open = True
@@ -357,6 +461,7 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                 transcript.append(make_record(attempt, salvaged, None, time.perf_counter() - began))
             raw = _unwrapped(sent)
             reply = Reply(raw, "", None)
+            checking = False
             try:
                 if read is not None:
                     # Read and checked piece by piece (release="sentence").
@@ -375,6 +480,7 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                         attempt = replace(attempt, chunks=texts)
                     check_span = telemetry.start_check(span, policy.check_name)
                     checked = time.perf_counter()
+                    checking = True
                     with active(check_span):
                         pending: object = checker(reply.answer)
                     if type(pending) is not GroundingResult and inspect.isawaitable(pending):
@@ -384,9 +490,15 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
             except BaseException as error:
                 # The paid response stays in the transcript even when reading
                 # it or checking its answer fails.
-                transcript.append(make_record(attempt, reply, None, time.perf_counter() - began))
-                telemetry.fail(check_span, error)
+                failed = make_record(attempt, reply, None, time.perf_counter() - began)
+                transcript.append(failed)
+                if checking:
+                    # The check raised: its evaluation event says so (error.type).
+                    telemetry.fail_check(span, check_span, policy.check_name, failed, error)
+                else:
+                    telemetry.fail(check_span, error)
                 raise
+            checkers[attempt.iteration] = (checker, attempt.chunks)
             record = make_record(
                 attempt,
                 reply,
@@ -407,7 +519,15 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                     release_attributes(span, read, None, len(released) - len(read.released))
             elif policy.release_fallback is not None or (streaming and fell_back):
                 fallback_attribute(span, policy.release_fallback or FALLBACK_CALL)
-            telemetry.end_iteration(span, record, policy.check_name, check_s, check_span)
+            telemetry.end_iteration(
+                span,
+                record,
+                policy.check_name,
+                check_s,
+                check_span,
+                len(attempt.chunks),
+                annotator,
+            )
             outcome = _stop(policy, transcript, started)
             if outcome is not None:
                 break
@@ -422,24 +542,43 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                 released,
             )
             if policy.retrieve is not None:
-                fresh = policy.retrieve(attempt)
-                if fresh is not None:
+                retrieval = telemetry.start_retrieval(call_span, attempt.iteration)
+                try:
+                    with active(retrieval):
+                        fresh = policy.retrieve(attempt)
+                        # Read inside the span: chunks of a wrong shape fail it.
+                        fetched = (
+                            None
+                            if fresh is None
+                            else policy.read_chunks(fresh, "retrieve() result")
+                        )
+                except BaseException as error:
+                    telemetry.fail(retrieval, error)
+                    raise
+                telemetry.end_retrieval(retrieval, fetched)
+                if fetched is not None:
                     # The check must judge the next answer against what the model saw.
-                    replaced, new_texts = fresh
+                    replaced, new_texts = fetched
                     texts = tuple(new_texts)
                     checker = prepare(policy.check, query, new_texts)
                     attempt = replace(attempt, chunks=texts)
                 if _spent(policy, started):
                     # A slow retrieve spent the budget: rewrite (which may
                     # call a model) and the next paid call must not start.
-                    outcome = attr.OUTCOME_TIMEOUT
+                    outcome = "timeout"
                     break
             attempt = replace(attempt, prompt=_retry_query(policy, attempt))
             if _spent(policy, started):
                 # Nor may the next call start after a rewrite that spent it.
-                outcome = attr.OUTCOME_TIMEOUT
+                outcome = "timeout"
                 break
-        result = _final(policy, transcript, outcome, attempt, policy.clock() - started)
+        redacting = policy.on_exhausted == "redact" and not transcript[-1].grounded
+        if redacting and not sentence_read:
+            result = yield from _redact(policy, transcript, checkers)
+        else:
+            # release="sentence" released the verified prefix already: that
+            # is the answer (_after_released), nothing is left to redact.
+            result = _final(policy, transcript, outcome, attempt, policy.clock() - started)
         if sentence_read:
             result = yield from _after_released(policy, query, texts, result, released, attempt)
     except StreamClosed as closed:
@@ -555,6 +694,22 @@ def _after_released(
     return replace(result, answer=released)
 
 
+def unchecked_result(query: object, raw: Any) -> RelapseResult:
+    """
+    The result of one call made straight through, with the kill switch off.
+
+    The only place it is built, for every entry point. Nothing is read from
+    ``raw`` (a stream stays unread): the answer is ``raw`` when it is a
+    ``str``, else empty; the response is ``raw``; the record's prompt is
+    ``query`` when it is a ``str``, else empty (nothing was validated).
+    """
+    answer = raw if isinstance(raw, str) else ""
+    record = IterationRecord(
+        1, query if isinstance(query, str) else "", answer, False, response=raw
+    )
+    return RelapseResult(answer, False, 1, [record], "disabled", raw)
+
+
 def _async_check_refused(pending: Awaitable[GroundingResult]) -> Raised:
     close = getattr(pending, "close", None)
     if callable(close):
@@ -565,6 +720,30 @@ def _async_check_refused(pending: Awaitable[GroundingResult]) -> Raised:
             " relapse.arun or an async def decorated function"
         )
     )
+
+
+#: What a generator cannot raise as itself (PEP 479 turns it into a
+#: RuntimeError): the drivers hand it back as a value, raised by their callers.
+_UNRAISABLE_IN_GENERATORS = (StopIteration, StopAsyncIteration)
+
+
+def _ended(outcome: RelapseResult | Raised) -> RelapseResult | BaseException:
+    """
+    What a pump ends with: the result, or an error no generator can raise as itself.
+
+    Raises:
+        BaseException: the loop's error, when a generator can raise it.
+    """
+    if isinstance(outcome, Raised) and isinstance(outcome.error, _UNRAISABLE_IN_GENERATORS):
+        return outcome.error
+    return _finish(outcome)
+
+
+def settled(ended: RelapseResult | BaseException) -> RelapseResult:
+    """The result a pump ended with, or raise the error it handed back (as itself)."""
+    if isinstance(ended, BaseException):
+        raise ended
+    return ended
 
 
 def _finish(outcome: RelapseResult | Raised) -> RelapseResult:
@@ -600,7 +779,9 @@ def _closed_by_caller(loop: Steps) -> None:
     loop.close()
 
 
-def pump(loop: Steps, call: Callable[[str, Any], object]) -> Generator[Any, None, RelapseResult]:
+def pump(
+    loop: Steps, call: Callable[[str, Any], object]
+) -> Generator[Any, None, RelapseResult | BaseException]:
     """
     Run the loop with a synchronous LLM call, yielding what it releases.
 
@@ -611,7 +792,9 @@ def pump(loop: Steps, call: Callable[[str, Any], object]) -> Generator[Any, None
     the stream) closes the stream being read and the loop.
 
     Returns:
-        The :class:`RelapseResult`; raises what the loop raises.
+        The :class:`RelapseResult`, or the ``StopIteration`` the loop raised
+        (no generator can raise it as itself: :func:`settled` does); raises
+        anything else the loop raises.
     """
     reading: Any = None
     try:
@@ -659,7 +842,7 @@ def pump(loop: Steps, call: Callable[[str, Any], object]) -> Generator[Any, None
             with contextlib.suppress(Exception):
                 _close(reading)
     # Raised outside the handler above, so StopIteration is not its context.
-    return _finish(outcome)
+    return _ended(outcome)
 
 
 def start(loop: Steps, call: Callable[[str, Any], object]) -> RelapseResult | GroundedStream[Any]:
@@ -674,8 +857,7 @@ def start(loop: Steps, call: Callable[[str, Any], object]) -> RelapseResult | Gr
     try:
         next(pumping)  # STREAMING: nothing is released before it
     except StopIteration as done:
-        result: RelapseResult = done.value
-        return result
+        return settled(done.value)
     return GroundedStream(pumping)
 
 
@@ -683,12 +865,12 @@ async def astart(
     loop: Steps, call: Callable[[str, Any], object]
 ) -> RelapseResult | AsyncGroundedStream[Any]:
     """:func:`start` with an asynchronous LLM call."""
-    box: list[RelapseResult] = []
+    box: list[RelapseResult | BaseException] = []
     pumping = apump(loop, call, box)
     try:
         await pumping.__anext__()
     except StopAsyncIteration:
-        return box[0]
+        return settled(box[0])
     return AsyncGroundedStream(pumping, box)
 
 
@@ -699,12 +881,12 @@ def drive(loop: Steps, call: Callable[[str, Any], object]) -> RelapseResult:
         while True:
             next(pumping)  # what it releases has no caller to go to
     except StopIteration as done:
-        result: RelapseResult = done.value
-    return result
+        ended: RelapseResult | BaseException = done.value
+    return settled(ended)
 
 
 async def apump(
-    loop: Steps, call: Callable[[str, Any], object], box: list[RelapseResult]
+    loop: Steps, call: Callable[[str, Any], object], box: list[RelapseResult | BaseException]
 ) -> AsyncGenerator[Any, None]:
     """
     :func:`pump` with an asynchronous LLM call; the result goes into ``box``.
@@ -768,7 +950,7 @@ async def apump(
         if reading is not None:
             with contextlib.suppress(Exception):
                 await _aclose(reading)
-    box.append(_finish(outcome))
+    box.append(_ended(outcome))
 
 
 async def adrive(loop: Steps, call: Callable[[str, Any], object]) -> RelapseResult:
@@ -778,7 +960,7 @@ async def adrive(loop: Steps, call: Callable[[str, Any], object]) -> RelapseResu
     The call returns an awaitable of the answer, or an async iterator (an
     async generator function's stream), which is read to its end.
     """
-    box: list[RelapseResult] = []
+    box: list[RelapseResult | BaseException] = []
     async for _ in apump(loop, call, box):
         pass  # what it releases has no caller to go to
-    return box[0]
+    return settled(box[0])

@@ -1,8 +1,10 @@
 """
-The loop's options, validated once, in one place: :func:`make_policy`.
+The loop options: each documented once (:class:`LoopOptions`), validated once (:func:`make_policy`).
 
-:func:`relapse.grounded` calls it once when decorating, :func:`relapse.run`
-and :func:`relapse.arun` once per call; nothing else validates an option.
+A :class:`relapse.Loop` calls :func:`make_policy` when it is built; the
+decorator, ``run`` and ``arun`` derive their variants of its :class:`Policy`
+(:meth:`Policy.for_function`, :meth:`Policy.for_run`) without validating
+again. Nothing else validates an option.
 """
 
 from __future__ import annotations
@@ -11,33 +13,25 @@ import inspect
 import os
 import time
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from relapse._read.chunks import materialize
 from relapse._read.replies import AnswerOf, ChunksOf, Readers, UsageOf
-from relapse._results import GroundingFinding
 from relapse._state import Attempt
 from relapse._telemetry import Telemetry
 from relapse._telemetry import attributes as attr
-from relapse.checks._contract import Check, check_name
-from relapse.checks._incremental import can_judge_incrementally
-from relapse.prompts import (
-    RETRY_WORDINGS,
-    continuation_note,
-    continuation_retry,
-    default_rewrite,
-    rejected_after,
-    retry_note,
-)
+from relapse.checks._contract import Check, can_judge_incrementally, check_name
+from relapse.grounding import default_grounding_check
+from relapse.prompts import compact_retry, retry_note
 
 if TYPE_CHECKING:
     from opentelemetry import trace
     from opentelemetry._logs import LoggerProvider
     from opentelemetry.metrics import MeterProvider
 
-OnExhaustedPolicy = Literal["return", "best", "raise"]
+OnExhaustedPolicy = Literal["return", "best", "raise", "redact"]
 #: ``release=``: when a stream's pieces reach the caller.
 Release = Literal["answer", "sentence"]
 RELEASE_ANSWER = "answer"
@@ -46,13 +40,12 @@ RELEASES: tuple[str, ...] = (RELEASE_ANSWER, RELEASE_SENTENCE)
 #: ``on_exhausted(attempt) -> answer``: picks the answer returned when none passed.
 ExhaustedHandler = Callable[[Attempt], str]
 OnExhausted = OnExhaustedPolicy | ExhaustedHandler
-ON_EXHAUSTED_POLICIES: tuple[str, ...] = ("return", "best", "raise")
+ON_EXHAUSTED_POLICIES: tuple[str, ...] = ("return", "best", "raise", "redact")
 
-#: ``rewrite(attempt) -> retry query`` (or, as in 0.2.0 previews,
-#: ``rewrite(query, previous_answer, findings)``).
-Rewrite = Callable[[Attempt], str] | Callable[[str, str, Sequence[GroundingFinding]], str]
-#: ``retrieve(attempt) -> chunks | None`` (or ``retrieve(query, previous_answer, findings)``).
-Retrieve = Callable[[Attempt], Any] | Callable[[str, str, Sequence[GroundingFinding]], Any]
+#: ``rewrite(attempt) -> retry query``.
+Rewrite = Callable[[Attempt], str]
+#: ``retrieve(attempt) -> chunks | None``.
+Retrieve = Callable[[Attempt], Any]
 #: ``on_iteration(attempt)``: called before each LLM call; its return value is ignored.
 OnIteration = Callable[[Attempt], object]
 #: ``enabled`` as a bool, or ``enabled() -> bool`` read on every call.
@@ -75,16 +68,18 @@ class Policy:
     check: Check
     check_name: str
     on_exhausted: OnExhausted
-    #: ``rewrite(attempt) -> str``, legacy signatures already adapted.
-    rewrite: Callable[[Attempt], str]
+    #: ``rewrite(attempt) -> str``: the caller's, or the entry point's default.
+    rewrite: Rewrite
     timeout_s: float | None
     max_prompt_chars: int | None
     telemetry: Telemetry
     #: Seconds from an arbitrary origin, read to enforce ``timeout_s``;
     #: injectable so tests can move time without sleeping.
     clock: Callable[[], float] = time.monotonic
-    #: ``retrieve(attempt) -> (value, texts) | None``, adapted and validated.
-    retrieve: Callable[[Attempt], tuple[Any, list[str]] | None] | None = None
+    #: ``retrieve(attempt) -> chunks | None``, the caller's, validated.
+    retrieve: Retrieve | None = None
+    #: Turns what ``retrieve`` returned into ``(value passed on, chunk texts)``.
+    read_chunks: ChunksReader = materialize
     stop_on_repeat: bool = False
     on_iteration: OnIteration | None = None
     #: The kill switch, read by :func:`is_enabled` on every call.
@@ -93,6 +88,10 @@ class Policy:
     readers: Readers = field(default_factory=Readers)
     #: Stop retrying once the attempts' tokens reach this many (outcome ``budget``).
     max_total_tokens: int | None = None
+    #: Whether ``rewrite`` is the caller's (a ``feedback_arg`` keeps it).
+    custom_rewrite: bool = False
+    #: With ``on_exhausted="redact"``: what replaces a removed sentence (None: nothing).
+    redact_marker: str | None = None
     #: When a stream's pieces reach the caller: ``"answer"`` or ``"sentence"``
     #: (already ``"answer"`` when ``release="sentence"`` fell back).
     release: str = RELEASE_ANSWER
@@ -104,69 +103,86 @@ class Policy:
         """This policy with its call span named ``relapse <name>``."""
         return replace(self, telemetry=self.telemetry.renamed(name))
 
+    def for_function(self, name: str, chunks_of: ChunksOf | None, feedback: bool) -> Policy:
+        """
+        This policy for one decorated function (its call span ``relapse <name>``).
 
-def _takes_attempt(name: str, function: Callable[..., Any]) -> bool:
+        Args:
+            name: The function's qualified name.
+            chunks_of: ``chunks_of(response) -> chunks`` of a function that
+                retrieves its chunks itself, or None.
+            feedback: Whether the retry text goes to a ``feedback_arg``
+                parameter; without a ``rewrite`` it is then
+                :func:`relapse.prompts.retry_note` (the note without the question).
+
+        Raises:
+            TypeError: ``chunks_of`` is not callable.
+            ValueError: ``chunks_of`` with ``retrieve``.
+        """
+        if chunks_of is not None and not callable(chunks_of):
+            raise TypeError(
+                f"chunks_of must be callable(response) -> chunks, got {type(chunks_of).__name__}"
+            )
+        if chunks_of is not None and self.retrieve is not None:
+            raise ValueError(
+                "retrieve= replaces the chunks argument; with chunks_of= the function retrieves"
+                " its chunks itself: re-retrieve inside it"
+                " (relapse.current_attempt() tells a retry)"
+            )
+        readers = Readers(self.readers.answer_of, self.readers.usage_of, chunks_of)
+        rewrite = retry_note if feedback and not self.custom_rewrite else self.rewrite
+        release, fallback = self.release, self.release_fallback
+        if release == RELEASE_SENTENCE and chunks_of is not None:
+            _warn_fallback("chunks_of knows the chunks only after the stream")
+            release, fallback = RELEASE_ANSWER, attr.FALLBACK_CHUNKS_OF
+        return replace(
+            self,
+            readers=readers,
+            rewrite=rewrite,
+            release=release,
+            release_fallback=fallback,
+            telemetry=self.telemetry.renamed(name),
+        )
+
+    def for_run(self, name: str, read_chunks: ChunksReader) -> Policy:
+        """
+        This policy for ``run``/``arun``: call span ``relapse <name>``.
+
+        ``read_chunks`` reads what ``retrieve`` returns (``run`` compresses it
+        with ``compress=True``).
+        """
+        return replace(self, read_chunks=read_chunks, telemetry=self.telemetry.renamed(name))
+
+
+def _takes_attempt(name: str, function: Callable[..., Any]) -> None:
     """
-    Whether ``function`` takes one :class:`Attempt` rather than the legacy three arguments.
+    Check that ``function`` can be called as ``function(attempt)``, before any paid call.
 
     Raises:
-        TypeError: it can be called with neither (before any paid call).
+        TypeError: its signature cannot take one positional argument.
     """
     try:
         signature = inspect.signature(function)
     except (TypeError, ValueError):
-        return True  # no signature to read (some builtins): assume the Attempt form
-    for arguments, new_style in (((None,), True), ((None, None, None), False)):
-        try:
-            signature.bind(*arguments)
-        except TypeError:
-            continue
-        return new_style
-    raise TypeError(
-        f"{name} must take one relapse.Attempt (or query, previous_answer, findings);"
-        f" its signature is {signature}"
-    )
-
-
-def _rewrite_policy(rewrite: Any) -> Callable[[Attempt], str]:
-    if rewrite is None:
-        rewrite = default_rewrite
-    elif not callable(rewrite):
-        raise TypeError(f"rewrite must be callable(attempt) -> str, got {type(rewrite).__name__}")
-    if _takes_attempt("rewrite", rewrite):
-        return rewrite  # type: ignore[no-any-return]
-    shipped = rewrite in RETRY_WORDINGS
-
-    def legacy(attempt: Attempt) -> str:
-        previous = attempt.previous_answer or ""
-        if shipped and attempt.released:
-            # release="sentence": the caller already read the prefix; ask for the rest.
-            rejected = rejected_after(previous, attempt.released)
-            return continuation_retry(attempt.query, attempt.released, rejected, attempt.errors)
-        return rewrite(attempt.query, previous, attempt.errors)  # type: ignore[no-any-return]
-
-    return legacy
-
-
-def _retrieve_policy(
-    retrieve: Any, read: ChunksReader
-) -> Callable[[Attempt], tuple[Any, list[str]] | None] | None:
-    if retrieve is None:
-        return None
-    if not callable(retrieve):
+        return  # no signature to read (some builtins): the call will tell
+    try:
+        signature.bind(None)
+    except TypeError:
+        shown = getattr(function, "__qualname__", type(function).__qualname__)
         raise TypeError(
-            f"retrieve must be callable(attempt) -> chunks | None, got {type(retrieve).__name__}"
-        )
-    new_style = _takes_attempt("retrieve", retrieve)
+            f"{name} must be callable as f(attempt), with one relapse.Attempt;"
+            f" {shown}{signature} cannot take one positional argument"
+            " (read attempt.query, attempt.previous_answer and attempt.errors instead)"
+        ) from None
 
-    def fetch(attempt: Attempt) -> tuple[Any, list[str]] | None:
-        if new_style:
-            fresh = retrieve(attempt)
-        else:
-            fresh = retrieve(attempt.query, attempt.previous_answer or "", attempt.errors)
-        return None if fresh is None else read(fresh, "retrieve() result")
 
-    return fetch
+def _policy_callable(name: str, value: object, shape: str) -> None:
+    """Check an ``f(attempt)`` option: None, or a callable taking one positional argument."""
+    if value is None:
+        return
+    if not callable(value):
+        raise TypeError(f"{name} must be {shape}, got {type(value).__name__}")
+    _takes_attempt(name, value)
 
 
 def _positive_int(name: str, value: object, minimum: int, meaning: str) -> None:
@@ -196,35 +212,115 @@ def is_enabled(enabled: Enabled) -> bool:
 
 class LoopOptions(TypedDict, total=False):
     """
-    The options every entry point shares.
+    The loop options: every key documented here, once; the defaults are in :data:`DEFAULTS`.
 
-    :func:`relapse.grounded`, :func:`relapse.run` and :func:`relapse.arun` take
-    them, with their meaning in :func:`relapse.grounded`'s docstring. Defaults
-    are in :data:`DEFAULTS`.
+    :class:`relapse.Loop`, :func:`relapse.grounded`, :func:`relapse.run`
+    and :func:`relapse.arun` take them as keyword arguments. Every policy
+    (``rewrite``, ``retrieve``, ``on_iteration``, a callable
+    ``on_exhausted``) takes one :class:`relapse.Attempt`; one that cannot be
+    called with one positional argument is a ``TypeError`` when the loop is
+    built, before any LLM call.
+
+    .. versionadded:: 0.2.0
     """
 
+    #: Total LLM calls allowed, at least 1 (1 means no retry).
     max_iterations: int
+    #: A :class:`relapse.checks.Check`, ``check(query, chunks, answer) ->
+    #: GroundingResult``, where ``chunks`` is the list of chunk texts; None
+    #: means :func:`relapse.default_grounding_check`. An async check (one
+    #: returning an awaitable) needs an ``async def`` function or ``arun``.
     grounding_check: Check | None
+    #: What to return when no answer passed: ``"return"`` the last answer;
+    #: ``"best"`` the real answer with the fewest failing spans (earliest on
+    #: ties), where an empty answer, an echo of the retry instructions (FG004)
+    #: or an answer the check could not read ranks below every real answer;
+    #: ``"raise"`` :class:`relapse.NotGroundedError`; ``"redact"`` that best
+    #: answer with every sentence holding a failing span removed (outcome
+    #: ``"redacted"``; the redacted text passes the check; the result's
+    #: ``redactions`` say what went; the call returns the function's own type
+    #: rebuilt around it where relapse can, else the text); or
+    #: ``on_exhausted(attempt) -> str`` given the :class:`relapse.Attempt`
+    #: that was not made (its ``transcript`` holds every record), whose text
+    #: is returned (a function returning a stream gets a stream of the same
+    #: kind yielding that text as its one piece).
     on_exhausted: OnExhausted
+    #: ``rewrite(attempt) -> str`` builds the retry query from the
+    #: :class:`relapse.Attempt` being prepared; any wording of
+    #: :mod:`relapse.prompts` is one. None means
+    #: :func:`relapse.prompts.compact_retry` (with a ``feedback_arg``,
+    #: :func:`relapse.prompts.retry_note`).
     rewrite: Rewrite | None
+    #: Overall budget in seconds, checked after each iteration and again after
+    #: ``retrieve`` and after ``rewrite``, so no further iteration starts once
+    #: it is spent (outcome ``"timeout"``, then per ``on_exhausted``). It does
+    #: not interrupt a running LLM call (nor ``on_iteration``, ``retrieve``,
+    #: ``rewrite``). None: no budget.
     timeout: float | None
+    #: A hard upper bound, in characters, on every retry query: a longer one
+    #: quotes only the failing spans, then only the finding codes, then a
+    #: shortened question. None: no bound.
     max_prompt_chars: int | None
+    #: The re-retrieval back-edge, ``retrieve(attempt) -> chunks | None``,
+    #: called before each retry, before ``rewrite``: new chunks (the shapes
+    #: of the chunks argument) replace the chunks from then on and the check
+    #: judges against them (``run(compress=True)`` compresses them too); None
+    #: keeps the current ones. Not with ``chunks_of``.
     retrieve: Retrieve | None
+    #: Stop with outcome ``"stalled"`` on a stall, instead of paying for
+    #: another call: a failing retry that resolved nothing and introduced
+    #: nothing (its record's ``resolved`` and ``introduced`` are empty; see
+    #: :class:`relapse.IterationRecord`).
     stop_on_repeat: bool
+    #: ``on_iteration(attempt)``, called before each LLM call (inside its
+    #: span); what it raises propagates like an LLM error.
     on_iteration: OnIteration | None
+    #: The kill switch: a bool, or ``enabled() -> bool`` read on every call.
+    #: When off, or when the environment variable ``RELAPSE_ENABLED`` is
+    #: ``0``/``false``/``no``/``off`` (read when the loop is built: when
+    #: decorating, by ``run``/``arun`` at each call), the function is called
+    #: once, straight through: no check, no spans, outcome ``"disabled"``.
     enabled: Enabled
+    #: OpenTelemetry tracer provider; None: the global one.
     tracer_provider: trace.TracerProvider | None
+    #: OpenTelemetry meter provider; None: the global one.
     meter_provider: MeterProvider | None
+    #: OpenTelemetry logger provider for evaluation events; None: they are span events.
     logger_provider: LoggerProvider | None
+    #: Put prompts, answers and failing spans on spans; None: decided by
+    #: ``OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT``.
     capture_content: bool | None
+    #: ``redact(text) -> str``, applied to every captured text before it is recorded.
     redact: Callable[[str], str] | None
+    #: ``answer_of(response) -> str`` reads the text to check from what the
+    #: function (or ``call_llm``) returned; None means
+    #: :func:`relapse.default_answer_of` (for a stream, the text of its
+    #: pieces). For a stream it receives the :class:`relapse.Streamed`.
     answer_of: AnswerOf | None
+    #: ``usage_of(response) -> relapse.Usage | None`` reads the tokens one
+    #: call spent; None means :func:`relapse.default_usage_of` (for a stream,
+    #: its final usage event).
     usage_of: UsageOf | None
+    #: Stop retrying once the tokens the attempts reported reach this many
+    #: (outcome ``"budget"``); the attempt that crossed it is still checked,
+    #: and returned grounded if it passed. None: no budget.
     max_total_tokens: int | None
+    #: ``"answer"`` (the default): a stream reaches the caller once the whole
+    #: answer passed. ``"sentence"``: each sentence is released as soon as it
+    #: passed (with what it needs to be judged: an open quotation, a range,
+    #: a list), the stream is closed at the first failing sentence, and the
+    #: retry continues after what was released (:func:`relapse.prompts.continuation_retry`);
+    #: needs a check that judges a prefix (the default does), no ``answer_of``
+    #: and no ``chunks_of``, else it falls back to ``"answer"`` with a
+    #: ``UserWarning``. No effect on functions that return no stream.
     release: Release
+    #: With ``on_exhausted="redact"``, the text each removed sentence is
+    #: replaced by (``"[unsupported]"``, say); None drops it with the
+    #: whitespace before it.
+    redact_marker: str | None
 
 
-#: The default of every :class:`LoopOptions` key.
+#: The default of every :class:`LoopOptions` key (the one place they are written).
 DEFAULTS: dict[str, object] = {
     "max_iterations": 3,
     "grounding_check": None,
@@ -245,6 +341,7 @@ DEFAULTS: dict[str, object] = {
     "usage_of": None,
     "max_total_tokens": None,
     "release": RELEASE_ANSWER,
+    "redact_marker": None,
 }
 
 
@@ -256,14 +353,18 @@ def _validate(options: dict[str, Any]) -> None:
     """
     _positive_int("max_iterations", options["max_iterations"], 1, "it counts LLM calls")
     on_exhausted = options["on_exhausted"]
-    if not callable(on_exhausted) and on_exhausted not in ON_EXHAUSTED_POLICIES:
+    if callable(on_exhausted):
+        _takes_attempt("on_exhausted", on_exhausted)
+    elif on_exhausted not in ON_EXHAUSTED_POLICIES:
         raise ValueError(
             f"on_exhausted must be one of {', '.join(map(repr, ON_EXHAUSTED_POLICIES))}"
             f" or callable(attempt) -> str, got {on_exhausted!r}"
         )
+    _policy_callable("rewrite", options["rewrite"], "callable(attempt) -> str")
+    _policy_callable("retrieve", options["retrieve"], "callable(attempt) -> chunks | None")
+    _policy_callable("on_iteration", options["on_iteration"], "callable(attempt)")
     for name, shape in (
         ("grounding_check", "callable(query, chunks, answer)"),
-        ("on_iteration", "callable(attempt)"),
         ("redact", "callable(text) -> str"),
         ("answer_of", "callable(response) -> str"),
         ("usage_of", "callable(response) -> relapse.Usage | None"),
@@ -280,7 +381,7 @@ def _validate(options: dict[str, Any]) -> None:
             f"enabled must be a bool or callable() -> bool, got {type(enabled).__name__}"
         )
     if not enabled_from_env():
-        # Read like the content-capture variable: when decorating (run/arun: per call).
+        # Read like the content-capture variable: when the loop is built.
         options["enabled"] = False
     timeout = options["timeout"]
     if timeout is not None:
@@ -293,21 +394,31 @@ def _validate(options: dict[str, Any]) -> None:
         raise ValueError(f"max_prompt_chars must be a positive int, got {limit!r}")
     if options["max_total_tokens"] is not None:
         _positive_int("max_total_tokens", options["max_total_tokens"], 1, "a number of tokens")
+    marker = options["redact_marker"]
+    if marker is not None:
+        if not isinstance(marker, str):
+            raise TypeError(f"redact_marker must be a str or None, got {type(marker).__name__}")
+        if options["on_exhausted"] != "redact":
+            raise ValueError(
+                "redact_marker replaces the sentences on_exhausted='redact' removes;"
+                f" on_exhausted is {options['on_exhausted']!r}"
+            )
     if options["release"] not in RELEASES:
         raise ValueError(
             f"release must be one of {', '.join(map(repr, RELEASES))}, got {options['release']!r}"
         )
 
 
-def _release(options: dict[str, Any], check: Check, chunks_of: object) -> tuple[str, str | None]:
+def _release(options: dict[str, Any], check: Check) -> tuple[str, str | None]:
     """
     The release mode a loop runs with, and why ``"sentence"`` fell back, if it did.
 
     ``release="sentence"`` needs a check that judges text incrementally,
-    relapse's own reading of the pieces (no ``answer_of``) and chunks known
-    before the stream is read (no ``chunks_of``); otherwise the loop releases
-    the answer whole and says so once, here, with a :class:`UserWarning`
-    (and on every iteration span, ``relapse.stream.fallback``).
+    and relapse's own reading of the pieces (no ``answer_of``); otherwise the
+    loop releases the answer whole and says so once, here, with a
+    :class:`UserWarning` (and on every iteration span,
+    ``relapse.stream.fallback``). :meth:`Policy.for_function` adds the third
+    condition, chunks known before the stream is read (no ``chunks_of``).
     """
     if options["release"] != RELEASE_SENTENCE:
         return RELEASE_ANSWER, None
@@ -315,59 +426,40 @@ def _release(options: dict[str, Any], check: Check, chunks_of: object) -> tuple[
         reason, why = attr.FALLBACK_CHECK, f"the check {check_name(check)} cannot judge a prefix"
     elif options["answer_of"] is not None:
         reason, why = attr.FALLBACK_ANSWER_OF, "answer_of reads the text, not relapse"
-    elif chunks_of is not None:
-        reason, why = attr.FALLBACK_CHUNKS_OF, "chunks_of knows the chunks only after the stream"
     else:
         return RELEASE_SENTENCE, None
+    _warn_fallback(why)
+    return RELEASE_ANSWER, reason
+
+
+def _warn_fallback(why: str) -> None:
+    """Say once, when the loop is built, that ``release="sentence"`` fell back."""
     warnings.warn(
         f"release='sentence' falls back to release='answer': {why}; streams are released"
         " once the whole answer passed",
         UserWarning,
-        stacklevel=4,
+        stacklevel=5,
     )
-    return RELEASE_ANSWER, reason
 
 
-def _feedback_note(attempt: Attempt) -> str:
-    """The default retry text of a ``feedback_arg`` parameter: the note, not the question."""
-    previous = attempt.previous_answer or ""
-    if attempt.released:
-        rejected = rejected_after(previous, attempt.released)
-        return continuation_note(attempt.released, rejected, attempt.errors)
-    return retry_note(previous, attempt.errors)
-
-
-def make_policy(
-    name: str,
-    given: Mapping[str, object],
-    *,
-    read_chunks: ChunksReader = materialize,
-    chunks_of: ChunksOf | None = None,
-    feedback: bool = False,
-) -> Policy:
+def make_policy(name: str, given: Mapping[str, object]) -> Policy:
     """
     Validate every option of a loop and build its :class:`Policy`.
 
     The only place options are validated.
 
     Args:
-        name: The entry point (``grounded``, ``run``, ``arun``), named in
-            errors; it also names the call span until :meth:`Policy.named`.
+        name: The entry point (``Loop``, ``grounded``, ``run``, ``arun``),
+            named in errors; it also names the call span until
+            :meth:`Policy.for_function` or :meth:`Policy.for_run`.
         given: The options the caller passed (:class:`LoopOptions` keys).
-        read_chunks: Turns a ``retrieve`` result into ``(value, texts)``.
-        chunks_of: ``chunks_of(response) -> chunks`` of a decorated function
-            that retrieves itself (there is then nothing for ``retrieve`` to
-            replace).
-        feedback: Whether the retry text goes to a ``feedback_arg`` parameter;
-            without a ``rewrite`` it is then :func:`relapse.prompts.retry_note`
-            (the note without the question).
 
     Returns:
         The policy.
 
     Raises:
         TypeError: an unknown option, or one of the wrong type (the message
-            names it).
+            names it); a policy that cannot be called as ``f(attempt)``.
         ValueError: an option out of range (the message names it).
     """
     unknown = sorted(set(given) - set(DEFAULTS))
@@ -378,41 +470,30 @@ def make_policy(
         )
     options: dict[str, Any] = {**DEFAULTS, **given}
     _validate(options)
-    if chunks_of is not None and not callable(chunks_of):
-        raise TypeError(
-            f"chunks_of must be callable(response) -> chunks, got {type(chunks_of).__name__}"
-        )
-    if chunks_of is not None and options["retrieve"] is not None:
-        raise ValueError(
-            "retrieve= replaces the chunks argument; with chunks_of= the function retrieves"
-            " its chunks itself: re-retrieve inside it (relapse.current_attempt() tells a retry)"
-        )
-    rewrite = options["rewrite"]
-    if feedback and rewrite is None:
-        rewrite = _feedback_note
     check = options["grounding_check"]
     if check is None:
-        from relapse.grounding import default_grounding_check
-
         check = default_grounding_check
     timeout = options["timeout"]
-    release, fallback = _release(options, check, chunks_of)
+    release, fallback = _release(options, check)
+    rewrite = options["rewrite"]
     return Policy(
         max_iterations=options["max_iterations"],
         check=check,
         check_name=check_name(check),
         on_exhausted=options["on_exhausted"],
-        rewrite=_rewrite_policy(rewrite),
+        rewrite=compact_retry if rewrite is None else rewrite,
+        custom_rewrite=rewrite is not None,
         timeout_s=None if timeout is None else float(timeout),
         max_prompt_chars=options["max_prompt_chars"],
-        retrieve=_retrieve_policy(options["retrieve"], read_chunks),
+        retrieve=options["retrieve"],
         stop_on_repeat=options["stop_on_repeat"],
         on_iteration=options["on_iteration"],
         enabled=options["enabled"],
-        readers=Readers(options["answer_of"], options["usage_of"], chunks_of),
+        readers=Readers(options["answer_of"], options["usage_of"]),
         max_total_tokens=options["max_total_tokens"],
         release=release,
         release_fallback=fallback,
+        redact_marker=options["redact_marker"],
         telemetry=Telemetry(
             name,
             tracer_provider=options["tracer_provider"],

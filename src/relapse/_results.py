@@ -4,12 +4,35 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 #: How much a finding matters: an ``"error"`` rejects the answer and is named
 #: in the retry query; a ``"warning"`` is only reported (transcript, spans).
 Severity = Literal["error", "warning"]
 SEVERITIES: tuple[str, ...] = ("error", "warning")
+
+#: How a grounded call ended: the value of :attr:`RelapseResult.outcome` and
+#: of the ``relapse.outcome`` span attribute. ``"grounded_first_try"``: the
+#: first answer passed; ``"recovered"``: a retry's answer passed;
+#: ``"exhausted"``: ``max_iterations`` answers, none passed; ``"timeout"``:
+#: ``timeout`` was spent; ``"redacted"``: no answer passed and
+#: ``on_exhausted="redact"`` took the failing sentences out of the best one;
+#: ``"stalled"``: ``stop_on_repeat`` saw a failing retry that resolved nothing
+#: and introduced nothing; ``"budget"``: the tokens spent reached
+#: ``max_total_tokens``; ``"disabled"``: the kill switch was off (one call
+#: straight through, no check).
+Outcome = Literal[
+    "grounded_first_try",
+    "recovered",
+    "exhausted",
+    "timeout",
+    "redacted",
+    "stalled",
+    "budget",
+    "disabled",
+]
+#: Every :data:`Outcome`, in the order of its definition.
+OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
 
 
 @dataclass(frozen=True)
@@ -107,6 +130,37 @@ class GroundingFinding:
             )
 
 
+#: What an :class:`Evidence` supports: a number, a date or a quotation of the answer.
+EvidenceKind = Literal["number", "date", "quotation"]
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """
+    Where a chunk supports one claim of the answer: a citation.
+
+    Attributes:
+        kind: What the claim is: ``"number"``, ``"date"`` or ``"quotation"``.
+        answer_span: ``(start, end)`` character offsets of the claim in the
+            answer (end exclusive).
+        chunk_index: The index of the supporting chunk in the chunks the
+            check judged against.
+        chunk_span: ``(start, end)`` character offsets, in that chunk's
+            text, of the text that supports the claim.
+        chunk_id: The chunk's id when it came with one (a mapping's ``id``,
+            ``doc_id``, ``node_id`` or ``metadata["source"]``, a document's
+            ``id``/``node_id``/``metadata["source"]``), else None.
+
+    .. versionadded:: 0.2.0
+    """
+
+    kind: str
+    answer_span: tuple[int, int]
+    chunk_index: int
+    chunk_span: tuple[int, int]
+    chunk_id: str | None = None
+
+
 @dataclass(frozen=True)
 class GroundingResult:
     """
@@ -121,10 +175,17 @@ class GroundingResult:
         ok: True when the answer may be returned as grounded.
         findings: Every problem found, errors and warnings; warnings may
             accompany ``ok`` True.
+        evidence: Where the chunks support the answer's claims, one
+            :class:`Evidence` per supported claim the check could place, in
+            answer order; empty for a check that supplies none (the loop
+            never requires it).
+
+    .. versionchanged:: 0.2.0 ``evidence``.
     """
 
     ok: bool
     findings: tuple[GroundingFinding, ...] = field(default_factory=tuple)
+    evidence: tuple[Evidence, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.ok and self.findings and all(f.severity == "warning" for f in self.findings):
@@ -155,12 +216,22 @@ class IterationRecord:
             :class:`relapse.Streamed` of its pieces.
         usage: The tokens this call reported (:class:`relapse.Usage`), or
             None when it reported none.
+        resolved: The error findings of the previous iteration's answer this
+            answer no longer has, matched by code and normalised span (never
+            by offset; see ``docs/guarantees.md``), each cut down to those
+            spans, offsets in the previous answer. Empty on iteration 1.
+        persisted: The error findings this answer still has from the previous
+            one, offsets in this answer. Empty on iteration 1.
+        introduced: The error findings this answer has and the previous one
+            did not, offsets in this answer. Empty on iteration 1.
+        evidence: The check's :attr:`GroundingResult.evidence` for this answer.
         released: ``release="sentence"``: the text of this call handed to
             the caller (its ``answer`` is the released prefix of earlier
             calls, then this call's text, up to its failing sentence); empty
             with ``release="answer"``.
 
-    .. versionchanged:: 0.2.0 ``response``, ``usage`` and ``released``.
+    .. versionchanged:: 0.2.0 ``response``, ``usage``, ``resolved``,
+       ``persisted``, ``introduced``, ``evidence`` and ``released``.
     """
 
     iteration: int
@@ -172,7 +243,33 @@ class IterationRecord:
     # A response may be unhashable (a dict); records still hash by the rest.
     response: Any = field(default=None, hash=False)
     usage: Usage | None = None
+    resolved: tuple[GroundingFinding, ...] = ()
+    persisted: tuple[GroundingFinding, ...] = ()
+    introduced: tuple[GroundingFinding, ...] = ()
+    evidence: tuple[Evidence, ...] = ()
     released: str = ""
+
+
+@dataclass(frozen=True)
+class Redaction:
+    """
+    One sentence ``on_exhausted="redact"`` took out of an answer.
+
+    Attributes:
+        iteration: The iteration whose answer was redacted (its record in
+            the transcript holds the full text).
+        span: ``(start, end)`` character offsets of the removed sentence in
+            that answer (end exclusive).
+        findings: The error findings with a span in that sentence; empty
+            when the sentence went because a claim of the redacted text
+            failed without it, or nothing could be kept.
+
+    .. versionadded:: 0.2.0
+    """
+
+    iteration: int
+    span: tuple[int, int]
+    findings: tuple[GroundingFinding, ...] = ()
 
 
 @dataclass
@@ -186,24 +283,33 @@ class RelapseResult:
         grounded: True if and only if ``answer`` passed the check.
         iterations: How many LLM calls were made, from 1 to ``max_iterations``.
         transcript: One record per LLM call, in order.
-        outcome: ``"grounded_first_try"``, ``"recovered"``, ``"exhausted"``,
-            ``"timeout"``, ``"stalled"`` (``stop_on_repeat`` saw the same
-            failing spans twice in a row), ``"budget"`` (the tokens spent
-            reached ``max_total_tokens``) or ``"disabled"`` (the kill switch
-            was off: one call, no check).
+        outcome: How the call ended, a :data:`relapse.Outcome`.
         response: The function's own return value for ``answer`` (what
             calling the decorated function returns; for a stream, the
-            :class:`relapse.Streamed` it replays).
+            :class:`relapse.Streamed` it replays). With outcome
+            ``"redacted"``, the response rebuilt around the redacted text
+            where relapse can (a ``str``, a dict, an OpenAI Chat Completion,
+            ...; see ``docs/decorator.md``), else the redacted text itself.
+        redactions: With outcome ``"redacted"``, what was taken out: one
+            :class:`relapse.Redaction` per removed sentence, in answer
+            order; empty otherwise.
+        evidence: The check's :class:`relapse.Evidence` for ``answer``: the
+            chosen record's (for a redaction, the evidence of the sentences
+            kept, offsets in the redacted text); empty for a callable
+            ``on_exhausted``'s text and for checks that supply none.
 
-    .. versionchanged:: 0.2.0 ``response`` and :attr:`usage`.
+    .. versionchanged:: 0.2.0 ``response``, ``redactions``, ``evidence`` and :attr:`usage`;
+       ``outcome`` typed :data:`relapse.Outcome`.
     """
 
     answer: str
     grounded: bool
     iterations: int
     transcript: list[IterationRecord] = field(default_factory=list)
-    outcome: str = "grounded_first_try"
+    outcome: Outcome = "grounded_first_try"
     response: Any = None
+    redactions: tuple[Redaction, ...] = ()
+    evidence: tuple[Evidence, ...] = ()
 
     @property
     def usage(self) -> Usage | None:

@@ -31,6 +31,19 @@ T = TypeVar("T")
 STREAMING: Any = object()
 
 
+def _unraisable(error: BaseException) -> RuntimeError:
+    """
+    An error the iteration protocol cannot carry as itself, wrapped.
+
+    A ``StopIteration`` raised by the LLM call would end the caller's ``for``
+    loop silently, as if the answer were complete: it arrives as the cause
+    of a ``RuntimeError`` instead, as a generator would raise it.
+    """
+    wrapped = RuntimeError(f"the grounded stream's LLM call raised {type(error).__name__}")
+    wrapped.__cause__ = error
+    return wrapped
+
+
 def _not_done(what: str) -> RuntimeError:
     return RuntimeError(
         f"the stream's {what} is known once the stream is done: iterate it to its end first"
@@ -57,7 +70,7 @@ class GroundedStream(Generic[T]):
 
     def __init__(
         self,
-        pieces: Generator[Any, None, RelapseResult] | Iterator[Any],
+        pieces: Generator[Any, None, RelapseResult | BaseException] | Iterator[Any],
         result: RelapseResult | None = None,
     ) -> None:
         self._pieces = pieces
@@ -77,6 +90,8 @@ class GroundedStream(Generic[T]):
                     return piece  # type: ignore[no-any-return]
         except StopIteration as end:
             self.done = True
+            if isinstance(end.value, BaseException):
+                raise _unraisable(end.value) from end.value
             if isinstance(end.value, RelapseResult):
                 self._result = end.value
             raise StopIteration from None
@@ -140,7 +155,9 @@ class AsyncGroundedStream(Generic[T]):
     __slots__ = ("_box", "_pieces", "done")
 
     def __init__(
-        self, pieces: AsyncGenerator[Any, None] | AsyncIterator[Any], box: list[RelapseResult]
+        self,
+        pieces: AsyncGenerator[Any, None] | AsyncIterator[Any],
+        box: list[RelapseResult | BaseException],
     ) -> None:
         """``box`` receives the result (async generators cannot return one)."""
         self._pieces = pieces
@@ -158,6 +175,11 @@ class AsyncGroundedStream(Generic[T]):
                 piece = await self._pieces.__anext__()
                 if piece is not STREAMING:
                     return piece  # type: ignore[no-any-return]
+        except StopAsyncIteration:
+            self.done = True
+            if self._box and isinstance(self._box[0], BaseException):
+                raise _unraisable(self._box[0]) from self._box[0]
+            raise
         except BaseException:
             self.done = True
             raise
@@ -188,7 +210,7 @@ class AsyncGroundedStream(Generic[T]):
         Raises:
             RuntimeError: as :attr:`GroundedStream.result`.
         """
-        if not self._box:
+        if not self._box or not isinstance(self._box[0], RelapseResult):
             raise _not_done("result")
         return self._box[0]
 

@@ -4,7 +4,9 @@
 The bundled items are QA questions and their three MS MARCO passages from
 RAGTruth (MIT; see ``relapse/data/README.md``). Each goes through
 :func:`relapse.run` with :class:`relapse.llms.local.LocalModel`, and every
-attempt's answer and findings are printed, then a one-line summary.
+attempt's answer and findings are printed (a retry's with what it resolved
+and introduced of the previous answer's failures, a grounded answer with
+its citation markers when the check gave evidence), then a one-line summary.
 """
 
 from __future__ import annotations
@@ -285,6 +287,14 @@ def run_demo(
             for finding in record.findings:
                 spans = ", ".join(repr(s) for s in finding.spans)
                 print(f"    {finding.code} {spans}", file=out)
+            # What the retry fixed of the previous answer's failures, and what it added.
+            lineage = (("resolved", record.resolved), ("introduced", record.introduced))
+            for kind, findings in lineage:
+                for finding in findings:
+                    spans = ", ".join(repr(s) for s in finding.spans)
+                    print(f"    {kind} {finding.code} {spans}", file=out)
+            if record.grounded and record.evidence:
+                print(f"    cited: {relapse.cite(record.answer, record.evidence)}", file=out)
         outcome = outcome_of(result, item.question, item.passages)
         print(f"  outcome: {outcome}", file=out)
         if exporter is not None:

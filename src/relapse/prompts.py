@@ -19,10 +19,26 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from relapse._results import GroundingFinding
+from relapse._results import GroundingFinding, IterationRecord
+from relapse._state import Attempt
 
-#: ``rewrite(query, previous_answer, findings) -> retry query``.
-Rewrite = Callable[[str, str, Sequence[GroundingFinding]], str]
+__all__ = [
+    "NO_ANSWER",
+    "RETRY_WORDINGS",
+    "ContextSections",
+    "Rewrite",
+    "compact_retry",
+    "context_prompt",
+    "fit_retry",
+    "instruction_retry",
+    "parse_context_prompt",
+    "quote_answer",
+    "retry_note",
+    "spans_only_retry",
+]
+
+#: ``rewrite(attempt) -> retry query``: every wording here is one.
+Rewrite = Callable[[Attempt], str]
 
 # Every character str.splitlines() breaks on (\x1c-\x1e included): a
 # consumer that splits the prompt into lines must see quoted text as one line.
@@ -394,43 +410,52 @@ def quote_answer(answer: str, findings: Sequence[GroundingFinding] = ()) -> str:
     return excerpt
 
 
-def compact_retry(query: str, previous_answer: str, findings: Sequence[GroundingFinding]) -> str:
+def compact_retry(attempt: Attempt) -> str:
     """
     The default retry query: the question followed by a one-paragraph note.
 
-    It quotes the question, the previous answer and every finding (code,
-    message, failing spans) and asks for an answer from the context alone.
-    Chosen over a long instruction block by measurement: on the 76 bundled
-    dev questions with the local Gemma 3 270M model it recovered 2 of the 5
-    failing first answers, the instruction block none (see
-    ``docs/retry-wording.md``).
+    It quotes the question, the previous answer and every error finding
+    (code, message, failing spans) and asks for an answer from the context
+    alone. Chosen over a long instruction block by measurement: on the 76
+    bundled dev questions with the local Gemma 3 270M model it recovered 2
+    of the 5 failing first answers, the instruction block none (see
+    ``docs/retry-wording.md``). Once a stream released text
+    (``attempt.released``), :func:`continuation_retry`.
 
     Args:
-        query: The caller's original query.
-        previous_answer: The rejected answer.
-        findings: The check's findings on it.
+        attempt: The :class:`relapse.Attempt` being prepared: its ``query``,
+            ``previous_answer`` and ``errors`` are quoted.
 
     Returns:
         The retry query, one paragraph with no line breaks.
     """
-    return f"{inline(query)} ({retry_note(previous_answer, findings)})"
+    if attempt.released:
+        return continuation_retry(attempt)
+    return f"{inline(attempt.query)} ({_note(attempt.previous_answer or '', attempt.errors)})"
 
 
-def retry_note(previous_answer: str, findings: Sequence[GroundingFinding]) -> str:
+def retry_note(attempt: Attempt) -> str:
     """
     The note of :func:`compact_retry` without the question: what was rejected and why.
 
     What a ``feedback_arg`` parameter receives on a retry, while the query
-    argument keeps the caller's question.
+    argument keeps the caller's question. Once a stream released text
+    (``attempt.released``), :func:`continuation_note`.
 
     Args:
-        previous_answer: The rejected answer.
-        findings: The check's findings on it.
+        attempt: The :class:`relapse.Attempt` being prepared: its
+            ``previous_answer`` and ``errors`` are quoted.
 
     Returns:
         One paragraph with no line breaks, quoting the answer and every
-        finding (code, message, failing spans).
+        error finding (code, message, failing spans).
     """
+    if attempt.released:
+        return continuation_note(attempt)
+    return _note(attempt.previous_answer or "", attempt.errors)
+
+
+def _note(previous_answer: str, findings: Sequence[GroundingFinding]) -> str:
     return (
         f'Your previous answer was rejected: "{quote_answer(previous_answer, findings)}"'
         f" states things the context does not support: {_problems(findings)}. Answer using"
@@ -438,20 +463,20 @@ def retry_note(previous_answer: str, findings: Sequence[GroundingFinding]) -> st
     )
 
 
-def continuation_note(released: str, rejected: str, findings: Sequence[GroundingFinding]) -> str:
+def continuation_note(attempt: Attempt) -> str:
     """
     The retry note of a stream released sentence by sentence: continue after what stands.
 
-    With ``release="sentence"`` the caller has already read ``released``, which
-    passed the check; the note quotes it as already said, quotes the rejected
-    text that followed it and every finding, and asks for the rest of the
-    answer only. What a ``feedback_arg`` parameter receives then.
+    With ``release="sentence"`` the caller has already read
+    ``attempt.released``, which passed the check; the note quotes it as
+    already said, quotes the rejected text that followed it
+    (:func:`rejected_after`) and every error finding, and asks for the rest
+    of the answer only. What a ``feedback_arg`` parameter receives then
+    (:func:`retry_note` turns into this once text was released).
 
     Args:
-        released: The text already handed to the caller (``Attempt.released``).
-        rejected: What the model wrote after it, up to the end of its first
-            failing sentence.
-        findings: The check's error findings.
+        attempt: The :class:`relapse.Attempt` being prepared: its
+            ``released``, ``previous_answer`` and ``errors`` are quoted.
 
     Returns:
         One paragraph with no line breaks; each quotation at most
@@ -459,39 +484,36 @@ def continuation_note(released: str, rejected: str, findings: Sequence[Grounding
 
     .. versionadded:: 0.2.0
     """
+    released = attempt.released
+    rejected = rejected_after(attempt.previous_answer or "", released)
     return (
         f'You have already said: "{quote_answer(released)}" That stands. What you wrote'
         f' next was rejected: "{quote_answer(rejected)}" states things the context does not'
-        f" support: {_problems(findings)}. Continue the answer after what you have already"
+        f" support: {_problems(attempt.errors)}. Continue the answer after what you have already"
         " said, using only the context; do not repeat what you have already said. If the"
         " context says nothing more, stop."
     )
 
 
-def continuation_retry(
-    query: str, released: str, rejected: str, findings: Sequence[GroundingFinding]
-) -> str:
+def continuation_retry(attempt: Attempt) -> str:
     """
     The retry query of a stream released sentence by sentence: question and continuation note.
 
-    The question, then :func:`continuation_note` in parentheses.
-
-    The shipped wordings (:func:`compact_retry`, :func:`instruction_retry`,
-    :func:`spans_only_retry`) become this once an earlier attempt released
-    text (``Attempt.released`` is not empty).
+    The question, then :func:`continuation_note` in parentheses. The shipped
+    wordings (:func:`compact_retry`, :func:`instruction_retry`,
+    :func:`spans_only_retry`) return this once an earlier attempt released
+    text (``attempt.released`` is not empty), so a retry never asks again
+    for what the caller has already read.
 
     Args:
-        query: The caller's original query.
-        released: The text already handed to the caller.
-        rejected: What the model wrote after it, up to its failing sentence.
-        findings: The check's error findings.
+        attempt: The :class:`relapse.Attempt` being prepared.
 
     Returns:
         One paragraph with no line breaks.
 
     .. versionadded:: 0.2.0
     """
-    return f"{inline(query)} ({continuation_note(released, rejected, findings)})"
+    return f"{inline(attempt.query)} ({continuation_note(attempt)})"
 
 
 def rejected_after(previous_answer: str, released: str) -> str:
@@ -501,29 +523,39 @@ def rejected_after(previous_answer: str, released: str) -> str:
     The previous answer of a ``release="sentence"`` attempt is the released
     prefix followed by that attempt's text; without the prefix at its start
     (a custom reader), the whole answer is what was rejected.
+
+    Args:
+        previous_answer: The rejected answer, released prefix included.
+        released: The text already handed to the caller.
+
+    Returns:
+        The rejected text, stripped of surrounding whitespace.
+
+    .. versionadded:: 0.2.0
     """
     if previous_answer.startswith(released):
         return previous_answer[len(released) :].strip()
     return previous_answer.strip()
 
 
-def instruction_retry(
-    query: str, previous_answer: str, findings: Sequence[GroundingFinding]
-) -> str:
+def instruction_retry(attempt: Attempt) -> str:
     """
     A retry query with a long instruction block, one item per line.
 
     Kept as a documented alternative to :func:`compact_retry` (pass it as
-    ``rewrite=``); it suits instruction-tuned chat models.
+    ``rewrite=``); it suits instruction-tuned chat models. Once a stream
+    released text (``attempt.released``), :func:`continuation_retry`.
 
     Args:
-        query: The caller's original query.
-        previous_answer: The rejected answer.
-        findings: The check's findings on it.
+        attempt: The :class:`relapse.Attempt` being prepared: its ``query``,
+            ``previous_answer`` and ``errors`` are quoted.
 
     Returns:
         A multi-line retry query.
     """
+    if attempt.released:
+        return continuation_retry(attempt)
+    query, previous_answer, findings = attempt.query, attempt.previous_answer or "", attempt.errors
     problems = "- " + _problems(findings, separator="\n- ")
     return (
         f"Question: {inline(query)}\n"
@@ -535,21 +567,26 @@ def instruction_retry(
     )
 
 
-def spans_only_retry(query: str, previous_answer: str, findings: Sequence[GroundingFinding]) -> str:
+def spans_only_retry(attempt: Attempt) -> str:
     """
     A retry query that quotes only the failing spans, not the previous answer.
 
-    Used when the full retry query would exceed ``max_prompt_chars``.
+    Used when the full retry query would exceed ``max_prompt_chars``. Once a
+    stream released text (``attempt.released``), :func:`continuation_retry`.
 
     Args:
-        query: The caller's original query.
-        previous_answer: The rejected answer (not quoted).
-        findings: The check's findings on it.
+        attempt: The :class:`relapse.Attempt` being prepared: its ``query``
+            and ``errors`` are quoted (its previous answer is not).
 
     Returns:
         The retry query, one paragraph with no line breaks.
     """
-    del previous_answer
+    if attempt.released:
+        return continuation_retry(attempt)
+    return _spans_only(attempt.query, attempt.errors)
+
+
+def _spans_only(query: str, findings: Sequence[GroundingFinding]) -> str:
     problems = _problems(findings)
     return (
         f"{inline(query)} (Your previous answer was rejected; the context does not support:"
@@ -574,7 +611,7 @@ def fit_retry(query: str, findings: Sequence[GroundingFinding], limit: int) -> s
     Returns:
         The retry query, ``len(result) <= limit``.
     """
-    retry = spans_only_retry(query, "", findings)
+    retry = _spans_only(query, findings)
     if len(retry) <= limit:
         return retry
     codes = ", ".join(dict.fromkeys(inline(f.code, 40) for f in findings)) or "no details"
@@ -589,9 +626,52 @@ def fit_retry(query: str, findings: Sequence[GroundingFinding], limit: int) -> s
     return note.strip()[:limit]
 
 
-#: The wording the decorator uses when no ``rewrite=`` is given.
-default_rewrite: Rewrite = compact_retry
-
 #: Every retry wording relapse ships. The grounding check's FG004 reads its
 #: echo phrases from their fixed words, so the two never drift apart.
 RETRY_WORDINGS: tuple[Rewrite, ...] = (compact_retry, instruction_retry, spans_only_retry)
+
+#: The second worked example's question of :class:`relapse.llms.local.LocalModel`:
+#: a retry note as relapse writes one (its finding line is an older copy of
+#: FG001's message). It lives here, beside the wordings, because the grounding
+#: check's FG004 reads echo phrases from it too (the model echoes what it was
+#: shown), and the check imports no model adapter.
+RETRY_EXAMPLE_QUESTION = (
+    "how deep is lake baikal (Your previous answer was rejected:"
+    ' "Lake Baikal is 2,000 metres deep." states things the context does not support:'
+    " FG001: 1 number(s) not in retrieved chunks: ['2,000'] [\"2,000\"]. Answer using"
+    " only the context; if the context does not contain the answer, say: The context"
+    " does not say.)"
+)
+
+
+def prompt_texts(marker: str) -> list[str]:
+    """
+    The fixed words of every text relapse writes into a prompt, arguments replaced by ``marker``.
+
+    In order: each of :data:`RETRY_WORDINGS` (query, previous answer and one
+    finding's code, message and span all ``marker``); the instruction of
+    :func:`context_prompt`'s prompt (its fence marker replaced by ``marker``);
+    the retry note of :data:`RETRY_EXAMPLE_QUESTION` (what follows its
+    opening parenthesis). The grounding check derives its FG004 echo phrases from
+    these and its own finding messages, so the phrases follow the wordings.
+    :data:`NO_ANSWER` is left in each text.
+
+    Args:
+        marker: A non-empty string no wording contains (the check uses a NUL character).
+
+    Returns:
+        ``len(RETRY_WORDINGS) + 2`` strings.
+
+    Raises:
+        ValueError: ``marker`` is empty.
+    """
+    if not marker:
+        raise ValueError("prompt_texts(marker=...) needs a non-empty marker, got ''")
+    finding = GroundingFinding(marker, marker, (marker,))
+    rejected = IterationRecord(1, marker, marker, False, (finding,))
+    retry = Attempt(2, marker, marker, (), (rejected,), (finding,), 0.0)
+    texts = [wording(retry) for wording in RETRY_WORDINGS]
+    first = parse_context_prompt(context_prompt(marker, [marker]))
+    texts.append(first.instruction.replace(first.marker, marker))
+    texts.append(RETRY_EXAMPLE_QUESTION[RETRY_EXAMPLE_QUESTION.find("(") + 1 :])
+    return texts

@@ -5,6 +5,8 @@ Helpers for testing code that uses relapse.
   records every prompt it was given, sync or async.
 * :func:`capture_spans`: a tracer provider with an in-memory exporter, for
   asserting the spans a grounded call produced (needs ``opentelemetry-sdk``).
+* :func:`attempt_after`: the :class:`relapse.Attempt` a policy receives after
+  one rejected answer, for unit-testing a ``rewrite`` or ``retrieve``.
 """
 
 from __future__ import annotations
@@ -15,11 +17,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from relapse._results import GroundingFinding, IterationRecord
+from relapse._state import Attempt
+
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
     from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-__all__ = ["CapturedSpans", "ScriptedLLM", "capture_spans"]
+__all__ = ["CapturedSpans", "ScriptedLLM", "attempt_after", "capture_spans"]
 
 
 class ScriptedLLM:
@@ -107,3 +112,36 @@ def capture_spans() -> Iterator[CapturedSpans]:
         yield CapturedSpans(provider, exporter)
     finally:
         provider.shutdown()
+
+
+def attempt_after(
+    query: str,
+    answer: str,
+    findings: Sequence[GroundingFinding] = (),
+    *,
+    chunks: Sequence[str] = (),
+    released: str = "",
+) -> Attempt:
+    """
+    The :class:`relapse.Attempt` the loop prepares after one rejected answer.
+
+    What ``rewrite``, ``retrieve`` and ``on_iteration`` receive before
+    iteration 2, so a policy can be tested without running the loop:
+    ``relapse.prompts.compact_retry(attempt_after("q", "It is 78.", [finding]))``.
+
+    Args:
+        query: The caller's query (also iteration 1's prompt).
+        answer: The rejected answer (``attempt.previous_answer``).
+        findings: The check's findings on it (``attempt.findings``; the
+            ``"error"`` ones are ``attempt.errors``).
+        chunks: The chunk texts (``attempt.chunks``).
+        released: With ``release="sentence"``, the text already handed to the
+            caller (``attempt.released``); ``answer`` then starts with it.
+
+    Returns:
+        ``Attempt(iteration=2, ...)`` whose transcript holds the one
+        rejected record, with ``elapsed_s`` 0.
+    """
+    found = tuple(findings)
+    rejected = IterationRecord(1, query, answer, False, found)
+    return Attempt(2, query, query, tuple(chunks), (rejected,), found, 0.0, released)

@@ -110,3 +110,29 @@ async def stream(query: str, docs: list[str]) -> AsyncIterator[str]:
 
 assert_type(stream("q", DOCS), AsyncIterator[str])
 assert_type(stream.run("q", DOCS), Coroutine[Any, Any, relapse.RelapseResult]).close()
+
+
+def rewrite_policy(attempt: relapse.Attempt) -> str:
+    """A rewrite policy: one Attempt in, the retry query out."""
+    return relapse.prompts.compact_retry(attempt)
+
+
+loop = relapse.Loop(max_iterations=2, rewrite=rewrite_policy, on_iteration=print)
+also = loop.replace(rewrite=relapse.prompts.instruction_retry)
+assert_type(also, relapse.Loop)
+assert_type(loop.run("q", DOCS, call_llm=lambda prompt: "a"), relapse.RelapseResult)
+assert_type(
+    loop.arun("q", DOCS, call_llm=call_model), Coroutine[Any, Any, relapse.RelapseResult]
+).close()
+outcome: relapse.Outcome = loop.run("q", DOCS, call_llm=lambda prompt: "a").outcome
+assert_type(outcome, relapse.Outcome)
+
+
+@loop.grounded(chunks_arg="docs")
+def loop_answer(query: str, docs: list[str]) -> str:
+    """A function decorated by a shared Loop."""
+    return "It opened in 1932."
+
+
+assert_type(loop_answer("q", DOCS), str)
+assert_type(loop_answer.run("q", DOCS), relapse.RelapseResult)

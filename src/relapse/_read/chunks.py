@@ -22,6 +22,78 @@ _EXPECTED_CHUNKS = (
 )
 
 
+#: The keys (mappings) or attributes (documents) read, in this order, for a chunk's id.
+ID_NAMES: tuple[str, ...] = ("id", "doc_id", "node_id")
+
+
+class ChunkText(str):
+    """
+    A chunk's text that remembers the chunk's id.
+
+    :func:`chunk_texts` returns one for a chunk that came with an id, so
+    whatever judges the texts (the default check, the loop filling in
+    :attr:`relapse.Evidence.chunk_id`) can name the chunk without the
+    original objects. It is a ``str`` in every other respect.
+    """
+
+    chunk_id: str | None
+
+    def __new__(cls, text: str, chunk_id: str | None) -> ChunkText:
+        made = super().__new__(cls, text)
+        made.chunk_id = chunk_id
+        return made
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Pickled with its id (process pools); str's own reduction would drop it.
+        return (ChunkText, (str(self), self.chunk_id))
+
+
+def _id_value(value: object) -> str | None:
+    """An id as a str: a non-empty str, or an int (not a bool); None otherwise."""
+    if isinstance(value, str):
+        return value or None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return None
+
+
+def chunk_id_of(chunk: object) -> str | None:
+    """
+    The id a chunk came with, by duck typing; None when it has none.
+
+    Read, in this order: a :class:`ChunkText`'s id; a mapping's ``id``,
+    ``doc_id`` or ``node_id`` key, else its ``metadata["source"]``; a
+    document's ``id``, ``doc_id`` or ``node_id`` attribute (LangChain
+    ``Document.id``, LlamaIndex ``TextNode.node_id``, Haystack
+    ``Document.id``), a LlamaIndex ``NodeWithScore``'s node's, else its
+    ``metadata["source"]``. An id is a non-empty ``str`` or an ``int``
+    (given as its decimal str). Never raises.
+    """
+    if isinstance(chunk, ChunkText):
+        return chunk.chunk_id
+    if isinstance(chunk, str):
+        return None
+    try:
+        if isinstance(chunk, Mapping):
+            for name in ID_NAMES:
+                found = _id_value(chunk.get(name))
+                if found is not None:
+                    return found
+            metadata = chunk.get("metadata")
+        else:
+            for holder in (chunk, getattr(chunk, "node", None)):
+                for name in ID_NAMES:
+                    found = _id_value(getattr(holder, name, None))
+                    if found is not None:
+                        return found
+            metadata = getattr(chunk, "metadata", None)
+        if isinstance(metadata, Mapping):
+            return _id_value(metadata.get("source"))
+    except Exception:  # a property that raises names no chunk
+        return None
+    return None
+
+
 def describe(value: object) -> str:
     """Name ``value``'s type for error messages (``'NoneType'``, ``'int'``...)."""
     return type(value).__name__
@@ -100,7 +172,8 @@ def chunk_texts(chunks: Iterable[Any], argument: str = "chunks") -> list[str]:
         argument: The argument's name, used in error messages.
 
     Returns:
-        One string per chunk.
+        One string per chunk; a chunk that came with an id (see
+        :func:`chunk_id_of`) gives a :class:`ChunkText` carrying it.
 
     Raises:
         TypeError: ``chunks`` is a single ``str``/``bytes``, ``None``, a
@@ -127,7 +200,9 @@ def chunk_texts(chunks: Iterable[Any], argument: str = "chunks") -> list[str]:
         # Most chunks are already text; only the others pay for reading and
         # for the name an error message would give them.
         if type(chunk) is not str:
-            texts[index] = chunk_text(chunk, f"{argument}[{index}]")
+            text = chunk_text(chunk, f"{argument}[{index}]")
+            found = chunk_id_of(chunk)
+            texts[index] = text if found is None else ChunkText(text, found)
     return texts
 
 

@@ -17,8 +17,7 @@ from relapse._read.answers import default_answer_of
 from relapse._read.chunks import chunk_texts, describe
 from relapse._read.streams import Streamed, read_stream
 from relapse._read.usage import default_usage_of
-from relapse._results import IterationRecord, RelapseResult, Usage
-from relapse._telemetry import attributes as attr
+from relapse._results import Usage
 
 #: ``answer_of(response) -> str``: the text the check judges.
 AnswerOf = Callable[[Any], str]
@@ -55,18 +54,6 @@ def _default_usage(response: Any) -> Usage | None:
     if isinstance(response, Streamed):
         return read_stream(response.pieces)[1]
     return default_usage_of(response)
-
-
-def unchecked_result(query: str, raw: Any) -> RelapseResult:
-    """
-    The result of one call made straight through, with the kill switch off.
-
-    Nothing is read from ``raw`` (a stream stays unread): the answer is
-    ``raw`` when it is a ``str``, else empty; the response is ``raw``.
-    """
-    answer = raw if isinstance(raw, str) else ""
-    record = IterationRecord(1, query, answer, False, response=raw)
-    return RelapseResult(answer, False, 1, [record], attr.OUTCOME_DISABLED, raw)
 
 
 def returned(response: Any) -> Any:
@@ -113,6 +100,16 @@ class Readers:
         if usage is not None and not isinstance(usage, Usage):
             raise TypeError(f"usage_of returned {describe(usage)}; expected relapse.Usage or None")
         return Reply(response, answer, usage)
+
+    def answer(self, response: Any) -> str:
+        """
+        The answer text of ``response``, as :meth:`read` reads it.
+
+        Raises:
+            TypeError: see :meth:`read`.
+            Exception: whatever the user's ``answer_of`` raises.
+        """
+        return self.read(response).answer
 
     def salvage(self, response: Any) -> Reply:
         """

@@ -8,12 +8,26 @@ grounding check, one ``gen_ai.evaluation.result`` event per check verdict
 span event on the iteration span), and five metric instruments.
 ``docs/telemetry.md`` lists every name with its type and when it is set.
 
-Two rules shape this module:
+This module is the span lifecycle (:class:`Telemetry`: start, end and fail
+of the call, iteration and check spans, and the evaluation event); the rest
+of the package is split by signal:
 
-* **Harmless when broken.** Every SDK interaction is guarded: a processor,
-  exporter or provider that raises (or was shut down) is logged at debug
-  level on the ``relapse.telemetry`` logger and otherwise ignored, so
-  telemetry never changes what the decorated function returns or raises.
+* :mod:`relapse._telemetry.attributes`: every name, pinned to the semantic
+  conventions by tests;
+* :mod:`relapse._telemetry.metrics`: the five instruments, created once per
+  meter provider;
+* :mod:`relapse._telemetry.content`: content capture, redaction and the
+  evaluation explanation;
+* :mod:`relapse._telemetry.context`: span activation and
+  :class:`~relapse._telemetry.context.Harmless`, the one guard.
+
+Two rules shape the package:
+
+* **Harmless when broken.** Every SDK interaction runs in a ``Harmless``
+  block: a processor, exporter or provider that raises (or was shut down) is
+  logged at debug level on the ``relapse.telemetry`` logger and otherwise
+  ignored, so telemetry never changes what the decorated function returns or
+  raises.
 * **Cheap when off.** Attribute work happens only when ``span.is_recording()``;
   instruments are created once per meter provider, and their attribute sets
   are cached, so a call with no SDK allocates next to nothing here.
@@ -21,78 +35,31 @@ Two rules shape this module:
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import json
-import logging
-import os
-import threading
-import weakref
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from opentelemetry import context as otel_context
-from opentelemetry import metrics, trace
+from opentelemetry import trace
 from opentelemetry._logs import SeverityNumber
 from opentelemetry.trace import INVALID_SPAN, Span, Status, StatusCode
 
+from relapse._lineage import count_by_code
+from relapse._read.chunks import chunk_id_of
+from relapse._read.shapes import member
+from relapse._read.streams import Streamed
 from relapse._telemetry import attributes as attr
+from relapse._telemetry.content import Content, capture_content_from_env
+from relapse._telemetry.context import Harmless
+from relapse._telemetry.metrics import Instruments, instruments_for
 from relapse._version import VERSION
 
 if TYPE_CHECKING:
-    from contextvars import Token
-    from types import TracebackType
-
     from opentelemetry._logs import Logger, LoggerProvider
     from opentelemetry.context.context import Context
     from opentelemetry.metrics import MeterProvider
     from opentelemetry.util.types import AttributeValue
 
-    from relapse._results import GroundingFinding, IterationRecord, RelapseResult, Usage
-
-_log = logging.getLogger("relapse.telemetry")
-
-#: Values of ``OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`` (compared
-#: case-insensitively) that turn content capture on. ``true`` is the boolean
-#: form of the GenAI instrumentations; ``span_only`` and ``span_and_event`` are
-#: the enum form of ``opentelemetry-util-genai``. Anything else means off.
-CAPTURE_CONTENT_ON_VALUES = frozenset({"true", "span_only", "span_and_event"})
-
-#: Bucket boundaries (iterations) advised for the iterations histogram.
-ITERATION_BUCKETS: tuple[float, ...] = (1, 2, 3, 4, 5, 6, 8, 10)
-#: Bucket boundaries (seconds) advised for the check-duration histogram:
-#: checks are local and usually well under a millisecond.
-CHECK_DURATION_BUCKETS: tuple[float, ...] = (
-    0.0001,
-    0.00025,
-    0.0005,
-    0.001,
-    0.0025,
-    0.005,
-    0.01,
-    0.025,
-    0.05,
-    0.1,
-    0.25,
-    0.5,
-    1.0,
-    2.5,
-    5.0,
-    10.0,
-)
-#: Bucket boundaries (tokens) advised for the tokens histogram: those the
-#: GenAI semantic conventions advise for ``gen_ai.client.token.usage``.
-TOKEN_BUCKETS: tuple[float, ...] = tuple(float(4**power) for power in range(14))
-#: What replaces a failing span quoted in a finding message in the
-#: ``gen_ai.evaluation.explanation``, which must not carry answer text (with
-#: content capture on, the check span's ``output.value`` keeps the spans).
-SCRUBBED_SPAN = "[span]"
-
-# Cached attribute sets keyed by a free-form string (finding codes, check
-# names) stop growing here, so a check inventing codes cannot leak memory.
-_ATTRIBUTE_CACHE_LIMIT = 256
-
-Attributes = Mapping[str, "AttributeValue"]
+    from relapse._results import IterationRecord, RelapseResult, Usage
 
 #: The kind of the call and iteration spans, in the names Phoenix (OpenInference)
 #: and Langfuse read.
@@ -107,117 +74,35 @@ _GUARDRAIL_KIND: dict[str, AttributeValue] = {
     attr.OPENINFERENCE_SPAN_KIND: attr.SPAN_KIND_GUARDRAIL,
     attr.LANGFUSE_OBSERVATION_TYPE: attr.OBSERVATION_TYPE_GUARDRAIL,
 }
+#: The kind of the span of one ``retrieve=`` call: a retrieval, in the GenAI,
+#: OpenInference and Langfuse names.
+_RETRIEVER_KIND: dict[str, AttributeValue] = {
+    attr.GEN_AI_OPERATION_NAME: attr.OPERATION_RETRIEVAL,
+    attr.OPENINFERENCE_SPAN_KIND: attr.SPAN_KIND_RETRIEVER,
+    attr.LANGFUSE_OBSERVATION_TYPE: attr.OBSERVATION_TYPE_RETRIEVER,
+}
 
-
-def capture_content_from_env() -> bool:
-    """
-    Whether ``OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT`` turns capture on.
-
-    Returns:
-        True for ``true``, ``SPAN_ONLY`` or ``SPAN_AND_EVENT`` (any case,
-        surrounding spaces ignored); False when unset or anything else.
-    """
-    return os.environ.get(attr.CAPTURE_CONTENT_ENV, "").strip().lower() in CAPTURE_CONTENT_ON_VALUES
-
-
-class _AttributeCache:
-    """``key -> {name: key}`` mappings, built once per key (bounded)."""
-
-    __slots__ = ("_cache", "_name")
-
-    def __init__(self, name: str) -> None:
-        self._name = name
-        self._cache: dict[str, dict[str, AttributeValue]] = {}
-
-    def __call__(self, key: str) -> dict[str, AttributeValue]:
-        found = self._cache.get(key)
-        if found is None:
-            found = {self._name: key}
-            if len(self._cache) < _ATTRIBUTE_CACHE_LIMIT:
-                self._cache[key] = found
-        return found
-
-
-class Instruments:
-    """
-    The five relapse instruments of one meter, created once.
-
-    Attributes:
-        iterations: Histogram of LLM calls per completed grounded call
-            (unit ``{iteration}``), by ``relapse.outcome``.
-        calls: Counter of grounded calls (unit ``{call}``), by
-            ``relapse.outcome`` (plus ``error.type`` for ``"error"``).
-        findings: Counter of findings (unit ``{finding}``), by
-            ``relapse.finding.code``.
-        check_duration: Histogram of check durations in seconds (unit ``s``),
-            by ``gen_ai.evaluation.name``.
-        tokens: Histogram of the tokens one grounded call spent over all
-            its LLM calls (unit ``{token}``), by ``relapse.outcome`` and
-            ``gen_ai.token.type``; recorded only when a call reported usage.
-    """
-
-    __slots__ = (
-        "calls",
-        "check_attributes",
-        "check_duration",
-        "code_attributes",
-        "findings",
-        "iterations",
-        "outcome_attributes",
-        "token_attributes",
-        "tokens",
-    )
-
-    def __init__(self, meter: metrics.Meter) -> None:
-        self.iterations = meter.create_histogram(
-            attr.METRIC_CALL_ITERATIONS,
-            unit="{iteration}",
-            description="LLM calls made by one grounded call that completed.",
-            explicit_bucket_boundaries_advisory=ITERATION_BUCKETS,
-        )
-        self.calls = meter.create_counter(
-            attr.METRIC_CALLS,
-            unit="{call}",
-            description="Grounded calls, by outcome.",
-        )
-        self.findings = meter.create_counter(
-            attr.METRIC_FINDINGS,
-            unit="{finding}",
-            description="Findings reported by the grounding check, by finding code.",
-        )
-        self.check_duration = meter.create_histogram(
-            attr.METRIC_CHECK_DURATION,
-            unit="s",
-            description="Duration of one grounding check.",
-            explicit_bucket_boundaries_advisory=CHECK_DURATION_BUCKETS,
-        )
-        self.tokens = meter.create_histogram(
-            attr.METRIC_CALL_TOKENS,
-            unit="{token}",
-            description="Tokens one grounded call spent over all its LLM calls, by outcome.",
-            explicit_bucket_boundaries_advisory=TOKEN_BUCKETS,
-        )
-        self.outcome_attributes = _AttributeCache(attr.RELAPSE_OUTCOME)
-        self.token_attributes: dict[tuple[str, str], dict[str, AttributeValue]] = {}
-        self.code_attributes = _AttributeCache(attr.RELAPSE_FINDING_CODE)
-        self.check_attributes = _AttributeCache(attr.GEN_AI_EVALUATION_NAME)
-
-
-def _record_tokens(instruments: Instruments, outcome: str, usage: Usage | None) -> None:
-    """Record a call's input and output tokens on the tokens histogram, when it reported any."""
-    if usage is None:
-        return
-    for kind, tokens in (
-        (attr.TOKEN_TYPE_INPUT, usage.input_tokens),
-        (attr.TOKEN_TYPE_OUTPUT, usage.output_tokens),
-    ):
-        key = (outcome, kind)
-        attributes = instruments.token_attributes.get(key)
-        if attributes is None:
-            attributes = {attr.RELAPSE_OUTCOME: outcome, attr.GEN_AI_TOKEN_TYPE: kind}
-            if len(instruments.token_attributes) < _ATTRIBUTE_CACHE_LIMIT:
-                instruments.token_attributes[key] = attributes
-        instruments.tokens.record(tokens, attributes)
+# One guard per thing that can fail, each named by what it protects (the
+# text of its debug record), built once here.
+_GETTING_TRACER = Harmless("could not get a tracer; spans are off")
+_GETTING_LOGGER = Harmless("could not get a logger; events go on spans")
+_STARTING_CALL = Harmless("could not start the call span")
+_SETTING_CALL = Harmless("could not set call span attributes")
+_SETTING_CALL_USAGE = Harmless("could not set call span usage")
+_ENDING_CALL = Harmless("could not end the call span")
+_STARTING_ITERATION = Harmless("could not start an iteration span")
+_SETTING_ITERATION = Harmless("could not set iteration span attributes")
+_SETTING_VERDICT = Harmless("could not set iteration attributes")
+_EXPLAINING = Harmless("could not explain the findings")
+_ENDING_ITERATION = Harmless("could not end an iteration span")
+_STARTING_CHECK = Harmless("could not start a check span")
+_SETTING_CHECK = Harmless("could not set check span attributes")
+_ENDING_CHECK = Harmless("could not end a check span")
+_EMITTING_EVENT = Harmless("could not emit an evaluation event")
+_RECORDING_ERROR = Harmless("could not record an error on a span")
+_STARTING_RETRIEVAL = Harmless("could not start a retrieval span")
+_ENDING_RETRIEVAL = Harmless("could not end a retrieval span")
+_ENDING_FAILED = Harmless("could not end a failed span")
 
 
 def _verdict_attributes(record: IterationRecord) -> dict[str, AttributeValue]:
@@ -228,6 +113,72 @@ def _verdict_attributes(record: IterationRecord) -> dict[str, AttributeValue]:
         attr.RELAPSE_FINDINGS_CODES: tuple(sorted({f.code for f in findings})),
         attr.RELAPSE_FINDINGS_COUNT: len(findings),
     }
+
+
+def _lineage_attributes(record: IterationRecord) -> dict[str, AttributeValue]:
+    """The ``relapse.retry.*`` attributes of a retry: codes and span counts, no content."""
+    attributes: dict[str, AttributeValue] = {}
+    for findings, codes_key, counts_key in (
+        (record.resolved, attr.RELAPSE_RETRY_RESOLVED_CODES, attr.RELAPSE_RETRY_RESOLVED_COUNTS),
+        (record.persisted, attr.RELAPSE_RETRY_PERSISTED_CODES, attr.RELAPSE_RETRY_PERSISTED_COUNTS),
+        (
+            record.introduced,
+            attr.RELAPSE_RETRY_INTRODUCED_CODES,
+            attr.RELAPSE_RETRY_INTRODUCED_COUNTS,
+        ),
+    ):
+        counts = count_by_code(findings)
+        attributes[codes_key] = tuple(counts)
+        attributes[counts_key] = tuple(counts.values())
+    return attributes
+
+
+def _rejection_attributes(record: IterationRecord) -> dict[str, AttributeValue]:
+    """Langfuse's level and status message of a rejected iteration: its error codes only."""
+    codes = sorted({f.code for f in record.findings if f.severity == "error"})
+    return {
+        attr.LANGFUSE_OBSERVATION_LEVEL: attr.OBSERVATION_LEVEL_WARNING,
+        attr.LANGFUSE_OBSERVATION_STATUS_MESSAGE: ", ".join(codes) or "rejected",
+    }
+
+
+def response_id(response: object) -> str | None:
+    """
+    The provider's id of a response (``gen_ai.response.id``), or None.
+
+    An SDK response's (or its JSON form's) ``id`` when it is a non-empty
+    ``str``: OpenAI ``chatcmpl-...``/``resp_...``, Anthropic ``msg_...``; for a
+    stream, that of its first piece that has one. A plain ``str`` has none.
+    """
+    if isinstance(response, str) or response is None:
+        return None
+    candidates: tuple[object, ...] = (response,)
+    if isinstance(response, Streamed):
+        candidates = response.pieces
+    for candidate in candidates:
+        if isinstance(candidate, str):
+            continue
+        found = member(candidate, "id")
+        if isinstance(found, str) and found:
+            return found
+    return None
+
+
+def _inline_evaluation(
+    record: IterationRecord, check_name: str, annotator: str, explained: str | None
+) -> dict[str, AttributeValue]:
+    """The OpenInference inline evaluation ``evaluations.0.*`` of an iteration's verdict."""
+    attributes: dict[str, AttributeValue] = {
+        attr.evaluation_key(0, attr.EVALUATION_NAME): check_name,
+        attr.evaluation_key(0, attr.EVALUATION_LABEL): (
+            attr.LABEL_PASS if record.grounded else attr.LABEL_FAIL
+        ),
+        attr.evaluation_key(0, attr.EVALUATION_SCORE): 1.0 if record.grounded else 0.0,
+        attr.evaluation_key(0, attr.EVALUATION_ANNOTATOR_KIND): annotator,
+    }
+    if explained is not None:
+        attributes[attr.evaluation_key(0, attr.EVALUATION_EXPLANATION)] = explained
+    return attributes
 
 
 def _usage_attributes(usage: Usage | None, known: bool | None) -> dict[str, AttributeValue]:
@@ -245,90 +196,6 @@ def _usage_attributes(usage: Usage | None, known: bool | None) -> dict[str, Attr
         attributes[attr.RELAPSE_USAGE_INPUT_TOKENS] = usage.input_tokens
         attributes[attr.RELAPSE_USAGE_OUTPUT_TOKENS] = usage.output_tokens
     return attributes
-
-
-_instruments_lock = threading.Lock()
-_global_instruments: list[Instruments] = []
-_provider_instruments: weakref.WeakKeyDictionary[object, Instruments] = weakref.WeakKeyDictionary()
-
-
-def instruments_for(meter_provider: MeterProvider | None) -> Instruments | None:
-    """
-    The relapse instruments of ``meter_provider`` (the global one when None).
-
-    Created on first use and shared by every :class:`Telemetry` of that
-    provider (weakly keyed: it never keeps a provider alive), so
-    :func:`relapse.run`, which builds its telemetry per call, does not create
-    instruments per call. With the global provider the API's proxy
-    instruments are cached; they follow a provider set globally later.
-
-    Returns:
-        The instruments, or None when the provider failed to create them
-        (the failure is logged at debug level).
-    """
-    with _instruments_lock:
-        try:
-            if meter_provider is None:
-                if not _global_instruments:
-                    meter = metrics.get_meter(attr.SCOPE_NAME, VERSION)
-                    _global_instruments.append(Instruments(meter))
-                return _global_instruments[0]
-            try:
-                found = _provider_instruments.get(meter_provider)
-            except TypeError:  # not weak-referenceable: no caching
-                found = None
-            if found is None:
-                meter = metrics.get_meter(attr.SCOPE_NAME, VERSION, meter_provider=meter_provider)
-                found = Instruments(meter)
-                with contextlib.suppress(TypeError):
-                    _provider_instruments[meter_provider] = found
-        except Exception:
-            _log.debug("relapse: could not create metric instruments", exc_info=True)
-            return None
-        return found
-
-
-def scrub(message: str, spans: Sequence[str]) -> str:
-    """
-    ``message`` with every occurrence of each of ``spans`` replaced by ``[span]``.
-
-    Longer spans are replaced first, so a span inside another does not leave
-    part of the longer one behind.
-    """
-    for span in sorted(set(spans), key=len, reverse=True):
-        if span:
-            message = message.replace(span, SCRUBBED_SPAN)
-    return message
-
-
-def explanation(findings: Sequence[GroundingFinding], content: bool = False) -> str:
-    """
-    The ``gen_ai.evaluation.explanation`` of ``findings``.
-
-    Args:
-        findings: The check's findings.
-        content: Whether content capture is on. Off, the explanation holds
-            no byte of any message (a message may quote the answer, a
-            judge's claims, anything a custom check put there): only each
-            finding's code, severity and span count. On, ``"CODE: message"``
-            with each failing span scrubbed out of the message (see :func:`scrub`).
-
-    Returns:
-        One part per finding, joined by ``"; "``.
-    """
-    if content:
-        return "; ".join(f"{f.code}: {scrub(f.message, f.spans)}" for f in findings)
-    return "; ".join(
-        f"{f.code}{' (warning)' if f.severity == 'warning' else ''}: {len(f.spans)} failing span(s)"
-        for f in findings
-    )
-
-
-def _message(role: str, text: str, **extra: str) -> str:
-    """One GenAI message list with a single text part, as a JSON string."""
-    message: dict[str, Any] = {"role": role, "parts": [{"type": "text", "content": text}]}
-    message.update(extra)
-    return json.dumps([message], ensure_ascii=False)
 
 
 class Telemetry:
@@ -359,11 +226,10 @@ class Telemetry:
 
     __slots__ = (
         "call_span_name",
-        "capture_content",
+        "content",
         "instruments",
         "logger",
         "qualname",
-        "redact",
         "tracer",
     )
 
@@ -378,25 +244,20 @@ class Telemetry:
     ) -> None:
         self.call_span_name = attr.CALL_SPAN_PREFIX + qualname
         self.qualname = qualname
-        self.capture_content = (
-            capture_content_from_env() if capture_content is None else bool(capture_content)
+        self.content = Content(
+            capture_content_from_env() if capture_content is None else bool(capture_content),
+            redact,
         )
-        self.redact = redact
-        self.tracer: trace.Tracer
-        try:
+        self.tracer: trace.Tracer = trace.NoOpTracer()
+        with _GETTING_TRACER:
             self.tracer = trace.get_tracer(
                 attr.SCOPE_NAME, VERSION, tracer_provider=tracer_provider
             )
-        except Exception:
-            _log.debug("relapse: could not get a tracer; spans are off", exc_info=True)
-            self.tracer = trace.NoOpTracer()
-        self.instruments = instruments_for(meter_provider)
+        self.instruments: Instruments | None = instruments_for(meter_provider)
         self.logger: Logger | None = None
         if logger_provider is not None:
-            try:
+            with _GETTING_LOGGER:
                 self.logger = logger_provider.get_logger(attr.SCOPE_NAME, VERSION)
-            except Exception:
-                _log.debug("relapse: could not get a logger; events go on spans", exc_info=True)
 
     def renamed(self, qualname: str) -> Telemetry:
         """A copy reporting under ``qualname`` (same providers and settings)."""
@@ -419,12 +280,10 @@ class Telemetry:
         Returns:
             The span, or ``INVALID_SPAN`` when the SDK failed to start one.
         """
-        try:
+        span: Span = INVALID_SPAN
+        with _STARTING_CALL:
             span = self.tracer.start_span(self.call_span_name)
-        except Exception:
-            _log.debug("relapse: could not start the call span", exc_info=True)
-            return INVALID_SPAN
-        try:
+        with _SETTING_CALL:
             if span.is_recording():
                 attributes: dict[str, AttributeValue] = {
                     attr.RELAPSE_MAX_ITERATIONS: max_iterations,
@@ -434,8 +293,6 @@ class Telemetry:
                 if chunk_count is not None:
                     attributes[attr.RELAPSE_CHUNKS_COUNT] = chunk_count
                 span.set_attributes(attributes)
-        except Exception:
-            _log.debug("relapse: could not set call span attributes", exc_info=True)
         return span
 
     def start_iteration(self, call_span: Span, iteration: int) -> Span:
@@ -452,26 +309,23 @@ class Telemetry:
         """
         if call_span is INVALID_SPAN:
             return INVALID_SPAN
-        try:
+        span: Span = INVALID_SPAN
+        with _STARTING_ITERATION:
             span = self.tracer.start_span(
                 attr.ITERATION_SPAN_NAME, context=trace.set_span_in_context(call_span)
             )
-        except Exception:
-            _log.debug("relapse: could not start an iteration span", exc_info=True)
-            return INVALID_SPAN
-        try:
+        with _SETTING_ITERATION:
             if span.is_recording():
                 span.set_attributes({attr.RELAPSE_ITERATION: iteration, **_CHAIN_KIND})
-        except Exception:
-            _log.debug("relapse: could not set iteration span attributes", exc_info=True)
         return span
 
     def start_check(self, iteration_span: Span, check_name: str) -> Span:
         """
         Start the check span under ``iteration_span``, just before the check runs.
 
-        The loop makes it current while the check runs (see :func:`active`),
-        so spans a check starts (an LLM judge's own LLM call) are its children.
+        The loop makes it current while the check runs (see
+        :func:`relapse._telemetry.context.active`), so spans a check starts
+        (an LLM judge's own LLM call) are its children.
 
         Args:
             iteration_span: What :meth:`start_iteration` returned.
@@ -484,18 +338,15 @@ class Telemetry:
         """
         if iteration_span is INVALID_SPAN:
             return INVALID_SPAN
-        try:
-            if not iteration_span.is_recording():
-                return INVALID_SPAN
-            return self.tracer.start_span(
-                attr.CHECK_SPAN_NAME,
-                context=trace.set_span_in_context(iteration_span),
-                # Given at start, not set after: one attribute update fewer per iteration.
-                attributes={attr.GEN_AI_EVALUATION_NAME: check_name, **_GUARDRAIL_KIND},
-            )
-        except Exception:
-            _log.debug("relapse: could not start a check span", exc_info=True)
-            return INVALID_SPAN
+        with _STARTING_CHECK:
+            if iteration_span.is_recording():
+                return self.tracer.start_span(
+                    attr.CHECK_SPAN_NAME,
+                    context=trace.set_span_in_context(iteration_span),
+                    # Given at start, not set after: one attribute update fewer per iteration.
+                    attributes={attr.GEN_AI_EVALUATION_NAME: check_name, **_GUARDRAIL_KIND},
+                )
+        return INVALID_SPAN
 
     def end_iteration(
         self,
@@ -504,9 +355,17 @@ class Telemetry:
         check_name: str,
         check_s: float,
         check_span: Span,
+        chunk_count: int | None = None,
+        annotator: str = attr.ANNOTATOR_CODE,
     ) -> None:
         """
         Report one iteration's verdict and end its check span and its span.
+
+        The iteration span also gets ``relapse.chunks.count`` (the chunks this
+        answer was checked against), on a retry the ``relapse.retry.*``
+        lineage counts, when rejected Langfuse's WARNING level with the error
+        codes as status message, and the OpenInference inline evaluation
+        ``evaluations.0.*`` of the verdict.
 
         Sets the verdict attributes (and, with content capture, the answer and
         the findings' messages, failing spans included) on ``check_span`` and
@@ -522,11 +381,15 @@ class Telemetry:
             check_name: The check's name (``gen_ai.evaluation.name``).
             check_s: How long the check took, in seconds.
             check_span: What :meth:`start_check` returned for this iteration.
+            chunk_count: How many chunks the answer was checked against.
+            annotator: ``CODE`` or ``LLM``: who judged (the inline evaluation's
+                annotator kind).
         """
+        content = self.content
         recording = False
         verdict: dict[str, AttributeValue] = {}
         answer: str | None = None
-        try:
+        with _SETTING_VERDICT:
             recording = span.is_recording()
             if recording:
                 verdict = _verdict_attributes(record)
@@ -537,28 +400,94 @@ class Telemetry:
                         **_usage_attributes(record.usage, record.usage is not None),
                     }
                 )
-                if self.capture_content:
-                    answer = self._capture(span, record)
-        except Exception:
-            _log.debug("relapse: could not set iteration attributes", exc_info=True)
-        explanation: str | None = None
+                extra: dict[str, AttributeValue] = {}
+                if chunk_count is not None:
+                    extra[attr.RELAPSE_CHUNKS_COUNT] = chunk_count
+                if record.iteration > 1:
+                    extra.update(_lineage_attributes(record))
+                if not record.grounded:
+                    extra.update(_rejection_attributes(record))
+                span.set_attributes(extra)
+                if content.capture:
+                    captured = content.iteration(record)
+                    if captured is not None:
+                        span.set_attributes(captured[0])
+                        answer = captured[1]
+        explained: str | None = None
         if record.findings and (recording or self.logger is not None):
-            try:
-                explanation = self._explanation(record.findings)
-            except Exception:
-                _log.debug("relapse: could not explain the findings", exc_info=True)
+            with _EXPLAINING:
+                explained = content.explain(record.findings)
+        if recording:
+            with _SETTING_VERDICT:
+                span.set_attributes(_inline_evaluation(record, check_name, annotator, explained))
         if check_span is not INVALID_SPAN:
-            self._end_check(check_span, record, verdict, answer, explanation)
-        self._evaluation_event(span, recording, record, check_name, explanation)
+            self._end_check(check_span, record, verdict, answer, explained)
+        self._evaluation_event(span, recording, record, check_name, explained)
         instruments = self.instruments
         if instruments is not None:
-            try:
-                instruments.check_duration.record(check_s, instruments.check_attributes(check_name))
-                for finding in record.findings:
-                    instruments.findings.add(1, instruments.code_attributes(finding.code))
-            except Exception:
-                _log.debug("relapse: could not record iteration metrics", exc_info=True)
-        _end(span, "an iteration span")
+            instruments.record_iteration(check_name, check_s, record.findings)
+        with _ENDING_ITERATION:
+            span.end()
+
+    def start_retrieval(self, call_span: Span, iteration: int) -> Span:
+        """
+        Start the span of one ``retrieve=`` call under ``call_span``, before the retry.
+
+        Args:
+            call_span: What :meth:`start_call` returned.
+            iteration: The iteration the retrieval prepares (``relapse.iteration``).
+
+        Returns:
+            The span; ``INVALID_SPAN`` when ``call_span`` is not recording or
+            the SDK failed to start one.
+        """
+        if call_span is INVALID_SPAN:
+            return INVALID_SPAN
+        with _STARTING_RETRIEVAL:
+            if call_span.is_recording():
+                return self.tracer.start_span(
+                    attr.RETRIEVAL_SPAN_NAME,
+                    context=trace.set_span_in_context(call_span),
+                    attributes={attr.RELAPSE_ITERATION: iteration, **_RETRIEVER_KIND},
+                )
+        return INVALID_SPAN
+
+    def end_retrieval(self, span: Span, fresh: tuple[object, Sequence[str]] | None) -> None:
+        """
+        Put what ``retrieve`` returned on its span and end it.
+
+        ``relapse.chunks.count`` and, per chunk, OpenInference's
+        ``retrieval.documents.N.document.id`` (when the chunk has one) and
+        ``.score`` (a document's or mapping's numeric ``score``, a LlamaIndex
+        ``NodeWithScore``'s); ``.content`` only with content capture, through
+        ``redact``. When ``retrieve`` returned None (keep the chunks), only
+        the kind and iteration.
+        """
+        with _ENDING_RETRIEVAL:
+            if span.is_recording() and fresh is not None:
+                span.set_attributes(self._documents(*fresh))
+        with _ENDING_RETRIEVAL:
+            span.end()
+
+    def _documents(self, value: object, texts: Sequence[str]) -> dict[str, AttributeValue]:
+        """The retrieval span's attributes of the chunks ``value`` (texts ``texts``)."""
+        items: Sequence[object] = texts
+        if isinstance(value, (list, tuple)) and len(value) == len(texts):
+            items = value
+        attributes: dict[str, AttributeValue] = {attr.RELAPSE_CHUNKS_COUNT: len(texts)}
+        contents = self.content.redacted(*texts) if self.content.capture else None
+        for index, item in enumerate(items):
+            found = chunk_id_of(item)
+            if found is None:
+                found = chunk_id_of(texts[index])
+            if found is not None:
+                attributes[attr.document_key(index, attr.DOCUMENT_ID)] = found
+            score = None if isinstance(item, str) else member(item, "score")
+            if isinstance(score, (int, float)) and not isinstance(score, bool):
+                attributes[attr.document_key(index, attr.DOCUMENT_SCORE)] = float(score)
+            if contents is not None:
+                attributes[attr.document_key(index, attr.DOCUMENT_CONTENT)] = contents[index]
+        return attributes
 
     def end_call(self, span: Span, result: RelapseResult) -> None:
         """
@@ -568,7 +497,7 @@ class Telemetry:
             span: What :meth:`start_call` returned.
             result: The call's result (iterations, grounded, outcome).
         """
-        try:
+        with _SETTING_CALL:
             if span.is_recording():
                 span.set_attributes(
                     {
@@ -581,25 +510,18 @@ class Telemetry:
                         ),
                     }
                 )
-                if self.capture_content and result.transcript:
+                if self.content.capture and result.transcript:
                     # Iteration 1's prompt is the caller's query, unchanged.
-                    texts = self._redacted(result.transcript[0].prompt, str(result.answer))
+                    texts = self.content.redacted(result.transcript[0].prompt, str(result.answer))
                     if texts is not None:
                         span.set_attributes(
                             {attr.INPUT_VALUE: texts[0], attr.OUTPUT_VALUE: texts[1]}
                         )
-        except Exception:
-            _log.debug("relapse: could not set call span attributes", exc_info=True)
         instruments = self.instruments
         if instruments is not None:
-            try:
-                outcome = instruments.outcome_attributes(result.outcome)
-                instruments.calls.add(1, outcome)
-                instruments.iterations.record(result.iterations, outcome)
-                _record_tokens(instruments, result.outcome, result.usage)
-            except Exception:
-                _log.debug("relapse: could not record call metrics", exc_info=True)
-        _end(span, "the call span")
+            instruments.record_call(result)
+        with _ENDING_CALL:
+            span.end()
 
     def fail_call(self, span: Span, error: BaseException, usage: Usage | None = None) -> None:
         """
@@ -610,25 +532,13 @@ class Telemetry:
         tokens the call's iterations reported before it failed, goes on the
         span and on the tokens histogram (outcome ``"error"``): they were paid.
         """
-        try:
+        with _SETTING_CALL_USAGE:
             if usage is not None and span.is_recording():
                 span.set_attributes(_usage_attributes(usage, None))
-        except Exception:
-            _log.debug("relapse: could not set call span usage", exc_info=True)
         self.fail(span, error)
         instruments = self.instruments
         if instruments is not None:
-            try:
-                instruments.calls.add(
-                    1,
-                    {
-                        attr.RELAPSE_OUTCOME: attr.OUTCOME_ERROR,
-                        attr.ERROR_TYPE: type(error).__qualname__,
-                    },
-                )
-                _record_tokens(instruments, attr.OUTCOME_ERROR, usage)
-            except Exception:
-                _log.debug("relapse: could not count a failed call", exc_info=True)
+            instruments.record_failed_call(error, usage)
 
     @staticmethod
     def fail(span: Span, error: BaseException, usage: Usage | None = None) -> None:
@@ -641,7 +551,7 @@ class Telemetry:
         tokens a failed iteration had been paid for (a stream broken midway),
         goes on the span too.
         """
-        try:
+        with _RECORDING_ERROR:
             if span.is_recording():
                 if usage is not None:
                     span.set_attributes(_usage_attributes(usage, None))
@@ -649,36 +559,10 @@ class Telemetry:
                 span.set_status(Status(StatusCode.ERROR, str(error) or type(error).__name__))
                 if isinstance(error, Exception):
                     span.record_exception(error)
-        except Exception:
-            _log.debug("relapse: could not record an error on a span", exc_info=True)
-        _end(span, "a failed span")
+        with _ENDING_FAILED:
+            span.end()
 
     # Helpers ----------------------------------------------------------------
-
-    def _capture(self, span: Span, record: IterationRecord) -> str | None:
-        """
-        Put the (redacted) prompt, answer and failing spans on ``span``.
-
-        Returns:
-            The redacted answer, for the check span; None when ``redact``
-            failed and nothing was recorded.
-        """
-        failing = tuple(s for f in record.findings for s in f.spans)
-        texts = self._redacted(record.prompt, record.answer, *failing)
-        if texts is None:
-            return None
-        prompt, answer, *rest = texts
-        failing = tuple(rest)
-        captured: dict[str, AttributeValue] = {
-            attr.GEN_AI_INPUT_MESSAGES: _message("user", prompt),
-            attr.GEN_AI_OUTPUT_MESSAGES: _message("assistant", answer, finish_reason="stop"),
-            attr.INPUT_VALUE: prompt,
-            attr.OUTPUT_VALUE: answer,
-        }
-        if failing:
-            captured[attr.RELAPSE_FINDINGS_SPANS] = failing
-        span.set_attributes(captured)
-        return answer
 
     def _end_check(
         self,
@@ -686,7 +570,7 @@ class Telemetry:
         record: IterationRecord,
         verdict: Mapping[str, AttributeValue],
         answer: str | None,
-        explanation: str | None,
+        explained: str | None,
     ) -> None:
         """
         Put the verdict on the check ``span`` and end it.
@@ -696,88 +580,21 @@ class Telemetry:
         on and ``redact`` did not fail; only then does the span get content:
         the answer as ``input.value`` and, when there are findings, their
         messages with the failing spans in them as ``output.value`` (see
-        :meth:`_check_output`). ``explanation`` is the event's explanation,
-        recorded instead when ``redact`` fails on the messages.
+        :meth:`Content.check_output <relapse._telemetry.content.Content.check_output>`).
+        ``explained`` is the event's explanation, recorded instead when
+        ``redact`` fails on the messages.
         """
-        try:
+        with _SETTING_CHECK:
             if span.is_recording():
                 attributes = dict(verdict) if verdict else _verdict_attributes(record)
                 if answer is not None:
                     attributes[attr.INPUT_VALUE] = answer
-                    output = self._check_output(record.findings, explanation)
+                    output = self.content.check_output(record.findings, explained)
                     if output is not None:
                         attributes[attr.OUTPUT_VALUE] = output
                 span.set_attributes(attributes)
-        except Exception:
-            _log.debug("relapse: could not set check span attributes", exc_info=True)
-        _end(span, "a check span")
-
-    def _redacted(self, *texts: str) -> tuple[str, ...] | None:
-        """``texts`` through ``redact``; None (logged) when it fails or returns a non-str."""
-        redact = self.redact
-        if redact is None:
-            return texts
-        try:
-            redacted = tuple(redact(t) for t in texts)
-            if not all(isinstance(t, str) for t in redacted):
-                raise TypeError("redact must return str")  # noqa: TRY301
-        except Exception:
-            _log.warning(
-                "relapse: redact failed; this span's content is not recorded", exc_info=True
-            )
-            return None
-        return redacted
-
-    def _check_output(
-        self, findings: Sequence[GroundingFinding], explanation: str | None
-    ) -> str | None:
-        """
-        The check span's ``output.value`` under content capture: why the answer failed.
-
-        ``"CODE: message"`` per finding, joined by ``"; "``, with the failing
-        spans the messages quote left in (unlike the evaluation event's
-        explanation, which scrubs them): the check span is where a backend's
-        guardrail pane shows the verdict, and it has no
-        ``relapse.findings.spans`` of its own to show them otherwise. The text
-        goes through ``redact`` first.
-
-        Args:
-            findings: The check's findings; none means nothing to explain.
-            explanation: The evaluation event's explanation (spans scrubbed),
-                the fallback when ``redact`` fails or returns a non-``str``,
-                so the raw text is never recorded.
-
-        Returns:
-            The text, or None when there are no findings (or no fallback).
-        """
-        if not findings:
-            return None
-        text = "; ".join(f"{f.code}: {f.message}" for f in findings)
-        if self.redact is None:
-            return text
-        try:
-            redacted = self.redact(text)
-        except Exception:
-            _log.warning(
-                "relapse: redact failed; the check span's output is the explanation",
-                exc_info=True,
-            )
-            return explanation
-        return redacted if isinstance(redacted, str) else explanation
-
-    def _explanation(self, findings: Sequence[GroundingFinding]) -> str:
-        """The explanation: message text only with content capture on, and redacted."""
-        if not self.capture_content:
-            return explanation(findings)
-        text = explanation(findings, content=True)
-        if self.redact is None:
-            return text
-        try:
-            redacted = self.redact(text)
-        except Exception:
-            _log.warning("relapse: redact failed; the explanation names codes only", exc_info=True)
-            return explanation(findings)
-        return redacted if isinstance(redacted, str) else explanation(findings)
+        with _ENDING_CHECK:
+            span.end()
 
     def _evaluation_event(
         self,
@@ -785,13 +602,13 @@ class Telemetry:
         recording: bool,
         record: IterationRecord,
         check_name: str,
-        explanation: str | None,
+        explained: str | None,
     ) -> None:
         """Emit ``gen_ai.evaluation.result``: a log record, or a span event."""
         logger = self.logger
         if logger is None and not recording:
             return
-        try:
+        with _EMITTING_EVENT:
             event: dict[str, AttributeValue] = {
                 attr.GEN_AI_EVALUATION_NAME: check_name,
                 attr.GEN_AI_EVALUATION_SCORE_LABEL: (
@@ -799,81 +616,53 @@ class Telemetry:
                 ),
                 attr.GEN_AI_EVALUATION_SCORE_VALUE: 1.0 if record.grounded else 0.0,
             }
-            if explanation is not None:
-                event[attr.GEN_AI_EVALUATION_EXPLANATION] = explanation
-            if logger is not None:
-                parent: Context = trace.set_span_in_context(span)
-                logger.emit(
-                    event_name=attr.GEN_AI_EVALUATION_RESULT_EVENT,
-                    attributes=event,
-                    context=parent,
-                    severity_number=SeverityNumber.INFO,
-                )
-            else:
-                span.add_event(attr.GEN_AI_EVALUATION_RESULT_EVENT, event)
-        except Exception:
-            _log.debug("relapse: could not emit an evaluation event", exc_info=True)
+            if explained is not None:
+                event[attr.GEN_AI_EVALUATION_EXPLANATION] = explained
+            identifier = response_id(record.response)
+            if identifier is not None:
+                event[attr.GEN_AI_RESPONSE_ID] = identifier
+            self._emit(span, event)
 
-
-class _Activation:
-    """Context manager making one span current (see :func:`active`)."""
-
-    __slots__ = ("_span", "_token")
-
-    def __init__(self, span: Span) -> None:
-        self._span = span
-        self._token: Token[Context] | None = None
-
-    def __enter__(self) -> None:
-        span = self._span
-        if span is INVALID_SPAN:
-            return
-        try:
-            if trace.get_current_span() is span:
-                return
-            self._token = otel_context.attach(trace.set_span_in_context(span))
-        except Exception:
-            _log.debug("relapse: could not activate a span", exc_info=True)
-
-    def __exit__(
+    def fail_check(
         self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
+        span: Span,
+        check_span: Span,
+        check_name: str,
+        record: IterationRecord,
+        error: BaseException,
     ) -> None:
-        token = self._token
-        if token is not None:
-            self._token = None
-            try:
-                otel_context.detach(token)
-            except Exception:
-                _log.debug("relapse: could not deactivate a span", exc_info=True)
+        """
+        Report a check that raised: an evaluation event with ``error.type``; fail ``check_span``.
 
+        Args:
+            span: The iteration span (the event's parent).
+            check_span: What :meth:`start_check` returned.
+            check_name: The check's name (``gen_ai.evaluation.name``).
+            record: The iteration's record (its response's id goes on the event).
+            error: What the check raised.
+        """
+        if self.logger is not None or span.is_recording():
+            with _EMITTING_EVENT:
+                event: dict[str, AttributeValue] = {
+                    attr.GEN_AI_EVALUATION_NAME: check_name,
+                    attr.ERROR_TYPE: type(error).__qualname__,
+                }
+                identifier = response_id(record.response)
+                if identifier is not None:
+                    event[attr.GEN_AI_RESPONSE_ID] = identifier
+                self._emit(span, event)
+        self.fail(check_span, error)
 
-#: What :func:`active` returns for ``INVALID_SPAN``: one shared do-nothing
-#: context manager, so the no-SDK path allocates nothing per call.
-_NOT_ACTIVATED: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
-
-
-def _end(span: Span, what: str) -> None:
-    """End ``span``; a failure is logged at debug level, never raised (``what`` names it)."""
-    try:
-        span.end()
-    except Exception:
-        _log.debug("relapse: could not end %s", what, exc_info=True)
-
-
-def active(span: Span) -> contextlib.AbstractContextManager[None]:
-    """
-    Make ``span`` the current span while the LLM is called (or the check runs).
-
-    Use it as ``with active(span): ...``.
-
-    Spans the caller's own code starts inside (for example a provider's
-    instrumentation) then become its children. Entering does nothing when
-    ``span`` is ``INVALID_SPAN`` or already current (the no-SDK case), and
-    never raises; exceptions from the body propagate unchanged.
-    """
-    if span is INVALID_SPAN:
-        return _NOT_ACTIVATED
-    return _Activation(span)
+    def _emit(self, span: Span, event: dict[str, AttributeValue]) -> None:
+        """Emit one ``gen_ai.evaluation.result`` event: a log record, or a span event."""
+        logger = self.logger
+        if logger is not None:
+            parent: Context = trace.set_span_in_context(span)
+            logger.emit(
+                event_name=attr.GEN_AI_EVALUATION_RESULT_EVENT,
+                attributes=event,
+                context=parent,
+                severity_number=SeverityNumber.INFO,
+            )
+        else:
+            span.add_event(attr.GEN_AI_EVALUATION_RESULT_EVENT, event)

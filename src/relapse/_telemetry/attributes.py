@@ -39,6 +39,23 @@ RELAPSE_FINDINGS_SPANS: Final = "relapse.findings.spans"
 #: double: seconds the grounding check took on this iteration's answer.
 RELAPSE_CHECK_DURATION: Final = "relapse.check.duration"
 
+# Iteration span, on retries (iteration 2+): what the retry did to the previous
+# answer's error findings (IterationRecord.resolved/.persisted/.introduced).
+# Codes, sorted and unique, with the count of failing spans of each code in
+# the parallel int[]; no content.
+#: str[]: codes of the failing spans this retry resolved.
+RELAPSE_RETRY_RESOLVED_CODES: Final = "relapse.retry.resolved.codes"
+#: int[]: failing spans resolved, per code of RELAPSE_RETRY_RESOLVED_CODES.
+RELAPSE_RETRY_RESOLVED_COUNTS: Final = "relapse.retry.resolved.counts"
+#: str[]: codes of the failing spans this retry kept.
+RELAPSE_RETRY_PERSISTED_CODES: Final = "relapse.retry.persisted.codes"
+#: int[]: failing spans kept, per code.
+RELAPSE_RETRY_PERSISTED_COUNTS: Final = "relapse.retry.persisted.counts"
+#: str[]: codes of the failing spans this retry introduced.
+RELAPSE_RETRY_INTRODUCED_CODES: Final = "relapse.retry.introduced.codes"
+#: int[]: failing spans introduced, per code.
+RELAPSE_RETRY_INTRODUCED_COUNTS: Final = "relapse.retry.introduced.counts"
+
 # Iteration and call spans: tokens, under relapse's own names. Not
 # gen_ai.usage.*: the provider's own LLM span (a child of the iteration span)
 # carries those, and a backend summing gen_ai.usage.* over a trace would
@@ -58,9 +75,10 @@ RELAPSE_USAGE_KNOWN: Final = "relapse.usage.known"
 RELAPSE_ITERATIONS: Final = "relapse.iterations"
 #: int: the configured budget of LLM calls.
 RELAPSE_MAX_ITERATIONS: Final = "relapse.max_iterations"
-#: str: one of the OUTCOME_* values below.
+#: str: a :data:`relapse.Outcome` (the calls counter also has :data:`OUTCOME_ERROR`).
 RELAPSE_OUTCOME: Final = "relapse.outcome"
-#: int: number of retrieved chunks passed to the call.
+#: int: number of retrieved chunks passed to the call; on each iteration span,
+#: the chunks that iteration's answer was checked against (re-retrieval changes them).
 RELAPSE_CHUNKS_COUNT: Final = "relapse.chunks.count"
 
 # Metric dimension.
@@ -96,6 +114,16 @@ GEN_AI_EVALUATION_SCORE_VALUE: Final = "gen_ai.evaluation.score.value"
 GEN_AI_EVALUATION_EXPLANATION: Final = "gen_ai.evaluation.explanation"
 #: Event name of one check verdict (GenAI evaluation event).
 GEN_AI_EVALUATION_RESULT_EVENT: Final = "gen_ai.evaluation.result"
+#: str, on the evaluation event: the provider's id of the judged response
+#: (OpenAI ``chatcmpl-...``, Anthropic ``msg_...``), since the event is not
+#: parented to the provider's own span.
+GEN_AI_RESPONSE_ID: Final = "gen_ai.response.id"
+#: str: the GenAI operation of a span; ``retrieval`` on the retrieval span.
+GEN_AI_OPERATION_NAME: Final = "gen_ai.operation.name"
+#: Value of GEN_AI_OPERATION_NAME on the span of a ``retrieve=`` call.
+OPERATION_RETRIEVAL: Final = "retrieval"
+#: Name of the span wrapping one ``retrieve=`` call (GenAI: ``{operation}``).
+RETRIEVAL_SPAN_NAME: Final = "retrieval"
 #: The GenAI content-capture switch (instrumentation-genai convention).
 CAPTURE_CONTENT_ENV: Final = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
 
@@ -121,19 +149,56 @@ OBSERVATION_TYPE_CHAIN: Final = "chain"
 SPAN_KIND_GUARDRAIL: Final = "GUARDRAIL"
 #: Value of LANGFUSE_OBSERVATION_TYPE, Langfuse's name for the same.
 OBSERVATION_TYPE_GUARDRAIL: Final = "guardrail"
+#: Value of OPENINFERENCE_SPAN_KIND on the retrieval span.
+SPAN_KIND_RETRIEVER: Final = "RETRIEVER"
+#: Value of LANGFUSE_OBSERVATION_TYPE on the retrieval span.
+OBSERVATION_TYPE_RETRIEVER: Final = "retriever"
+#: str: Langfuse's observation level; WARNING on a rejected iteration.
+LANGFUSE_OBSERVATION_LEVEL: Final = "langfuse.observation.level"
+#: Value of LANGFUSE_OBSERVATION_LEVEL on an iteration whose answer was rejected.
+OBSERVATION_LEVEL_WARNING: Final = "WARNING"
+#: str: Langfuse's status message; on a rejected iteration, its error codes
+#: (sorted, unique, comma-separated): no content.
+LANGFUSE_OBSERVATION_STATUS_MESSAGE: Final = "langfuse.observation.status_message"
 
-# Outcomes (values of RELAPSE_OUTCOME).
-OUTCOME_FIRST_TRY: Final = "grounded_first_try"
-OUTCOME_RECOVERED: Final = "recovered"
-OUTCOME_EXHAUSTED: Final = "exhausted"
-OUTCOME_TIMEOUT: Final = "timeout"
-#: ``max_total_tokens``: the tokens spent reached the budget before an answer passed.
-OUTCOME_BUDGET: Final = "budget"
-#: ``stop_on_repeat``: an answer failed with the same failing spans as the previous one.
-OUTCOME_STALLED: Final = "stalled"
-#: The kill switch was off: one call straight through, no check (no spans are made;
-#: the value appears only on ``RelapseResult.outcome``).
-OUTCOME_DISABLED: Final = "disabled"
+# OpenInference inline evaluations on the iteration span: the check's verdict,
+# which Phoenix shows as an annotation of the span. The iteration span holds
+# one: index 0.
+#: Prefix of the inline evaluations; keys are ``evaluations.{N}.{attribute}``.
+OPENINFERENCE_EVALUATIONS: Final = "evaluations"
+#: str: the check's name.
+EVALUATION_NAME: Final = "evaluation.name"
+#: str: ``pass`` or ``fail``.
+EVALUATION_LABEL: Final = "evaluation.label"
+#: double: 1.0 (pass) or 0.0 (fail).
+EVALUATION_SCORE: Final = "evaluation.score"
+#: str: the explanation, as on the evaluation event (content rules apply).
+EVALUATION_EXPLANATION: Final = "evaluation.explanation"
+#: str: who judged: ``CODE`` (a deterministic check) or ``LLM`` (LLMJudge).
+EVALUATION_ANNOTATOR_KIND: Final = "evaluation.annotator_kind"
+ANNOTATOR_CODE: Final = "CODE"
+ANNOTATOR_LLM: Final = "LLM"
+# OpenInference retrieval documents, on the retrieval span:
+# ``retrieval.documents.{N}.document.id`` / ``.score`` / ``.content``.
+RETRIEVAL_DOCUMENTS: Final = "retrieval.documents"
+DOCUMENT_ID: Final = "document.id"
+DOCUMENT_SCORE: Final = "document.score"
+#: Content capture only.
+DOCUMENT_CONTENT: Final = "document.content"
+
+
+def evaluation_key(index: int, name: str) -> str:
+    """The key of one inline evaluation attribute: ``evaluations.{index}.{name}``."""
+    return f"{OPENINFERENCE_EVALUATIONS}.{index}.{name}"
+
+
+def document_key(index: int, name: str) -> str:
+    """The key of one retrieved document's attribute: ``retrieval.documents.{index}.{name}``."""
+    return f"{RETRIEVAL_DOCUMENTS}.{index}.{name}"
+
+
+# Outcomes: the values of RELAPSE_OUTCOME are those of relapse.Outcome
+# (relapse._results), defined once there; the calls counter adds one more.
 #: Only on the calls counter: the call raised (the LLM call, the check, ...).
 OUTCOME_ERROR: Final = "error"
 

@@ -8,10 +8,10 @@ telemetry failure must not change what the caller reads.
 
 from __future__ import annotations
 
-import logging
 from typing import TYPE_CHECKING
 
 from relapse._telemetry import attributes as attr
+from relapse._telemetry.context import Harmless
 
 if TYPE_CHECKING:
     from opentelemetry.trace import Span
@@ -19,7 +19,10 @@ if TYPE_CHECKING:
 
     from relapse._release import Released
 
-_log = logging.getLogger("relapse")
+_SETTING_STREAM = Harmless("could not set the stream attributes")
+_SETTING_FIRST_RELEASE = Harmless("could not set the first-release attribute")
+_SETTING_FALLBACK = Harmless("could not set the fallback attribute")
+_ENDING_CLOSED = Harmless("could not end a span closed by the caller")
 
 #: Re-exported for the loop: the value when a call's check had no incremental form.
 FALLBACK_CALL = attr.FALLBACK_CALL
@@ -39,7 +42,7 @@ def release_attributes(span: Span, read: Released, first: float | None, prefix: 
             when this iteration released it; else None.
         prefix: Characters released by earlier iterations.
     """
-    try:
+    with _SETTING_STREAM:
         if not span.is_recording():
             return
         values: dict[str, AttributeValue] = {
@@ -57,31 +60,25 @@ def release_attributes(span: Span, read: Released, first: float | None, prefix: 
             values[attr.RELAPSE_STREAM_PREFIX_CHARS] = prefix
             values[attr.RELAPSE_STREAM_SAVED_TOKENS_ESTIMATE] = prefix // CHARS_PER_TOKEN
         span.set_attributes(values)
-    except Exception:
-        _log.debug("relapse: could not set the stream attributes", exc_info=True)
 
 
 def first_release_attribute(span: Span, first: float) -> None:
     """Put the seconds to the call's first released piece on the call span."""
-    try:
+    with _SETTING_FIRST_RELEASE:
         if span.is_recording():
             span.set_attribute(attr.RELAPSE_STREAM_FIRST_RELEASE, first)
-    except Exception:
-        _log.debug("relapse: could not set the first-release attribute", exc_info=True)
 
 
 def fallback_attribute(span: Span, reason: str) -> None:
     """Say on ``span`` that ``release="sentence"`` fell back to ``"answer"``, and why."""
-    try:
+    with _SETTING_FALLBACK:
         if span.is_recording():
             span.set_attribute(attr.RELAPSE_STREAM_FALLBACK, reason)
-    except Exception:
-        _log.debug("relapse: could not set the fallback attribute", exc_info=True)
 
 
 def stopped_by_caller(span: Span) -> None:
     """End ``span`` of a loop whose caller closed the stream: stopped, not failed."""
-    try:
+    with _ENDING_CLOSED:
         if span.is_recording():
             span.set_attributes(
                 {
@@ -90,5 +87,3 @@ def stopped_by_caller(span: Span) -> None:
                 }
             )
         span.end()
-    except Exception:
-        _log.debug("relapse: could not end a span closed by the caller", exc_info=True)

@@ -6,8 +6,8 @@ Pluggable grounding checks beyond the default one.
 
 The contract is three ``typing.Protocol``s: any callable
 ``check(query, chunks, answer) -> GroundingResult`` is a :class:`Check`; a
-:class:`PreparingCheck` also offers ``prepare(query, chunks)`` returning an
-:class:`AnswerCheck` with ``check(answer)``, so work on the chunks is done
+:class:`PreparableCheck` also offers ``prepare(query, chunks)`` returning a
+:class:`BoundCheck` with ``check(answer)``, so work on the chunks is done
 once per call instead of once per iteration (the default check does).
 Checks built here (and the default one) compose with ``&``:
 ``default_grounding_check & LLMJudge(judge)`` is ``all_of(...)`` of both.
@@ -17,23 +17,25 @@ Checks built here (and the default one) compose with ``&``:
 
 from __future__ import annotations
 
-from relapse.checks._contract import AnswerCheck, Check, CheckOperators, PreparingCheck, all_of
-from relapse.checks._incremental import (
-    IncrementalCheck,
-    StreamProgress,
+from relapse.checks._contract import (
+    BoundCheck,
+    Check,
+    CheckOperators,
+    PreparableCheck,
+    all_of,
     can_judge_incrementally,
-    incremental,
 )
+from relapse.checks._incremental import IncrementalCheck, StreamProgress, incremental
 from relapse.checks._judge import JUDGE_PROMPT, LLMJudge, parse_verdict
 
 __all__ = [
     "JUDGE_PROMPT",
-    "AnswerCheck",
+    "BoundCheck",
     "Check",
     "CheckOperators",
     "IncrementalCheck",
     "LLMJudge",
-    "PreparingCheck",
+    "PreparableCheck",
     "StreamProgress",
     "all_of",
     "can_judge_incrementally",

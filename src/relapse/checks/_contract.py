@@ -1,11 +1,17 @@
 """
 The check contract, as ``typing.Protocol``s, and binding a check to one call.
 
-A check is any ``check(query, chunks, answer) -> GroundingResult``
-(:class:`Check`). It may also offer ``prepare(query, chunks)``
-(:class:`PreparingCheck`) returning an :class:`AnswerCheck`, whose
-``check(answer)`` judges answers against chunks indexed once per call. An
-``async`` check (one that returns an awaitable verdict) works under
+Three roles, three names:
+
+* :class:`Check`: any ``check(query, chunks, answer) -> GroundingResult``;
+  what ``grounding_check=`` takes.
+* :class:`PreparableCheck`: a :class:`Check` that can also be *prepared*
+  for one call, ``prepare(query, chunks)``, doing its work on the chunks
+  once for every answer of that call;
+* :class:`BoundCheck`: what ``prepare`` returns, a check *bound* to one
+  call's query and chunks, ``check(answer) -> GroundingResult``.
+
+An ``async`` check (one that returns an awaitable verdict) works under
 :func:`relapse.arun` and decorated ``async def`` functions.
 """
 
@@ -16,7 +22,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Generator, Iterator,
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from relapse._results import GroundingFinding, GroundingResult
+from relapse._results import Evidence, GroundingFinding, GroundingResult
 
 #: What a check may return: the verdict, or (async checks) an awaitable of it.
 Verdict = GroundingResult | Awaitable[GroundingResult]
@@ -36,18 +42,27 @@ class Check(Protocol):
 
 
 @runtime_checkable
-class AnswerCheck(Protocol):
-    """A check bound to one call's query and chunks: ``check(answer) -> GroundingResult``."""
+class BoundCheck(Protocol):
+    """
+    A check bound to one call's query and chunks: ``check(answer) -> GroundingResult``.
+
+    What :meth:`PreparableCheck.prepare` returns; the loop calls it once per answer.
+    """
 
     def check(self, answer: str, /) -> Verdict:
         """Judge one answer against the bound chunks."""
 
 
 @runtime_checkable
-class PreparingCheck(Check, Protocol):
-    """A :class:`Check` that can index one call's chunks once, for every answer."""
+class PreparableCheck(Check, Protocol):
+    """
+    A :class:`Check` that can be prepared for one call: ``prepare(query, chunks) -> BoundCheck``.
 
-    def prepare(self, query: str, chunks: Sequence[str], /) -> AnswerCheck:
+    The loop prepares it once per call (and again when the chunks change),
+    so work on the chunks (reading, indexing) is done once for every answer.
+    """
+
+    def prepare(self, query: str, chunks: Sequence[str], /) -> BoundCheck:
         """Bind the check to ``query`` and ``chunks``."""
 
 
@@ -85,8 +100,7 @@ class CheckOperators:
     """
     Mixin giving checks composition by operator: ``check_a & check_b``.
 
-    ``a & b`` is :func:`relapse.checks.all_of(a, b) <relapse.checks.all_of>`
-    (tenacity composes its strategies the same way).
+    ``a & b`` is :func:`relapse.checks.all_of(a, b) <relapse.checks.all_of>`.
     """
 
     __slots__ = ()
@@ -110,6 +124,27 @@ def check_name(check: Callable[..., Any]) -> str:
     return getattr(check, "__qualname__", type(check).__qualname__)
 
 
+#: Who judges, in OpenInference's annotator kinds: a model, or code.
+ANNOTATOR_KINDS = frozenset({"LLM", "CODE", "HUMAN"})
+
+
+def annotator_kind(check: object) -> str:
+    """
+    Who a check's verdict comes from: ``"LLM"`` or ``"CODE"`` (OpenInference's annotator kinds).
+
+    A check declares it with an ``annotator_kind`` attribute
+    (:class:`relapse.checks.LLMJudge` says ``"LLM"``); a composition is
+    ``"LLM"`` when any part is; anything else is ``"CODE"``.
+    """
+    kind = getattr(check, "annotator_kind", None)
+    if isinstance(kind, str) and kind in ANNOTATOR_KINDS:
+        return kind
+    parts = getattr(check, "checks", None)
+    if isinstance(parts, tuple) and any(annotator_kind(part) == "LLM" for part in parts):
+        return "LLM"
+    return "CODE"
+
+
 def prepare(check: Check, query: str, chunks: Sequence[str]) -> Callable[[str], Verdict]:
     """
     Bind ``check`` to one call, indexing the chunks once when it can.
@@ -129,6 +164,29 @@ def prepare(check: Check, query: str, chunks: Sequence[str]) -> Callable[[str], 
     return lambda answer: check(query, chunks, answer)
 
 
+def can_judge_incrementally(check: object) -> bool:
+    """
+    Tell whether ``check`` can judge a growing text sentence by sentence.
+
+    A check declares it with a truthy attribute ``incremental``: the default
+    check does, :class:`~relapse.checks.LLMJudge` does not (it needs the whole
+    answer), :func:`~relapse.checks.all_of` and ``&`` do when every part does,
+    and a plain function does not unless it sets ``fn.incremental = True``.
+    An ``async`` check never does: the stream is judged between two pieces,
+    synchronously.
+
+    Args:
+        check: Any check.
+
+    Returns:
+        True when ``release="sentence"`` can use it.
+    """
+    if not getattr(check, "incremental", False):
+        return False
+    call = getattr(check, "__call__", None)  # noqa: B004 -- the call itself, to test for a coroutine
+    return not (inspect.iscoroutinefunction(check) or inspect.iscoroutinefunction(call))
+
+
 @dataclass(frozen=True)
 class _AllOf(CheckOperators):
     checks: tuple[Check, ...]
@@ -138,13 +196,10 @@ class _AllOf(CheckOperators):
     @property
     def incremental(self) -> bool:
         """Whether every part can judge a growing text sentence by sentence."""
-        # Imported here: the incremental module builds on this one.
-        from relapse.checks._incremental import can_judge_incrementally
-
         return all(can_judge_incrementally(check) for check in self.checks)
 
-    def prepare(self, query: str, chunks: Sequence[str]) -> _PreparedAllOf:
-        return _PreparedAllOf(
+    def prepare(self, query: str, chunks: Sequence[str]) -> _BoundAllOf:
+        return _BoundAllOf(
             tuple(prepare(c, query, chunks) for c in self.checks),
             tuple(check_name(c) for c in self.checks),
             self.short_circuit,
@@ -154,9 +209,14 @@ class _AllOf(CheckOperators):
         return self.prepare(query, chunks).check(answer)
 
 
-def _add(verdict: object, name: str, findings: list[GroundingFinding]) -> bool:
+def _add(
+    verdict: object,
+    name: str,
+    findings: list[GroundingFinding],
+    evidence: list[Evidence] | None = None,
+) -> bool:
     """
-    Collect the findings of ``verdict``, from the check ``name``; return whether it passed.
+    Collect the findings (and evidence) of ``verdict`` from the check ``name``; True if it passed.
 
     A rejection without any finding is recorded as a ``SILENT_REJECTION_CODE``
     error naming the check: left out, the composed result could hold only
@@ -170,6 +230,8 @@ def _add(verdict: object, name: str, findings: list[GroundingFinding]) -> bool:
             f"a check returned {type(verdict).__name__}; expected relapse.GroundingResult"
         )
     findings.extend(verdict.findings)
+    if evidence is not None:
+        evidence.extend(verdict.evidence)
     if not verdict.ok and not verdict.errors:
         findings.append(
             GroundingFinding(
@@ -179,8 +241,13 @@ def _add(verdict: object, name: str, findings: list[GroundingFinding]) -> bool:
     return verdict.ok
 
 
+def _merged(evidence: list[Evidence]) -> tuple[Evidence, ...]:
+    """The evidence of every part, once each, in answer order."""
+    return tuple(sorted(set(evidence), key=lambda e: (e.answer_span, e.chunk_index, e.chunk_span)))
+
+
 @dataclass(frozen=True)
-class _PreparedAllOf:
+class _BoundAllOf:
     checks: tuple[Callable[[str], Verdict], ...]
     #: The name of each check, parallel to ``checks``.
     names: tuple[str, ...]
@@ -188,6 +255,7 @@ class _PreparedAllOf:
 
     def check(self, answer: str) -> Verdict:
         findings: list[GroundingFinding] = []
+        evidence: list[Evidence] = []
         ok = True
         remaining = iter(zip(self.checks, self.names, strict=True))
         for check, name in remaining:
@@ -195,12 +263,12 @@ class _PreparedAllOf:
             if inspect.isawaitable(verdict):
                 # An async check: finish the rest awaiting, in the same order.
                 return PendingVerdict(
-                    self._finish(verdict, name, remaining, answer, findings, ok), verdict
+                    self._finish(verdict, name, remaining, answer, findings, ok, evidence), verdict
                 )
-            ok = _add(verdict, name, findings) and ok
+            ok = _add(verdict, name, findings, evidence) and ok
             if not ok and self.short_circuit:
                 break
-        return GroundingResult(ok=ok, findings=tuple(findings))
+        return GroundingResult(ok, tuple(findings), _merged(evidence))
 
     async def _finish(
         self,
@@ -210,16 +278,17 @@ class _PreparedAllOf:
         answer: str,
         findings: list[GroundingFinding],
         ok: bool,
+        evidence: list[Evidence],
     ) -> GroundingResult:
-        ok = _add(await pending, name, findings) and ok
+        ok = _add(await pending, name, findings, evidence) and ok
         for check, next_name in remaining:
             if not ok and self.short_circuit:
                 break
             verdict = check(answer)
             if inspect.isawaitable(verdict):
                 verdict = await verdict
-            ok = _add(verdict, next_name, findings) and ok
-        return GroundingResult(ok=ok, findings=tuple(findings))
+            ok = _add(verdict, next_name, findings, evidence) and ok
+        return GroundingResult(ok, tuple(findings), _merged(evidence))
 
 
 def all_of(*checks: Check, short_circuit: bool = True) -> Check:

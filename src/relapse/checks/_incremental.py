@@ -1,4 +1,4 @@
-"""
+r"""
 Judging a streamed answer sentence by sentence, with the whole-answer check's verdicts.
 
 :func:`incremental` binds a check to one call and returns an
@@ -8,16 +8,22 @@ sentence that fails. It runs the bound check on the text fed so far, and
 trusts a verdict on a sentence only once no text still to come can change
 it; until then the sentence is *held back*. The hold-back rules:
 
-* **Context ahead.** Every reader and rule of the default check looks at most
-  :data:`LOOK_AHEAD` characters after a claim (``relapse.grounding._blocks``):
-  a unit, a scale word, ``passages``, the second end of a range, a closing
-  parenthesis. A sentence is judged once the text reaches that far past its
-  last claim-like character (a digit, a number word, a month name, a
-  quotation mark, a capital when FG005 is on), chained into the next sentence
-  when one of those follows within :data:`JOIN_WINDOW` (a range or a date
-  across a line break). A sentence with none is judged as soon as the next
-  sentence begins; a line ending with no terminator whose last words could
-  open an echo phrase waits too, since the phrase may go on on the next line.
+* **Context ahead.** The default check's readers extend a claim, or read
+  its unit, scale word, range end or date after it, across spaces only: never
+  across a line break, nor a terminator followed by whitespace. So a
+  sentence is judged as soon as the next sentence begins, but: a claim-like
+  word (a digit, a number word, a month name) right at its terminator with a
+  digit next (``in Sept. 5``) waits :data:`LOOK_AHEAD` characters past the
+  claim-like text chained from it (within :data:`JOIN_WINDOW`); a line
+  ending with no terminator whose last words could open an echo phrase
+  waits :data:`LOOK_AHEAD` past its end; with FG005 on, capitals are
+  claim-like and chain too. A *failure* is final :data:`LOOK_AHEAD` past its
+  claim, or as soon as its sentence is judged when the claim ends inside a
+  sentence ending in a terminator, no parenthesis or bracket open before it:
+  the rules that read past a sentence's end and can make a claim pass (a
+  reference ``3\npassages``, a conversion ``(1.8 m. )``, ``[2]``) need a
+  line break or a closing bracket. Any other incremental check is given
+  :data:`LOOK_AHEAD` characters past each sentence.
 * **Open quotation.** A quotation mark that opens a quotation with no closer
   yet holds everything from it: the quotation's extent, and so its verdict
   and the numbers it covers, is unknown until it closes, a paragraph breaks
@@ -38,11 +44,26 @@ from __future__ import annotations
 
 import inspect
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from relapse._results import GroundingFinding, GroundingResult
-from relapse.checks._contract import Check, Verdict, _AllOf, prepare
+from relapse.checks._contract import Check, Verdict, _AllOf, can_judge_incrementally, prepare
+from relapse.grounding._check import GroundingCheck, _finding
+from relapse.grounding._codes import COPY_MESSAGE, EMPTY_MESSAGE, FG004, FG005, MESSAGES
+from relapse.grounding._dates import MONTHS
+from relapse.grounding._echo import echo_hits
+from relapse.grounding._quotes import (
+    _CLOSERS,
+    _DELIMITERS,
+    _PARAGRAPH_BREAK,
+    MAX_QUOTE,
+    _next_closer,
+    delimiters,
+)
+from relapse.grounding._sentences import sentence_ends, spans_between
+from relapse.grounding._words import SMALL_WORDS, TENS_WORDS
 
 #: Characters after a claim that the default check's readers and rules read
 #: (``relapse.grounding._blocks.LOOK_AHEAD``, kept equal by a test): a
@@ -55,7 +76,14 @@ LOOK_AHEAD = 144
 JOIN_WINDOW = 24
 
 _QUOTE_MARKS = '"\u201c\u201d\u201e\u00ab\u00bb\u2018\u2019\uff02'
-_TERMINATORS = frozenset(".!?\u2026:;\"'\u201d\u2019\u00bb)]}*_")
+# What may end a sentence after its last word: terminators and closers.
+_ENDING = ".!?\u2026:;\"'\u201d\u2019\u00bb)]}*_"
+_TERMINATORS = frozenset(_ENDING)
+_CLOSING_MARKS = "\"'\u201d\u2019\u00bb)]}*_"
+_STOPS = ".!?\u2026"
+#: Characters before a failing claim searched for an open parenthesis or
+#: bracket: the conversion and reference rules look this far back.
+_BRACKET_WINDOW = 64
 
 
 @dataclass(frozen=True)
@@ -111,10 +139,6 @@ def _parts(check: object) -> list[object]:
 
 def _reading(check: object) -> _Reading:
     """Describe how far ``check``'s verdicts read (its parts that are the default check)."""
-    # Imported here: relapse.grounding imports the check contract from this package.
-    from relapse.grounding._check import GroundingCheck
-    from relapse.grounding._codes import FG005
-
     parts = _parts(check)
     grounding = [part for part in parts if isinstance(part, GroundingCheck)]
     patterns = tuple(pattern for part in grounding for pattern in part._echo_patterns)
@@ -135,9 +159,6 @@ def _reading(check: object) -> _Reading:
 
 def _claim_like() -> re.Pattern[str]:
     """The characters and words where a claim of the default check may be (see the module doc)."""
-    from relapse.grounding._dates import MONTHS
-    from relapse.grounding._words import SMALL_WORDS, TENS_WORDS
-
     words = sorted(
         {*SMALL_WORDS, *TENS_WORDS, "hundred", "thousand", "million", "billion", "trillion"}
         | {"dozen", *(name.casefold() for name in MONTHS)},
@@ -146,29 +167,6 @@ def _claim_like() -> re.Pattern[str]:
     )
     alternation = "|".join(re.escape(word) for word in words)
     return re.compile(rf"\d|[{_QUOTE_MARKS}]|(?<![^\W_])(?i:{alternation})(?![^\W_])")
-
-
-def can_judge_incrementally(check: object) -> bool:
-    """
-    Tell whether ``check`` can judge a growing text sentence by sentence.
-
-    A check declares it with a truthy attribute ``incremental``: the default
-    check does, :class:`~relapse.checks.LLMJudge` does not (it needs the whole
-    answer), :func:`~relapse.checks.all_of` and ``&`` do when every part does,
-    and a plain function does not unless it sets ``fn.incremental = True``.
-    An ``async`` check never does: the stream is judged between two pieces,
-    synchronously.
-
-    Args:
-        check: Any check.
-
-    Returns:
-        True when ``release="sentence"`` can use it.
-    """
-    if not getattr(check, "incremental", False):
-        return False
-    call = getattr(check, "__call__", None)  # noqa: B004 -- the call itself, to test for a coroutine
-    return not (inspect.iscoroutinefunction(check) or inspect.iscoroutinefunction(call))
 
 
 def incremental(check: Check, query: str, chunks: Sequence[str]) -> IncrementalCheck | None:
@@ -256,9 +254,6 @@ def claim_spans(
 def _claims(
     verdict: GroundingResult, text: str, echo_patterns: tuple[tuple[str, re.Pattern[str]], ...]
 ) -> _Claims:
-    from relapse.grounding._codes import COPY_MESSAGE, EMPTY_MESSAGE, FG004
-    from relapse.grounding._echo import echo_hits
-
     copy_prefix = COPY_MESSAGE.split("{", 1)[0]
     spans: list[tuple[int, int, int]] = []
     whole = not verdict.ok and not verdict.errors
@@ -300,30 +295,10 @@ def open_quotation(text: str) -> int | None:
     Returns:
         The offset of the opening mark, or None.
     """
-    from relapse.grounding._quotes import (
-        _CLOSERS,
-        _DELIMITERS,
-        _PARAGRAPH_BREAK,
-        MAX_QUOTE,
-        _is_closer,
-        _is_opener,
-        _next_closer,
-    )
-
     last = len(text) - 1
-    openers: list[tuple[int, str]] = []
-    closers: dict[str, list[int]] = {}
-    pending: int | None = None
-    for match in _DELIMITERS.finditer(text):
-        index, char = match.start(), match.group()
-        if index == last:
-            # Opener or closer depends on what follows: hold it as an opener.
-            pending = index
-            break
-        if _is_closer(text, index, char):
-            closers.setdefault(char, []).append(index)
-        if _is_opener(text, index, char):
-            openers.append((index, char))
+    # A mark at the very end opens or closes depending on what follows: hold it as an opener.
+    pending = last if last >= 0 and _DELIMITERS.match(text, last) else None
+    openers, closers = delimiters(text, max(last, 0))
     if not openers:
         return pending
     breaks = [match.start() for match in _PARAGRAPH_BREAK.finditer(text)]
@@ -332,12 +307,12 @@ def open_quotation(text: str) -> int | None:
         if index < resume:
             continue
         close = _next_closer(closers, _CLOSERS[char], index)
-        broken = any(index < at for at in breaks)
+        next_break = bisect_right(breaks, index)
         if close is None:
-            if not broken and len(text) - index <= MAX_QUOTE:
+            if next_break == len(breaks) and len(text) - index <= MAX_QUOTE:
                 return index
             continue
-        if close - index > MAX_QUOTE or any(index < at < close for at in breaks):
+        if close - index > MAX_QUOTE or (next_break < len(breaks) and breaks[next_break] < close):
             continue
         resume = close + 1
     return pending
@@ -378,6 +353,7 @@ class IncrementalCheck:
         "_reading",
         "_ready",
         "_ready_at",
+        "_recheck_at",
         "_releasable",
         "_released",
         "_resume",
@@ -410,6 +386,8 @@ class IncrementalCheck:
         self._finished = False
         # Sentences ready at the last check, and the sentences confirmed then.
         self._judged_at = (0, 0)
+        # The text length at which a failure seen but not yet final becomes final.
+        self._recheck_at: int | None = None
 
     @property
     def text(self) -> str:
@@ -444,7 +422,6 @@ class IncrementalCheck:
             raise RuntimeError("feed() after a sentence failed: the stream must stop there")
         if not text:
             return self._progress()
-        from relapse.grounding._sentences import sentence_ends, spans_between
 
         self._text += text
         full = self._text
@@ -456,8 +433,11 @@ class IncrementalCheck:
                 self._ready.append(False)
             self._sentence_start = ends[-1]
         ready = self._update_ready(len(full))
-        if ready > self._judged_at[0] or (
-            ready > self._released and len(self._spans) > self._judged_at[1]
+        recheck = self._recheck_at is not None and len(full) >= self._recheck_at
+        if (
+            recheck
+            or ready > self._judged_at[0]
+            or (ready > self._released and len(self._spans) > self._judged_at[1])
         ):
             self._judge()
         return self._progress()
@@ -480,29 +460,38 @@ class IncrementalCheck:
         """
         The text length from which sentence ``index``'s verdict is final, or None if unknown yet.
 
-        See the module docstring: :data:`LOOK_AHEAD` past its last claim-like
-        character, chained through claim-like characters within
-        :data:`JOIN_WINDOW` after it; just its end for a sentence without any
-        (its end is confirmed: the next sentence began).
+        The sentence's end is confirmed (the next sentence began). See the
+        module docstring: that is final for the default check, but after a
+        claim-like word right at its terminator when a digit follows, after a
+        line that may go on with an echo phrase, and with FG005 on: then
+        :data:`LOOK_AHEAD` past the last claim-like character, chained through
+        the claim-like characters within :data:`JOIN_WINDOW` after it. Any
+        other incremental check is given :data:`LOOK_AHEAD` past the end.
         """
         start, end = self._spans[index]
         text = self._text
         if self._claim_like is None:
             return end + LOOK_AHEAD
+        if self._may_echo_on(start, end):
+            return end + LOOK_AHEAD
         last = self._last_claim_like(start, end)
-        if last is None and self._may_echo_on(start, end):
-            last = end
         if last is None:
             return end
+        if not self._reading.names:
+            after = end
+            while after < length and text[after].isspace():
+                after += 1
+            if text[last:end].strip(_ENDING) or not text[after : after + 1].isdecimal():
+                return end
         while True:
             if last + JOIN_WINDOW > length:
                 return None  # what follows the claim is not known yet
-            following = self._claim_like.search(text, last, last + JOIN_WINDOW)
+            claim_like = self._claim_like.search(text, last, last + JOIN_WINDOW)
             window = text[last : last + JOIN_WINDOW]
             names = self._reading.names and any(char.isupper() for char in window)
-            if following is None and not names:
+            if claim_like is None and not names:
                 return last + LOOK_AHEAD
-            last = last + JOIN_WINDOW if following is None else max(following.end(), last + 1)
+            last = last + JOIN_WINDOW if claim_like is None else max(claim_like.end(), last + 1)
 
     def _last_claim_like(self, start: int, end: int) -> int | None:
         """The end of the last claim-like character or word in ``text[start:end]``, or None."""
@@ -533,15 +522,33 @@ class IncrementalCheck:
         length = len(text)
         verdict = _verdict(self._bound, text)
         self._judged_at = (self._checked, len(self._spans))
+        self._recheck_at = None
         claims = _claims(verdict, text, self._reading.echo_patterns)
         held = open_quotation(text)
         releasing = not claims.whole
-        for index in range(self._released, len(self._spans)):
-            start, end = self._spans[index]
-            here = [span for span in claims.spans if span[0] < end and start < span[1]]
-            if any(span[1] + LOOK_AHEAD <= length for span in here):
+        first = self._released
+        sentences = self._spans[first:]
+        overlapping = [
+            [span for span in claims.spans if span[0] < end and start < span[1]]
+            for start, end in sentences
+        ]
+        decided = {
+            span
+            for offset, here in enumerate(overlapping)
+            for span in here
+            if self._decided(first + offset, span[0], span[1], length)
+        }
+        for offset, here in enumerate(overlapping):
+            index = first + offset
+            if decided.intersection(here):
+                # The first sentence holding a failure that is final.
                 self._fail(index, verdict, here)
                 return
+            if here:
+                # Judge again once the first of these failures is final.
+                at = min(span[1] for span in here) + LOOK_AHEAD
+                self._recheck_at = at if self._recheck_at is None else min(self._recheck_at, at)
+            end = sentences[offset][1]
             releasing = (
                 releasing and self._ready[index] and not here and (held is None or end <= held)
             )
@@ -549,11 +556,31 @@ class IncrementalCheck:
                 self._released = index + 1
                 self._releasable = end
 
+    def _decided(self, index: int, start: int, end: int, length: int) -> bool:
+        r"""
+        Tell whether a failing claim at ``start:end`` in sentence ``index`` fails for good.
+
+        Once the text reaches :data:`LOOK_AHEAD` past it, always. Sooner, once
+        its sentence is final, when the claim ends inside it, the sentence
+        ends in a terminator (not a bare line break, which ``3\npassages``
+        or a conversion's unit may cross) and no parenthesis or bracket is
+        open before the claim: the rules that read past a sentence's end and
+        can make a failing claim pass (a reference, ``(104 °F)``, ``[2]``)
+        need one of those.
+        """
+        if end + LOOK_AHEAD <= length:
+            return True
+        low, high = self._spans[index]
+        if not self._ready[index] or end > high or self._claim_like is None:
+            return False
+        text = self._text
+        if text[low:high].rstrip(_CLOSING_MARKS)[-1:] not in _STOPS:
+            return False
+        before = text[min(low, max(0, start - _BRACKET_WINDOW)) : start]
+        return before.count("(") <= before.count(")") and before.count("[") <= before.count("]")
+
     def _fail(self, index: int, verdict: GroundingResult, here: list[tuple[int, int, int]]) -> None:
         """Stop at sentence ``index``: its findings, restricted to its claims, are the verdict."""
-        from relapse.grounding._check import _finding
-        from relapse.grounding._codes import MESSAGES
-
         start, end = self._spans[index]
         findings: list[GroundingFinding] = []
         for number in sorted({span[2] for span in here}):
@@ -597,7 +624,6 @@ class IncrementalCheck:
         """
         if self._failed is not None or self._finished:
             return self._progress()
-        from relapse.grounding._sentences import sentence_ends, spans_between
 
         self._finished = True
         text = self._text

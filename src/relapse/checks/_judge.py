@@ -187,6 +187,8 @@ class LLMJudge(CheckOperators):
     #: A judge reads the whole answer: ``release="sentence"`` falls back to
     #: ``"answer"`` with it (see :func:`relapse.checks.can_judge_incrementally`).
     incremental: ClassVar[bool] = False
+    #: A model judges: the iteration span's inline evaluation says ``LLM``.
+    annotator_kind: ClassVar[str] = "LLM"
 
     def __post_init__(self) -> None:
         if not callable(self.judge):

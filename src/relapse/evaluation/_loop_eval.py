@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 import relapse
+from relapse._lineage import count_by_code
 from relapse.checks._contract import Check as GroundingCheck
 from relapse.evaluation._data import QuestionRecord
 from relapse.evaluation._outcomes import outcome_of
@@ -75,6 +76,11 @@ class QuestionRun:
             as :class:`relapse.llms.local.LocalModel` has); else None.
         wall_s: Wall time of the run, in seconds.
         answer: The final answer.
+        resolved: Failing spans per finding code that a retry resolved,
+            summed over the run's retries (see
+            :attr:`relapse.IterationRecord.resolved`).
+        persisted: Failing spans per code a retry kept.
+        introduced: Failing spans per code a retry added.
     """
 
     line: int
@@ -87,6 +93,9 @@ class QuestionRun:
     tokens: int | None
     wall_s: float
     answer: str
+    resolved: dict[str, int] = field(default_factory=dict)
+    persisted: dict[str, int] = field(default_factory=dict)
+    introduced: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -153,6 +162,35 @@ class LoopReport:
         """Mean wall time per question, in seconds (model loading excluded)."""
         return self._mean([run.wall_s for run in self.runs])
 
+    def lineage_totals(self) -> dict[str, tuple[int, int, int]]:
+        """``code -> (resolved, persisted, introduced)`` spans over every retry, codes sorted."""
+        totals: dict[str, tuple[int, int, int]] = {}
+        for run in self.runs:
+            for code in {*run.resolved, *run.persisted, *run.introduced}:
+                resolved, persisted, introduced = totals.get(code, (0, 0, 0))
+                totals[code] = (
+                    resolved + run.resolved.get(code, 0),
+                    persisted + run.persisted.get(code, 0),
+                    introduced + run.introduced.get(code, 0),
+                )
+        return dict(sorted(totals.items()))
+
+    @property
+    def recovery_rates(self) -> dict[str, float]:
+        """
+        Per finding code: the share of failing spans a retry was asked to fix that it resolved.
+
+        ``resolved / (resolved + persisted)`` over every retry of every run:
+        each failing span of an answer followed by a retry is either resolved
+        or persisted by that retry. Codes only ever introduced (never asked
+        to be fixed) have no rate.
+        """
+        return {
+            code: resolved / (resolved + persisted)
+            for code, (resolved, persisted, _) in self.lineage_totals().items()
+            if resolved + persisted
+        }
+
     def to_dict(self) -> dict[str, Any]:
         """The report as JSON-ready data: the summary figures, then every run."""
         return {
@@ -164,6 +202,11 @@ class LoopReport:
             "mean_tokens": self.mean_tokens,
             "retry_prompt_ratio": self.retry_prompt_ratio,
             "mean_wall_s": self.mean_wall_s,
+            "recovery_rates": self.recovery_rates,
+            "lineage": {
+                code: {"resolved": resolved, "persisted": persisted, "introduced": introduced}
+                for code, (resolved, persisted, introduced) in self.lineage_totals().items()
+            },
             "wall_s": self.wall_s,
             "workers": self.workers,
             "duplicates": self.duplicates,
@@ -254,7 +297,18 @@ def _run_one(
         tokens=tokens,
         wall_s=wall_s,
         answer=result.answer,
+        resolved=_summed(record.resolved for record in result.transcript),
+        persisted=_summed(record.persisted for record in result.transcript),
+        introduced=_summed(record.introduced for record in result.transcript),
     )
+
+
+def _summed(parts: Iterable[Sequence[relapse.GroundingFinding]]) -> dict[str, int]:
+    """Spans per code over the records' findings of one lineage kind."""
+    counts: Counter[str] = Counter()
+    for findings in parts:
+        counts.update(count_by_code(findings))
+    return dict(sorted(counts.items()))
 
 
 # One model per worker process, made by the pool's initializer. A failure to
@@ -366,7 +420,9 @@ def format_loop_report(report: LoopReport) -> str:
         report: From :func:`evaluate_loop`.
 
     Returns:
-        A summary line, then one line per outcome, then the records not run.
+        A summary line, then one line per outcome, then, when any retry was
+        made, the recovery rate of each finding code (see
+        :attr:`LoopReport.recovery_rates`), then the records not run.
     """
     runs = len(report.runs)
     first = sum(run.first_grounded for run in report.runs)
@@ -384,6 +440,16 @@ def format_loop_report(report: LoopReport) -> str:
         "outcomes:",
     ]
     lines += [f"  {name:<20} {count:>4}" for name, count in outcomes.items()]
+    totals = report.lineage_totals()
+    if totals:
+        lines.append("recovery by finding code (failing spans a retry resolved):")
+        rates = report.recovery_rates
+        for code, (resolved, persisted, introduced) in totals.items():
+            rate = _rate(rates.get(code))
+            lines.append(
+                f"  {code:<8} {rate:>5} ({resolved}/{resolved + persisted} resolved,"
+                f" {introduced} introduced)"
+            )
     if report.duplicates:
         lines.append(f"{report.duplicates} record(s) repeat an earlier question: run once")
     for line, record_id, reason in report.not_run:

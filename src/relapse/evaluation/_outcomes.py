@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from typing import Final
 
 from relapse._results import IterationRecord, RelapseResult
-from relapse._telemetry.attributes import OUTCOME_DISABLED, OUTCOME_RECOVERED
 from relapse.grounding import REFUSAL_PHRASES
 from relapse.grounding._codes import EMPTY_MESSAGE, FG004
 from relapse.grounding._echo import asked_text, is_copy
@@ -118,8 +117,8 @@ def outcome_of(
         :data:`RECOVERED_REFUSAL` for a ``"recovered"`` run whose final answer
         :func:`is_refusal`; else ``result.outcome``.
     """
-    if result.outcome != OUTCOME_DISABLED and is_echo(result, question, chunks):
+    if result.outcome != "disabled" and is_echo(result, question, chunks):
         return ECHOED
-    if result.outcome == OUTCOME_RECOVERED and is_refusal(result.answer):
+    if result.outcome == "recovered" and is_refusal(result.answer):
         return RECOVERED_REFUSAL
     return result.outcome

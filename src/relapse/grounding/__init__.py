@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from relapse.grounding._check import (
     REFUSAL_PHRASES,
+    BoundGroundingCheck,
     GroundingCheck,
-    PreparedCheck,
     default_grounding_check,
 )
 from relapse.grounding._codes import ALL_CODES, DEFAULT_CODES
@@ -30,8 +30,8 @@ __all__ = [
     "DEFAULT_CODES",
     "ECHO_PHRASES",
     "REFUSAL_PHRASES",
+    "BoundGroundingCheck",
     "GroundingCheck",
-    "PreparedCheck",
     "default_grounding_check",
     "sentence_spans",
 ]

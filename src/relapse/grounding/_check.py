@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from typing import Any, ClassVar
 
 from relapse._read.chunks import chunk_texts
 from relapse._results import GroundingFinding, GroundingResult
 from relapse.checks._contract import CheckOperators
 from relapse.grounding._blocks import JudgedClaims, judge_claims
-from relapse.grounding._claims import Claim
+from relapse.grounding._claims import Claim, new_claim
 from relapse.grounding._codes import (
     ALL_CODES,
     COPY_MESSAGE,
@@ -46,13 +47,22 @@ from relapse.grounding._echo import (
     phrase_pattern,
 )
 from relapse.grounding._index import TextIndex
-from relapse.grounding._keys import Key, int_key, key_decimal, key_int, number_key
+from relapse.grounding._keys import (
+    Key,
+    int_key,
+    key_decimal,
+    key_int,
+    key_value,
+    number_key,
+    value_key,
+)
 from relapse.grounding._names import name_spans, vocabulary
 from relapse.grounding._quotes import (
     find_quotations,
     introduces_question,
     occurs_as_words,
     quote_fragments,
+    word_count,
 )
 from relapse.grounding._text import CHUNK_SEPARATOR, fold
 from relapse.grounding._unit_lookup import AGREE, CONFLICT, UNRELATED
@@ -72,8 +82,6 @@ REFUSAL_PHRASES: tuple[str, ...] = (
     "can't answer",
 )
 
-# A scale word alone, without "a" or a number before it, counts nothing.
-_BARE_SCALES = frozenset({"hundred", "thousand", "million", "billion", "trillion", "dozen"})
 #: Significant digits up to which a number written in digits is also looked
 #: up spelled out in the chunks.
 MAX_SPELLED_DIGITS = 3
@@ -108,7 +116,7 @@ class GroundingCheck(CheckOperators):
 
     Call it like a function, ``check(query, chunks, answer)``; or, in a loop
     that checks several answers against the same chunks, index the chunks once
-    with :meth:`prepare` and call :meth:`PreparedCheck.check` per answer.
+    with :meth:`prepare` and call :meth:`BoundGroundingCheck.check` per answer.
 
     Attributes:
         trivial_numbers: Numbers never flagged when written plain (no
@@ -171,7 +179,7 @@ class GroundingCheck(CheckOperators):
             ),
         )
 
-    def prepare(self, query: str, chunks: Sequence[str | Mapping[str, Any]]) -> PreparedCheck:
+    def prepare(self, query: str, chunks: Sequence[str | Mapping[str, Any]]) -> BoundGroundingCheck:
         """
         Index the question and the chunks once, for any number of answers.
 
@@ -181,7 +189,7 @@ class GroundingCheck(CheckOperators):
                 key.
 
         Returns:
-            A :class:`PreparedCheck` whose ``check(answer)`` gives the verdict.
+            A :class:`BoundGroundingCheck` whose ``check(answer)`` gives the verdict.
 
         Raises:
             TypeError: ``query`` is not a ``str``, or ``chunks`` is not a
@@ -190,7 +198,7 @@ class GroundingCheck(CheckOperators):
         """
         if not isinstance(query, str):
             raise TypeError(f"query must be a str, got {type(query).__name__}")
-        return PreparedCheck(self, query, chunk_texts(chunks, "chunks"))
+        return BoundGroundingCheck(self, query, chunk_texts(chunks, "chunks"))
 
     def __call__(
         self, query: str, chunks: Sequence[str | Mapping[str, Any]], answer: str
@@ -207,13 +215,17 @@ class GroundingCheck(CheckOperators):
             The verdict and its findings.
 
         Raises:
-            TypeError: see :meth:`prepare` and :meth:`PreparedCheck.check`.
+            TypeError: see :meth:`prepare` and :meth:`BoundGroundingCheck.check`.
         """
         return self.prepare(query, chunks).check(answer)
 
 
-class PreparedCheck:
-    """A :class:`GroundingCheck` with its question and chunks indexed."""
+class BoundGroundingCheck:
+    """
+    A :class:`GroundingCheck` bound to one call, its question and chunks indexed.
+
+    What :meth:`GroundingCheck.prepare` returns: a :class:`relapse.checks.BoundCheck`.
+    """
 
     __slots__ = (
         "_chunks",
@@ -301,7 +313,7 @@ class PreparedCheck:
             for code, start, end in judged.failing:
                 failed[code].append((start, end))
         if FG001 in codes:
-            limit = self._numbers_in_words(answer, failed[FG001], covered, judged, limit)
+            limit = self._numbers_in_words(answer, failed, covered, judged, limit)
         if FG005 in codes:
             echoes = _Regions(failed[FG004])
             failed[FG005] = [
@@ -367,13 +379,15 @@ class PreparedCheck:
     def _numbers_in_words(
         self,
         answer: str,
-        failed: list[tuple[int, int]],
+        failed: dict[str, list[tuple[int, int]]],
         covered: list[tuple[int, int]],
         judged: JudgedClaims | None,
         limit: int,
     ) -> int:
         """
-        Find the FG001 numbers written in words (``seventy``) before ``limit``.
+        Find the numbers written in words (``seventy``, FG001) before ``limit``.
+
+        Years in words (``nineteen forty-five``) are dates: FG002, when reported.
 
         Returns:
             Where the pass stopped: the start of its (MAX_FAILING_SPANS +
@@ -382,9 +396,12 @@ class PreparedCheck:
         # Digit claims own their words ("2.1 billion"): this pass skips them.
         digit_regions: _Regions | None = None  # built at the first number in words
         failing = 0
+        codes = self._config.codes
         for claim in _word_claims(answer):
             if claim.start >= limit:
                 break
+            if claim.code not in codes:
+                continue
             if digit_regions is None:
                 digit_regions = _Regions([*covered, *(judged.spans() if judged else ())])
             if digit_regions.overlaps(claim.start, claim.end):
@@ -392,7 +409,7 @@ class PreparedCheck:
             if self._trivial(answer, claim) or self._supported(answer, claim):
                 continue
             if not _not_a_claim(answer, claim):
-                failed.append((claim.start, claim.end))
+                failed[claim.code].append((claim.start, claim.end))
                 failing += 1
                 if failing > MAX_FAILING_SPANS:
                     return claim.start
@@ -411,7 +428,7 @@ class PreparedCheck:
         config = self._config
         for start, end in find_quotations(answer):
             text = answer[start:end]
-            if len(text.split()) < config.min_quote_words:
+            if word_count(text) < config.min_quote_words:
                 continue
             folded = fold(text)
             # A quotation that passes, quotes a refusal or restates the question
@@ -490,25 +507,91 @@ class PreparedCheck:
             # grounds "3-4 weeks").
             return all(self._range_end(part) for part in claim.parts)
         key = claim.key
-        if key is None or claim.code != FG001:
+        if key is None:
             return False
-        direction = hedge(answer, claim.start)
-        if direction is not None and any(
-            index is not None and _hedged_support(index, key, claim.precision, direction)
-            for index in (self._chunks, self._question)
-        ):
-            return True
+        if claim.code == FG001:
+            direction = hedge(answer, claim.start)
+            if direction is not None and any(
+                index is not None and _hedged_support(index, key, claim.precision, direction)
+                for index in (self._chunks, self._question)
+            ):
+                return True
+            if claim.unit in ("%", "/") and self._ratio(key, claim.unit):
+                return True
+        elif answer[claim.start : claim.start + 1].isdecimal() or key[0] != "n":
+            # A date pattern, or a year in digits: chunks write dates in digits
+            # (a year in words, "nineteen forty-five", grounds words only).
+            return False
         # "70" in the answer, "Seventy" in a chunk. Prose spells out numbers of
         # up to three significant digits ("two hundred and twelve", "three
-        # thousand five hundred"); a claim in words is always looked up, so
-        # that words copied from a chunk are found there.
-        value = key_int(key)
+        # thousand five hundred") and years ("nineteen forty-five"); a claim in
+        # words is always looked up, so that words copied from a chunk are
+        # found there.
+        value = key_value(key)
         if value is None:
             return False
         spelled = answer[claim.start : claim.start + 1].isalpha()
-        if not spelled and len(str(key[1])) > MAX_SPELLED_DIGITS:
-            return False
+        if not spelled and claim.code == FG001:
+            if len(str(key[1])) > MAX_SPELLED_DIGITS:
+                return False
+            if isinstance(value, Fraction) and not _spelled_out_decimal(value):
+                return False
         return self._chunks.has_words_for(value)
+
+    def _ratio(self, key: Key, unit: str) -> bool:
+        """
+        Tell whether the texts state a percent's ratio, or a ratio's percent.
+
+        ``45%`` is the ratio 0.45: a chunk's ``0.45`` written without a unit
+        supports it (``0.45 mm`` measures something else), and so does a
+        fraction stated as a fraction (``9/20``, ``a quarter`` for ``25%``).
+        A fraction without an exact decimal (1/3, 2/3, 1/7) has no exact
+        percent either: a percent is supported by it when it is the
+        fraction rounded to the percent's last written digit (``33%``,
+        ``33.3%`` for one third; not ``34%`` nor ``33.4%``). The other way
+        round, ``two thirds`` (unit ``"/"``: a fraction in words) is
+        supported by a chunk's percent that is it, so rounded.
+        """
+        indexes = [index for index in (self._chunks, self._question) if index is not None]
+        if unit == "%":
+            percent = key_decimal(key)
+            if percent is None:
+                return False
+            ratio: Key = ("n", key[1], key[2] - 2)  # type: ignore[operator]
+            if self._has(ratio, plain=False) and any(
+                None in index.units_written(ratio) for index in indexes
+            ):
+                return True
+            exponent = key[2]
+            assert isinstance(exponent, int)  # number keys: ("n", digits, exponent)
+            written = Fraction(percent)
+            # The fractions within half a unit of the last written digit, found
+            # by bisection in the sorted percents, then tested exactly.
+            half = float(Fraction(10) ** min(exponent, 0)) / 2 + 1e-9
+            low = bisect_left(_FRACTION_PERCENTS, float(written) - half)
+            high = bisect_right(_FRACTION_PERCENTS, float(written) + half)
+            return any(
+                _rounds_to_percent(fraction, written, min(exponent, 0))
+                and self._states_fraction(fraction)
+                for fraction in _FRACTIONS[low:high]
+            )
+        value = key_value(key)
+        if value is None:
+            return False
+        return any(
+            self._has(percent, plain=False)
+            and any("%" in index.units_written(percent) for index in indexes)
+            for percent in _percents_of(Fraction(value))
+        )
+
+    def _states_fraction(self, fraction: Fraction) -> bool:
+        """Tell whether the texts state ``fraction`` as a fraction: in words, or ``n/d``."""
+        if self._chunks.has_words_for(fraction):
+            return True
+        written: Key = ("t", f"{fraction.numerator}/{fraction.denominator}")
+        key = value_key(fraction)
+        exact = key is not None and key[0] == "q" and self._has(key, plain=False)
+        return exact or self._has(written, plain=False)
 
     def _units_agree(self, answer: str, claim: Claim) -> bool:
         """
@@ -558,7 +641,7 @@ class _ClaimJudge:
 
     __slots__ = ("_answer", "_check", "_codes", "_verdicts", "_warmed")
 
-    def __init__(self, check: PreparedCheck, answer: str) -> None:
+    def __init__(self, check: BoundGroundingCheck, answer: str) -> None:
         self._check = check
         self._answer = answer
         self._codes = check._config.codes
@@ -628,12 +711,29 @@ def _is_date(key: Key) -> bool:
 
 
 def _word_claims(answer: str) -> Iterator[Claim]:
-    """Yield a claim for each number written in words (``seventy``, ``a dozen``)."""
+    """
+    Yield a claim for each number written in words that an answer claims.
+
+    ``seventy``, ``a dozen``, ``two thirds``, ``half a million`` (FG001);
+    ``nineteen forty-five`` (FG002, a year). Ordinals up to ten and ``half``
+    or ``a quarter`` alone claim nothing (see :class:`._words.WordNumber`).
+    """
     for word in word_numbers(answer):
-        if answer[word.start : word.end].lower() in _BARE_SCALES:
-            continue  # "hundred-year flood", "million-dollar question"
-        key = int_key(word.value)
-        yield Claim(FG001, word.start, word.end, ((key,),), (key,), key, word.precision, True)
+        if not word.claim:
+            continue
+        key = value_key(word.value)
+        if key is None:
+            continue
+        code = FG002 if word.kind == "year" else FG001
+        precision = word.precision
+        if key[0] == "n" and isinstance(key[2], int) and key[2] < 0:
+            precision = key[2]  # "two and a half": its last decimal
+        # A fraction below one is a ratio (unit "/"): a chunk's percent may state it.
+        ratio = "/" if isinstance(word.value, Fraction) and word.value < 1 else ""
+        yield new_claim(
+            Claim,
+            (code, word.start, word.end, ((key,),), (key,), key, precision, True, (), ratio),
+        )
 
 
 #: Failing spans a check reports at most. An answer with more (a generated
@@ -695,6 +795,85 @@ def _correct_conversion(answer: str, claim: Claim) -> bool:
     places = -exponent if isinstance(exponent, int) and exponent < 0 else 0
     tolerance = max(10.0**-places, CONVERSION_TOLERANCE * abs(expected))
     return abs(stated - expected) <= tolerance
+
+
+#: Denominators of the fractions a percent may restate (``one third``, ``9/20``).
+_DENOMINATORS = (*range(2, 13), 16, 20)
+
+#: The proper fractions of those denominators, in lowest terms.
+_FRACTIONS = tuple(
+    sorted(
+        {
+            Fraction(numerator, denominator)
+            for denominator in _DENOMINATORS
+            for numerator in range(1, denominator)
+        }
+    )
+)
+
+#: Their percents, as floats in the same order, for a bisection.
+_FRACTION_PERCENTS = [float(fraction * 100) for fraction in _FRACTIONS]
+
+#: Decimal places a percent of a fraction without an exact decimal is looked for with.
+_PERCENT_PLACES = (0, 1, 2)
+
+
+# The parts of a whole that prose spells out after a number ("two and a half").
+_SPELLED_PARTS = frozenset({Fraction(1, 2), Fraction(1, 4), Fraction(3, 4)})
+
+
+def _spelled_out_decimal(value: Fraction) -> bool:
+    """
+    Tell whether a decimal written in digits is looked up in words too.
+
+    A ratio below one (``0.75``: ``three quarters``) or a whole and a half or
+    a quarter (``2.5``: ``two and a half``): prose spells out these, not
+    ``93.4``.
+    """
+    return value < 1 or value - (value.numerator // value.denominator) in _SPELLED_PARTS
+
+
+def _ends(value: Fraction) -> bool:
+    """Tell whether ``value`` has an exact decimal value (its denominator divides 10**k)."""
+    denominator = value.denominator
+    for prime in (2, 5):
+        while denominator % prime == 0:
+            denominator //= prime
+    return denominator == 1
+
+
+def _rounds_to_percent(fraction: Fraction, percent: Fraction, exponent: int) -> bool:
+    """
+    Tell whether ``percent`` is ``fraction`` as a percent: exactly, or rounded when it cannot be.
+
+    Args:
+        fraction: A ratio.
+        percent: The percent written (``33`` for ``33%``).
+        exponent: The power of ten of its last written digit (0 for ``33%``,
+            -1 for ``33.3%``).
+    """
+    exact = fraction * 100
+    if _ends(exact):
+        return exact == percent
+    return abs(exact - percent) * 2 <= Fraction(10) ** exponent
+
+
+def _percents_of(fraction: Fraction) -> list[Key]:
+    """Return the keys of the percents that state ``fraction``: its exact one, or its roundings."""
+    exact = fraction * 100
+    if exact < 0:
+        return []
+    if _ends(exact):
+        key = value_key(exact)
+        return [key] if key is not None else []
+    percents: list[Key] = []
+    for places in _PERCENT_PLACES:
+        scale = 10**places
+        rounded = Fraction(int(exact * scale + Fraction(1, 2)), scale)  # half up
+        key = value_key(rounded)
+        if key is not None:
+            percents.append(key)
+    return percents
 
 
 def _hedged_support(index: TextIndex, key: Key, precision: int, direction: str) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from relapse.grounding._keys import CURRENCY_SYMBOLS
+from relapse.grounding._normalize import ENCLOSED_NUMBERS
 
 # Hedges before a number. "about 30" claims "roughly this much"; "at least
 # 200" a lower bound and "up to 30" an upper one. The search is anchored at
@@ -116,6 +117,9 @@ def is_list_marker(text: str, start: int, end: int) -> bool:
     """
     if end - start > 3:
         return False
+    if end - start == 1 and text[start] in ENCLOSED_NUMBERS:
+        # "③ Rinse": an enclosed number opening a line marks it by itself.
+        return _MARKER_BEFORE.search(text, max(0, start - MARKER_WINDOW), start) is not None
     if _MARKER_BEFORE.search(text, max(0, start - MARKER_WINDOW), start) is not None:
         return _MARKER_AFTER.match(text, end, end + AFTER_WINDOW) is not None
     return _is_inline_marker(text, start, end)

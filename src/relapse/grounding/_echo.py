@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from relapse.grounding._codes import COPY_MESSAGE, EMPTY_MESSAGE, MESSAGES
 from relapse.grounding._text import CHUNK_SEPARATOR, fold
+from relapse.prompts import NO_ANSWER, prompt_texts
 
 #: Fewest words an echo phrase has, unless it is a header (``Problems
 #: found:``): shorter pieces of the wording are ordinary English.
@@ -69,19 +70,7 @@ def wording_phrases(texts: Iterable[str], exclude: Iterable[str] = ()) -> tuple[
 
 def _relapse_wordings() -> list[str]:
     """Return every retry wording relapse writes, its arguments replaced by the sentinel."""
-    # Imported here: the prompts and the local adapter import nothing of the
-    # check, but keeping these imports local keeps the dependency one-way.
-    from relapse._results import GroundingFinding
-    from relapse.llms.local import RETRY_EXAMPLE_QUESTION
-    from relapse.prompts import NO_ANSWER, RETRY_WORDINGS, context_prompt, parse_context_prompt
-
-    finding = GroundingFinding(_SENTINEL, _SENTINEL, (_SENTINEL,))
-    texts = [wording(_SENTINEL, _SENTINEL, [finding]) for wording in RETRY_WORDINGS]
-    # The instruction of relapse.run's first prompt, its fence marker an argument.
-    first = parse_context_prompt(context_prompt(_SENTINEL, [_SENTINEL]))
-    texts.append(first.instruction.replace(first.marker, _SENTINEL))
-    # The local model's worked example: its retry note, after the question.
-    texts.append(RETRY_EXAMPLE_QUESTION[RETRY_EXAMPLE_QUESTION.find("(") + 1 :])
+    texts = prompt_texts(_SENTINEL)
     # The finding messages, which the retry query quotes.
     texts += [template.format(count=_SENTINEL, spans=_SENTINEL) for template in MESSAGES.values()]
     texts += [EMPTY_MESSAGE, COPY_MESSAGE.format(spans=_SENTINEL)]

@@ -131,10 +131,38 @@ def _second_slash(text: str, start: int) -> bool:
     first = start - 2
     while first > 0 and text[first - 1].isdigit():
         first -= 1
-    return first == 0 or text[first - 1] not in _NUMBER_PUNCTUATION
+    if first == 0:
+        return True
+    if (
+        start - 1 - first == 3
+        and text[first - 1] in _GROUP_MARKS
+        and text[first - 2 : first - 1].isdigit()
+    ):
+        # "1 001/41/42": the scanner reads 1 001, then the fraction 41/42.
+        return False
+    if _after_product(text, first):
+        # "1 x 1/1/1500": the scanner reads the product "1 x 1", then the fraction 1/1500.
+        return False
+    return text[first - 1] not in _NUMBER_PUNCTUATION
+
+
+def _after_product(text: str, first: int) -> bool:
+    """Tell whether ``text[:first]`` ends with a digit, a multiplication sign and spaces."""
+    at = first - 1
+    while at >= 0 and text[at] == " ":
+        at -= 1
+    if at < 0 or text[at] not in "xX\u00d7":
+        return False
+    at -= 1
+    while at >= 0 and text[at] == " ":
+        at -= 1
+    return at >= 0 and text[at].isdigit()
 
 
 _NUMBER_PUNCTUATION = frozenset(".,:/-\u066b\u066c")
+
+# The marks other than those above that group thousands ("29 000", "29'000").
+_GROUP_MARKS = frozenset(" \u00a0\u202f\u2009\u2007'\u2019\u060c\u2e41\uff0c")
 
 
 def opaque_positions(text: str, encoded: bytes | None = None) -> Iterator[int]:
@@ -183,6 +211,11 @@ def opaque_positions(text: str, encoded: bytes | None = None) -> Iterator[int]:
         # Only a one-digit mantissa is searched with its scale letter glued.
         if not mantissa.isdigit() and len(_NOT_A_DIGIT.sub("", mantissa).strip("0")) <= 1:
             yield letter
+
+
+def is_opaque(text: str) -> bool:
+    """Tell whether ``text`` holds a writing whose value its digest cannot show."""
+    return next(iter(opaque_positions(text)), None) is not None
 
 
 class TextTest(Protocol):
@@ -300,7 +333,44 @@ def evidence(key: Key) -> tuple[Alternative, ...] | None:
         return _token_evidence(key[1])
     if tag == "d":
         return _date_evidence(key[1], key[2], key[3])
+    if tag == "tod":
+        return _time_evidence(key[1])
+    if tag == "bc" and isinstance(key[1], str):
+        # "753 BC", "753 B.C.E.", "753 years BC", "300 years before Christ".
+        return tuple(
+            (f"{key[1]}{between}{era}".encode("ascii"),)
+            for between in ("", "year", "years")
+            for era in ("bc", "before")
+        )
+    if tag == "ad" and isinstance(key[1], str):
+        return ((key[1].encode("ascii"),),)
+    if tag == "q":
+        # A fraction without ending decimals (1/3): only a fraction written
+        # with a slash provides it, and every chunk holding one is opaque,
+        # read up front; no chunk left to read may provide it.
+        return ()
     return None
+
+
+def _time_evidence(minutes: object) -> tuple[Alternative, ...] | None:
+    """
+    Evidence of a time of day: its hour and minutes as a clock or with am or pm.
+
+    ``3 pm`` and ``3 p.m.`` digest to ``3pm``, ``3:30 pm`` to ``330pm``,
+    ``15:30`` to ``1530`` and ``3:30`` (which may be 15:30) to ``330``.
+    """
+    if not isinstance(minutes, int):
+        return None
+    hour, minute = divmod(minutes, 60)
+    twelve = hour % 12 or 12
+    alternatives: list[Alternative] = [
+        (f"{twelve}{minute:02d}".encode("ascii"),),
+        (f"{hour}{minute:02d}".encode("ascii"),),
+    ]
+    if not minute:
+        suffix = "am" if hour < 12 else "pm"
+        alternatives.append((f"{twelve}{suffix}".encode("ascii"),))
+    return tuple(alternatives)
 
 
 def _number_evidence(digits: object, exponent: object) -> tuple[Alternative, ...] | None:
@@ -323,6 +393,9 @@ def _number_evidence(digits: object, exponent: object) -> tuple[Alternative, ...
         # them as a number of their own (one digit: "7", "0.5").
         alternatives.append((digits.encode("ascii"), WrittenNumber(digits)))
     else:
+        # "1e6": a power of ten after the digit (the scanner reads no
+        # mantissa ending in 0, "1.0e6", as one).
+        alternatives.append(((digits + "e").encode("ascii"),))
         alternatives.append(((digits + "0" * exponent).encode("ascii"),))
         for word, scale in SCALE_EXPONENTS.items():
             mantissa = (

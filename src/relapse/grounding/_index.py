@@ -34,19 +34,27 @@ from relapse.grounding._evidence import (
 from relapse.grounding._keys import (
     DECIMAL_CONTEXT,
     Key,
-    int_key,
     key_decimal,
     rounding_interval,
+    value_key,
 )
 from relapse.grounding._scan import scan
 from relapse.grounding._text import CHUNK_SEPARATOR, fold
-from relapse.grounding._unit_lookup import search_verdict, units_by_number, verdict_of, writings
+from relapse.grounding._unit_lookup import (
+    search_units,
+    search_verdict,
+    units_by_number,
+    verdict_of,
+    writings,
+)
 from relapse.grounding._words import (
     MAX_WORD_NUMBER,
     WORDS_RE,
+    Value,
     head_words,
-    parse_word_run,
-    word_numbers,
+    read_run,
+    run_start,
+    word_values,
 )
 
 
@@ -74,9 +82,10 @@ class TextIndex:
         "_encoded",
         "_folded",
         "_folded_texts",
-        "_head_values",
+        "_heads_read",
         "_joined_starts",
         "_lock",
+        "_lowered_text",
         "_magnitudes",
         "_non_ascii",
         "_numbers",
@@ -86,6 +95,10 @@ class TextIndex:
         "_units_by_number",
         "_units_searched",
         "_unread",
+        "_word_starts",
+        "_word_values",
+        "_words_cost",
+        "_words_seen",
         "joined",
         "keys",
         "texts",
@@ -134,13 +147,20 @@ class TextIndex:
             for offset in opaque_positions(self.joined, self._encoded):
                 self._read_text(bisect_right(starts, offset) - 1)
         if eager_words:
-            spelled = {int_key(word.value) for word in word_numbers(self.joined)}
+            spelled = {
+                key for value in word_values(self.joined) if (key := value_key(value)) is not None
+            }
             self.keys |= spelled
-            self._numbers |= spelled
+            self._numbers |= {key for key in spelled if key[0] == "n"}
         self._folded: str | None = None
         self._folded_texts: dict[int, str] = {}
         self._non_ascii: list[int] | None = None
-        self._head_values: dict[str, frozenset[int]] = {}
+        self._word_values: set[Value] | None = None
+        self._words_seen: set[Value] = set()
+        self._word_starts: set[int] = set()
+        self._heads_read: set[str] = set()
+        self._words_cost = 0
+        self._lowered_text: str | None = None
         self._units: dict[tuple[Key, str], str] = {}
         self._units_searched = 0
         self._units_by_number: dict[Key, frozenset[str | None]] | None = None
@@ -388,44 +408,84 @@ class TextIndex:
             folded = self._folded_texts[position] = fold(self.texts[position])
         return folded
 
-    def has_words_for(self, value: int) -> bool:
+    def has_words_for(self, value: Value) -> bool:
         """
         Tell whether the texts spell out ``value`` in words (``Seventy`` for 70).
 
-        Each candidate first word is looked up once per index, in lower case,
-        capitalized and in capitals: its occurrences are parsed with the
-        answer's word grammar, and the values found are kept for later claims.
+        The words one of which every writing of the value holds
+        (:func:`._words.head_words`) are searched for, in lower case,
+        capitalized and in capitals, and each run of number words they occur
+        in is read whole, once, with the grammar the answer is read with: so
+        ``seventy`` in ``three hundred seventy`` and ``billion`` in ``3
+        billion`` are no numbers of their own here either. Past a budget of
+        twice the texts' length, every run of the texts is read at once
+        instead (:func:`._words.word_values`): the same values, at a cost
+        linear in the texts.
 
         Args:
-            value: A whole number.
+            value: A whole number or a fraction.
 
         Returns:
             True when some run of number words in the texts reads ``value``.
         """
-        return any(value in self._values_after(head) for head in head_words(value))
+        if self._word_values is None:
+            with self._lock:
+                for head in head_words(value):
+                    if head not in self._heads_read and self._word_values is None:
+                        self._read_head(head)
+                        self._heads_read.add(head)
+        values = self._word_values if self._word_values is not None else self._words_seen
+        return value in values
 
-    def _values_after(self, head: str) -> frozenset[int]:
-        """Return the values of the word numbers that start with ``head``."""
-        cached = self._head_values.get(head)
-        if cached is not None:
-            return cached
+    def _read_head(self, head: str) -> None:
+        """Read every run of number words that holds ``head`` (or all of them, past the budget)."""
         text = self.joined
-        values: set[int] = set()
-        for spelling in {head, head.capitalize(), head.upper()}:
-            position = text.find(spelling)
+        budget = 2 * len(text) + MAX_WORD_NUMBER
+        spellings = {head, head.capitalize(), head.upper()}
+        # One search of the lowered text finds all three spellings at their
+        # offsets; the spelling is then checked there.
+        lowered = self._lowered()
+        for spelling in (head,) if lowered is not None else spellings:
+            haystack = lowered if lowered is not None else text
+            position = haystack.find(spelling)
             while position >= 0:
-                # Only the number starting here is read, and no number in words
-                # is longer than MAX_WORD_NUMBER: a long run of number words is
-                # not re-read from every one of its words.
-                run = WORDS_RE.match(text, position, position + MAX_WORD_NUMBER)
-                if run is not None:
-                    first = next(parse_word_run(text, run.start(), run.end()), None)
-                    if first is not None:
-                        values.add(first.value)
-                position = text.find(spelling, position + len(spelling))
-        found = frozenset(values)
-        self._head_values[head] = found
-        return found
+                if (
+                    position not in self._word_starts
+                    and not (position and text[position - 1].isalnum())
+                    and text[position : position + len(head)] in spellings
+                ):
+                    start = run_start(text, position, MAX_WORD_NUMBER)
+                    if start is None or self._words_cost > budget:
+                        self._word_values = word_values(text)
+                        return
+                    self._words_cost += position - start
+                    self._read_runs(start, position)
+                position = haystack.find(spelling, position + len(spelling))
+
+    def _lowered(self) -> str | None:
+        """Return the joined texts lowered, offsets kept (built on first use), else None."""
+        if self._lowered_text is None:
+            joined = self.joined
+            lowered = joined.lower()
+            # Lowering never shortens a character; of the same length, the
+            # lowered text has every character at its offset ("İ" lowers to two).
+            self._lowered_text = lowered if len(lowered) == len(joined) else ""
+        return self._lowered_text or None
+
+    def _read_runs(self, start: int, position: int) -> None:
+        """Read the runs of number words from ``start`` up to the one holding ``position``."""
+        text = self.joined
+        for run in WORDS_RE.finditer(text, start):
+            if run.start() > position:
+                return
+            numbers, words = read_run(text, run.start(), run.end())
+            self._words_cost += run.end() - run.start()
+            self._word_starts.update(words)
+            for number in numbers:
+                self._words_seen.add(number.value)
+                self._words_seen.update(number.also)
+            if run.end() > position:
+                return
 
     def rounds_to(self, key: Key, precision: int) -> bool:
         """
@@ -539,6 +599,25 @@ class TextIndex:
                 verdict = search_verdict(self._texts_writing(key), key, unit)
             self._units[cache_key] = verdict
         return verdict
+
+    def units_written(self, key: Key) -> frozenset[str | None]:
+        """
+        Return every unit the texts write the number ``key`` with (None: without one).
+
+        The same occurrences as :meth:`unit_verdict`, under the same budget.
+
+        Args:
+            key: A number key.
+
+        Returns:
+            The canonical units of the key's occurrences in digits; empty when
+            the texts do not write it in digits.
+        """
+        if self._units_searched > SEARCH_BUDGET * (len(self.joined) + 1):
+            if self._units_by_number is None:
+                self._units_by_number = units_by_number(self.texts)
+            return self._units_by_number.get(key, frozenset())
+        return search_units(self._texts_writing(key), key)
 
     def _texts_writing(self, key: Key) -> Iterator[str]:
         """

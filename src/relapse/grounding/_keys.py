@@ -12,6 +12,7 @@ is tagged ``"-n"``.
 from __future__ import annotations
 
 from decimal import Context, Decimal
+from fractions import Fraction
 
 #: A hashable index key. The first item is a tag: ``"n"`` (number value),
 #: ``"t"`` (token such as ``GPT-4``), ``"d"`` (date pattern), ``"dec"`` and
@@ -113,6 +114,56 @@ def int_key(value: int) -> Key:
         Its key, as :func:`number_key` builds it.
     """
     return number_key(str(value))
+
+
+def value_key(value: int | Fraction) -> Key | None:
+    """
+    Return the key of a whole number or a fraction (a number in words).
+
+    Args:
+        value: A non-negative ``int`` or ``Fraction``.
+
+    Returns:
+        The number key of its value when its decimals end within
+        :data:`MAX_FRACTION_PLACES` places (``3/4``: the key of 0.75), else
+        ``("q", numerator, denominator)`` in lowest terms (``1/3``); None for a
+        negative value.
+    """
+    if value < 0:
+        return None
+    if isinstance(value, int) or value.denominator == 1:
+        return int_key(int(value))
+    whole, numerator = divmod(value.numerator, value.denominator)
+    key = fraction_key(whole, numerator, value.denominator)
+    return key if key is not None else ("q", value.numerator, value.denominator)
+
+
+def key_value(key: Key) -> int | Fraction | None:
+    """
+    Return the value of a non-negative number key or rational key, for numbers in words.
+
+    Args:
+        key: A key built by :func:`number_key` or :func:`value_key`.
+
+    Returns:
+        An ``int`` for a whole number up to :data:`MAX_WORD_VALUE`, a
+        ``Fraction`` for a short decimal or a ``("q", ...)`` key, else None.
+    """
+    if key[0] == "q":
+        numerator, denominator = key[1], key[2]
+        if isinstance(numerator, int) and isinstance(denominator, int) and denominator > 0:
+            return Fraction(numerator, denominator)
+        return None
+    whole = key_int(key)
+    if whole is not None:
+        return whole
+    parts = _digits_and_exponent(key)
+    if parts is None:
+        return None
+    digits, exponent = parts
+    if exponent >= 0 or len(digits) > MAX_FRACTION_PLACES + 16 or -exponent > MAX_FRACTION_PLACES:
+        return None
+    return Fraction(int(digits), 10**-exponent)
 
 
 def _digits_and_exponent(key: Key) -> tuple[str, int] | None:

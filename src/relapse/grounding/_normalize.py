@@ -3,7 +3,8 @@ Writings the scanner reads through a rewrite: invisible characters, vulgar fract
 
 Before a text is scanned, characters a reader does not see are deleted
 (``12<U+200B>500`` is 12500), vulgar fractions are written with a slash
-(``3½`` is ``3 1/2``, ``¾`` is ``3/4``) and a power of ten written with a
+(``3½`` is ``3 1/2``, ``¾`` is ``3/4``), enclosed numbers with digits
+(``③`` is 3) and a power of ten written with a
 superscript exponent is written out (``10⁹`` is 1000000000, ``2.5 × 10⁻³``
 is 0.0025). The rewrite keeps a map back to the original offsets, so every
 claim's span is still a substring of the text as written. A text with none
@@ -13,6 +14,7 @@ of these characters (every ASCII text) is scanned as it is.
 from __future__ import annotations
 
 import re
+import unicodedata
 from decimal import Decimal, InvalidOperation
 
 from relapse.grounding._text import INVISIBLE
@@ -38,6 +40,33 @@ _VULGAR = {
     "\u215e": "7/8",
     "\u2189": "0/3",
 }
+
+
+def _enclosed_numbers() -> dict[str, str]:
+    """
+    Return the enclosed numbers and their writing in ASCII: ``③`` is ``3``, ``⑴`` is ``(1)``.
+
+    Circled (``①`` to ``⑳``, ``㉑`` to ``㊿``, ``⓪``, the negative and double
+    circled ones, the dingbats ``❶`` to ``➓``), parenthesized (``⑴``) and
+    with a full stop (``⒈``): each is its number, the way a reader reads it.
+    """
+    table: dict[str, str] = {}
+    circled = ((0x2460, 0x2473), (0x24EA, 0x24FF), (0x2776, 0x2793), (0x3251, 0x325F))
+    for first, last in (*circled, (0x32B1, 0x32BF)):
+        for code in range(first, last + 1):
+            value = unicodedata.numeric(chr(code), -1.0)
+            if value >= 0 and value == int(value):
+                table[chr(code)] = str(int(value))
+    for code in range(0x2474, 0x2488):
+        table[chr(code)] = f"({code - 0x2473})"
+    for code in range(0x2488, 0x249C):
+        table[chr(code)] = f"{code - 0x2487}."
+    return table
+
+
+#: Enclosed numbers (``③``, ``⑴``, ``⒈``) and what they are rewritten as.
+ENCLOSED_NUMBERS = _enclosed_numbers()
+
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 #: Largest power of ten written out: beyond it the exponent is left as written.
 MAX_POWER = 100
@@ -47,12 +76,13 @@ MAX_POWER = 100
 REWRITTEN_CHARACTERS = frozenset(
     f"{INVISIBLE}{''.join(_VULGAR)}\u2044\u2070\u00b9\u00b2\u00b3"
     + "".join(chr(code) for code in range(0x2074, 0x207C))
+    + "".join(ENCLOSED_NUMBERS)
 )
 #: The same, as the body of a regex character class.
 REWRITTEN = "".join(sorted(REWRITTEN_CHARACTERS))
 _SPECIAL = re.compile(f"[{REWRITTEN}]")
 # The characters rewritten one by one.
-_CHARACTER = re.compile(f"[{INVISIBLE}{''.join(_VULGAR)}\u2044]")
+_CHARACTER = re.compile(f"[{INVISIBLE}{''.join(_VULGAR)}\u2044{''.join(ENCLOSED_NUMBERS)}]")
 # "10⁹", "3 × 10⁸", "2.5·10⁻³": an optional mantissa, then 10 and a
 # superscript exponent. "m²" and "cm³" are units: no 10 before them.
 _POWER = re.compile(
@@ -124,9 +154,18 @@ def _rewrite_characters(
         char = match.group()
         if char in INVISIBLE:
             continue
-        written = "/" if char == "\u2044" else _VULGAR[char]  # fraction slash: "1⁄2"
-        if written != "/" and pieces and pieces[-1][-1:].isdigit():
-            written = " " + written  # "3½" is the mixed number "3 1/2"
+        enclosed = ENCLOSED_NUMBERS.get(char)
+        if enclosed is not None:
+            # "①②" is 1 and 2, "③5" is 3 and 5: a space keeps them apart.
+            written = enclosed
+            if pieces and pieces[-1][-1:].isdecimal():
+                written = " " + written
+            if text[index + 1 : index + 2].isdecimal():
+                written += " "
+        else:
+            written = "/" if char == "\u2044" else _VULGAR[char]  # fraction slash: "1⁄2"
+            if written != "/" and pieces and pieces[-1][-1:].isdigit():
+                written = " " + written  # "3½" is the mixed number "3 1/2"
         pieces.append(written)
         origin.extend([index] * len(written))
     if position < end:

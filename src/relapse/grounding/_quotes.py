@@ -2,7 +2,8 @@
 Quotations: where they are in an answer, and the text to look up for each.
 
 Delimiters are straight ``"…"``, curly ``“…”``, guillemets ``«…»``, German
-``„…“`` and single curly ``‘…’``. A straight ``"`` opens a quotation only
+``„…“``, single curly ``‘…’`` and the corner brackets of Chinese and
+Japanese, ``「…」`` and ``『…』``. A straight ``"`` opens a quotation only
 after a space, a bracket or a dash and before a non-space, and closes one only
 after a non-space and before a space or punctuation: so the inch marks of
 ``24" wide and 36" tall`` open nothing. ``’`` inside or at the end of a word
@@ -21,7 +22,9 @@ from collections.abc import Iterator
 
 from relapse.grounding._text import fold
 
-_DELIMITERS = re.compile('["\u201c\u201d\u201e\u00ab\u00bb\u2018\u2019\uff02]')
+_DELIMITERS = re.compile(
+    '["\u201c\u201d\u201e\u00ab\u00bb\u2018\u2019\uff02\u300c\u300d\u300e\u300f]'
+)
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n")
 #: Longest quotation read, in characters: a "quotation" longer than this is
 #: an unmatched delimiter far from its false closer.
@@ -40,6 +43,9 @@ _CLOSERS = {
     "\u201e": '\u201c\u201d"',
     "\u00ab": "\u00bb",
     "\u2018": "\u2019",
+    # Corner brackets, the quotation marks of Chinese and Japanese.
+    "\u300c": "\u300d",
+    "\u300e": "\u300f",
 }
 # Strip from the ends of a quotation's text before looking it up: the
 # punctuation American style puts inside the quotes.
@@ -57,9 +63,9 @@ def _is_opener(text: str, index: int, char: str) -> bool:
     if char not in _CLOSERS:
         return False
     following = text[index + 1 : index + 2]
-    if not following or (following.isspace() and char not in "\u00ab\u201e"):
+    if not following or (following.isspace() and char not in "\u00ab\u201e\u300c\u300e"):
         return False
-    if char in "\u201c\u201e\u00ab":
+    if char in "\u201c\u201e\u00ab\u300c\u300e":
         return True
     previous = text[index - 1] if index else " "
     if previous not in _OPEN_AFTER:
@@ -70,7 +76,7 @@ def _is_opener(text: str, index: int, char: str) -> bool:
 
 def _is_closer(text: str, index: int, char: str) -> bool:
     """Tell whether the delimiter ``char`` at ``index`` can close a quotation."""
-    if char in "\u201d\u00bb\u201c":
+    if char in "\u201d\u00bb\u201c\u300d\u300f":
         return True
     previous = text[index - 1] if index else " "
     if previous.isspace() and previous not in "\u00a0\u202f":
@@ -90,15 +96,7 @@ def find_quotations(text: str) -> Iterator[tuple[int, int]]:
         ``(start, end)`` of each quotation's inner text, stripped of spaces,
         in text order.
     """
-    openers: list[tuple[int, str]] = []
-    closers: dict[str, list[int]] = {}
-    for match in _DELIMITERS.finditer(text):
-        index = match.start()
-        char = match.group()
-        if _is_closer(text, index, char):
-            closers.setdefault(char, []).append(index)
-        if _is_opener(text, index, char):
-            openers.append((index, char))
+    openers, closers = delimiters(text, len(text))
     if not openers or not closers:
         return
     breaks = [match.start() for match in _PARAGRAPH_BREAK.finditer(text)]
@@ -120,6 +118,29 @@ def find_quotations(text: str) -> Iterator[tuple[int, int]]:
         resume = close + 1
         if start < end:
             yield start, end
+
+
+def delimiters(text: str, end: int) -> tuple[list[tuple[int, str]], dict[str, list[int]]]:
+    """
+    The quotation marks in ``text[:end]``, by the role their neighbours give them.
+
+    A mark may both open and close (a straight ``"``); its neighbours are
+    read in the whole ``text``, so ``end`` only bounds where marks are taken.
+
+    Returns:
+        ``(openers, closers)``: the ``(offset, mark)`` of each opening mark in
+        text order, and the offsets of each closing mark, by mark.
+    """
+    openers: list[tuple[int, str]] = []
+    closers: dict[str, list[int]] = {}
+    for match in _DELIMITERS.finditer(text, 0, end):
+        index = match.start()
+        char = match.group()
+        if _is_closer(text, index, char):
+            closers.setdefault(char, []).append(index)
+        if _is_opener(text, index, char):
+            openers.append((index, char))
+    return openers, closers
 
 
 def _next_closer(closers: dict[str, list[int]], accepted: str, index: int) -> int | None:
@@ -150,6 +171,39 @@ def quote_fragments(quotation: str) -> list[str]:
     """
     pieces = _ELLIPSIS.split(quotation.replace("\u2026", "..."))
     return [stripped for piece in pieces if (stripped := fold(piece).strip(_EDGE_PUNCTUATION))]
+
+
+# Han ideographs and kana: the scripts written without spaces between words.
+_CJK = re.compile(
+    "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\U00020000-\U0002ffff]"
+)
+
+
+def is_cjk(char: str) -> bool:
+    """Tell whether ``char`` is a Han ideograph or a kana (written without spaces)."""
+    return _CJK.match(char) is not None
+
+
+def word_count(text: str) -> int:
+    """
+    Count the words of a quotation: its words between spaces, Chinese and Japanese included.
+
+    A run of Han or kana characters counts one word per two characters (their
+    words are mostly one or two characters long, with no spaces between
+    them), so ``「東京」`` is one word and ``「計画は否決された」`` four.
+    """
+    words = text.split()
+    if text.isascii():
+        return len(words)
+    count = 0
+    for word in words:
+        runs = _CJK_RUN.findall(word)
+        rest = _CJK_RUN.sub(" ", word).split()
+        count += len(rest) + sum((len(run) + 1) // 2 for run in runs)
+    return count
+
+
+_CJK_RUN = re.compile(f"{_CJK.pattern}+")
 
 
 def introduces_question(text: str, start: int) -> bool:
@@ -192,7 +246,10 @@ def occurs_as_words(text: str, fragment: str) -> bool:
     """
     if not fragment:
         return True
-    check_before, check_after = fragment[0].isalnum(), fragment[-1].isalnum()
+    # Chinese and Japanese put no spaces between words: a character of theirs
+    # has no word boundary to check.
+    check_before = fragment[0].isalnum() and not is_cjk(fragment[0])
+    check_after = fragment[-1].isalnum() and not is_cjk(fragment[-1])
     # str.find runs in C and costs no compiled pattern per fragment; past a
     # few occurrences that touch other words, one regex search does the rest
     # in linear time, where a loop over find hits could be quadratic.

@@ -122,6 +122,46 @@ def decade_claim(start: int, end: int, integer: str) -> Claim | None:
     return None
 
 
+# "AD 79", "A.D. 79": the era before a year, and a space.
+_ERA_BEFORE = ("AD ", "AD\u00a0", "A.D. ", "A.D.\u00a0")
+
+
+def era_before(text: str, start: int) -> int | None:
+    """Return where ``AD`` or ``A.D.`` starts right before the year at ``start``, if it does."""
+    if not text.endswith(_ERA_BEFORE, 0, start):  # one test in C
+        return None
+    era = start - (3 if text[start - 2] == "D" else 5)
+    return None if era and text[era - 1].isalnum() else era
+
+
+def era_claim(start: int, end: int, digits: str, era: str) -> Claim:
+    """
+    Read ``753 BC``, ``79 AD``, ``AD 79`` or ``300 years BC``: a year of an era (FG002).
+
+    A year before Christ needs the same year before Christ, and provides
+    nothing else: ``753 BC`` is neither 753 AD nor a count of 753 (``300
+    years ago`` is not ``300 years BC``). A year of our era (``AD``, ``CE``)
+    needs that year of our era, which a chunk's plain year in the years the
+    scanner reads (1500 to 2099) states too; it provides its number as well.
+
+    Args:
+        start: Where the claim starts (the year, or ``AD`` before it).
+        end: Where it ends.
+        digits: The year's ASCII digits.
+        era: The era as written (``BC``, ``B.C.``, ``years BC``, ``AD``...).
+    """
+    year = digits.lstrip("0") or "0"
+    if "B" in era or "before" in era:
+        before: Key = ("bc", year)
+        return Claim(FG002, start, end, ((before,),), (before,))
+    ours: Key = ("ad", year)
+    number = number_key(year)
+    if len(year) == 4 and is_year(int(year)):
+        needs, provides, _ = year_parts(int(year))
+        return Claim(FG002, start, end, ((ours,), *needs), (ours, *provides), number, 0, False)
+    return Claim(FG002, start, end, ((ours,),), (ours, number), number, 0, False)
+
+
 _MONTH_CAPITAL_SET = frozenset(MONTH_CAPITALS)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
+from fractions import Fraction
 
 from relapse.grounding._claims import (
     MAX_CACHED_DIGITS,
@@ -32,11 +33,13 @@ from relapse.grounding._keys import (
     fraction_key,
     int_key,
     number_key,
+    value_key,
 )
 from relapse.grounding._read_dates import (
     CENTURY_AFTER,
     century_claim,
     decade_claim,
+    era_claim,
     month_day,
     numeric_date,
     year_claim,
@@ -45,7 +48,13 @@ from relapse.grounding._read_dates import (
 from relapse.grounding._text import ascii_digits, ascii_digits_in
 
 # Thousands separators, deleted from a grouped number's digits.
-_DROP_SEPARATORS = str.maketrans("", "", ", \u00a0\u202f\u066c\uff0c")
+_DROP_SEPARATORS = str.maketrans(
+    "", "", ",.'\u2019 \u00a0\u202f\u2009\u2007\u066c\u060c\u2e41\uff0c"
+)
+
+# The separators a grouped number may be two numbers at ("19 100"): all but
+# the comma, the point and the apostrophes.
+_SPACES_IN_GROUPS = frozenset(" \u00a0\u202f\u2009\u2007\u066c\u060c\u2e41\uff0c")
 
 # The rest of a token after its first digit: letters, digits, and dots
 # between them ("GPT-4o", "v2.0.1"); a hyphen ends it ("GPT-4-based").
@@ -60,6 +69,67 @@ _HYPHEN_PREFIXES = frozenset({"mid", "pre", "post", "early", "late", "circa", "c
 _ORDINALS = frozenset({"st", "nd", "rd", "th"})
 
 _PERCENT_WORDS = frozenset({"percent", "pct"})
+
+#: Spaces and marks between thousands groups, as a regex class body: space,
+#: no-break, narrow no-break, thin and figure space, the Arabic thousands
+#: separator and comma, the reversed comma, the full-width comma.
+SPACE_GROUPS = "\\ \u00a0\u202f\u2009\u2007\u066c\u060c\u2e41\uff0c"
+
+#: Every thousands separator after which a comma is the decimal one
+#: (``1.234,5``, ``1 234,5``, ``1'234,5``), as a regex class body.
+GROUP_SEPARATORS = f".'\u2019{SPACE_GROUPS}"
+
+#: An era after a year: ``BC``, ``BCE``, ``B.C.``, ``before Christ``, ``AD``,
+#: ``A.D.``, ``CE``, and ``years BC`` (no flags, no groups).
+ERA_WORDS = (
+    r"(?:years?[\ \u00a0])?(?:BCE?|B\.C\.(?:E\.)?|AD|A\.D\.|CE|C\.E\."
+    r"|before[\ \u00a0](?:Christ|the[\ \u00a0]Common[\ \u00a0]Era))(?![^\W\d_])"
+)
+
+#: The pattern of ``am``, ``pm``, ``a.m.``, ``PM`` after an hour (no flags, no groups).
+AM_PM = r"[aApP](?:\.[mM]\.|[mM])(?![^\W\d_])"
+
+
+def time_key(minutes: int) -> Key:
+    """Return the key of a time of day, in minutes after midnight (``3 pm``: 900)."""
+    return ("tod", minutes)
+
+
+def _hour_of(hour: int, am_pm: str) -> int | None:
+    """Return the hour after midnight of ``hour`` (1 to 12) with ``am_pm``, or None."""
+    if not 1 <= hour <= 12:
+        return None
+    return hour % 12 + (12 if am_pm.strip()[:1] in "pP" else 0)
+
+
+def time_claim(start: int, end: int, hour: int, minute: int, am_pm: str) -> Claim | None:
+    """
+    Return the claim of ``3 pm`` or ``3:30 p.m.``: a time of day, or None when it is none.
+
+    The answer's time needs the same time of day (``15:30`` in a chunk
+    grounds ``3:30 pm``, ``3:30 am`` does not); a chunk's also grounds the
+    hour as a plain number.
+    """
+    hours = _hour_of(hour, am_pm)
+    if hours is None or not 0 <= minute <= 59:
+        return None
+    key = time_key(hours * 60 + minute)
+    return Claim(FG001, start, end, ((key,),), (key, int_key(hour)))
+
+
+def clock_keys(hour: int, minute: int) -> tuple[Key, ...]:
+    """
+    Return the times of day ``15:30`` or ``3:30`` may be, without am or pm.
+
+    ``15:30`` is 15:30; ``3:30`` is 3:30 or 15:30, as a reader who does not
+    know the morning from the afternoon takes it.
+    """
+    if not (0 <= hour <= 24 and 0 <= minute <= 59):
+        return ()
+    keys = [time_key(hour * 60 + minute)]
+    if 1 <= hour <= 11:
+        keys.append(time_key((hour + 12) * 60 + minute))
+    return tuple(keys)
 
 
 def read_match(text: str, match: re.Match[str], start: int, look_back: bool = True) -> Claim:
@@ -78,6 +148,8 @@ def read_match(text: str, match: re.Match[str], start: int, look_back: bool = Tr
         return read_number(text, match, start, look_back)
     if kind == "mixed":
         return read_mixed(text, match, start, look_back)
+    if kind == "lakh":
+        return read_lakh(match, start)
     raw = match.group()
     if kind == "iso":
         year, month, day = raw.split(match["iso_sep"])
@@ -108,13 +180,32 @@ def read_match(text: str, match: re.Match[str], start: int, look_back: bool = Tr
             (dimension, first_key, second_key),
             plain=True,
         )
+    if kind == "pair" and match.start("pair_am_pm") >= 0:
+        # "3:30 pm": a time of day, or the pair before it when it is none.
+        raw = text[start : match.start("pair_am_pm")]
+        hour_raw, _, minute_raw = raw.partition(":")
+        if len(minute_raw) == 2 and len(hour_raw) <= 2:
+            hour, minute = short_int(hour_raw), short_int(minute_raw)
+            claim = time_claim(start, match.end(), hour, minute, match["pair_am_pm"])
+            if claim is not None:
+                return claim
     token: Key = ("t", ascii_digits_in(raw))
     if kind == "pair":
         first_raw, second_raw = re.split("[:/]", raw, maxsplit=1)
+        if ":" in raw and len(second_raw) == 2 and len(first_raw) <= 2:
+            # "15:30", "3:30": times of day too; a colon pair is matched as
+            # written, as both numbers or, for a time, as the time it is.
+            times = clock_keys(short_int(first_raw), short_int(second_raw))
+            if times:
+                parts = (number_key(ascii_digits(first_raw)), number_key(ascii_digits(second_raw)))
+                needs = ((token,), parts, *((time,) for time in times))
+                provides = (token, *parts, *times)
+                return Claim(FG001, start, match.end(), needs, provides, plain=True)
         parts = (number_key(ascii_digits(first_raw)), number_key(ascii_digits(second_raw)))
         value = fraction_value(raw, first_raw, second_raw)
         if value is not None:
-            # "3/4" in a chunk grounds "0.75"; "0.75" in a chunk grounds "3/4".
+            # "3/4" in a chunk grounds "0.75"; "0.75" in a chunk grounds "3/4";
+            # "1/3" in a chunk grounds "one third".
             needs = ((token,), parts, (value,))
             return Claim(FG001, start, match.end(), needs, (token, *parts, value), plain=True)
         return Claim(FG001, start, match.end(), ((token,), parts), (token, *parts), plain=True)
@@ -136,7 +227,8 @@ def fraction_value(raw: str, numerator_raw: str, denominator_raw: str) -> Key | 
     denominator = short_int(denominator_raw)
     if numerator is None or not 0 < numerator < denominator:
         return None
-    return fraction_key(0, numerator, denominator)
+    # 1/3 has no ending decimals: its key is the fraction, in lowest terms.
+    return value_key(Fraction(numerator, denominator))
 
 
 def read_mixed(text: str, match: re.Match[str], start: int, look_back: bool) -> Claim:
@@ -176,12 +268,49 @@ def read_mixed(text: str, match: re.Match[str], start: int, look_back: bool) -> 
     end = match.end("mixed_den")
     part = fraction_key(0, numerator, denominator)
     value = fraction_key(whole, numerator, denominator)
-    if part is None or value is None:  # the decimals do not end (1/3): as written only
-        return Claim(FG001, start, end, needs, provides, plain=True)
+    if part is None or value is None:
+        # The decimals do not end (1 1/3): as written, or as the fraction it is.
+        exact = value_key(Fraction(whole * denominator + numerator, denominator))
+        assert exact is not None  # a positive value
+        return Claim(FG001, start, end, ((exact,), *needs), (exact, *provides), plain=True)
     provides = (value, part, *provides)
     # Hedges round to the last written decimal of the value.
     precision = int(value[2])  # type: ignore[arg-type]
     return Claim(FG001, start, end, ((value,), *needs), provides, value, precision, True)
+
+
+def read_lakh(match: re.Match[str], start: int) -> Claim:
+    """
+    Read ``8,22,443`` (Indian grouping, 822443) or the list 8, 22, 443: either supports it.
+
+    Groups of two digits before a last group of three are how Indian English
+    writes lakhs and crores (``12,34,567``); the same digits are a comma list
+    elsewhere. A chunk's provides both readings; an answer's needs either.
+    """
+    raw = match.group()
+    integer_raw, _, fraction = raw.partition(".")
+    groups = integer_raw.split(",")
+    value_needs, value_provides, key, precision = number_parts(
+        "".join(groups), ascii_digits(fraction), 0, ""
+    )
+    items = [number_key(ascii_digits(group)) for group in groups[:-1]]
+    items.append(number_key(ascii_digits(groups[-1]), ascii_digits(fraction)))
+    standalone = [("s", *item[1:]) for item in items]
+    return new_claim(
+        Claim,
+        (
+            FG001,
+            start,
+            match.end(),
+            (*value_needs, tuple(items)),
+            (*value_provides, *items, *standalone),
+            key,
+            precision,
+            True,
+            (),
+            "",
+        ),
+    )
 
 
 def decimal_key(raw: str) -> Key:
@@ -226,19 +355,46 @@ def read_token(text: str, start: int) -> Claim:
     return Claim(FG001, first, end, ((key,),), provides)
 
 
+def _number_end(match: re.Match[str], integer_end: int) -> int:
+    """Where the number of ``match`` ends without what follows it: its power, decimals or digits."""
+    if match.start("exp") >= 0:
+        return match.end("exp")
+    if match.start("frac") >= 0:
+        return match.end("frac")
+    return integer_end
+
+
 def read_number(text: str, match: re.Match[str], start: int, look_back: bool = True) -> Claim:
     """Read a number with its separators, decimals, percent, scale and suffix."""
     end = match.end()
     integer_end = match.start("int")
     after = match.start("after") >= 0  # by name: the match may be _CLAIMS_ONLY's
     integer_raw = text[start:integer_end]
-    fraction_raw, percent_raw, scale_word, suffix, apostrophe = match.group(
-        "frac", "pct", "scale", "suffix", "apos"
+    fraction_raw, percent_raw, scale_word, suffix, apostrophe, am_pm, power, era = match.group(
+        "frac", "pct", "scale", "suffix", "apos", "am_pm", "exp", "era"
     )
     currency = currency_start(text, start)
+    if era is not None:
+        # "753 BC", "79 AD", "300 years BC": a year of an era, else the number alone.
+        if integer_raw.isdecimal() and not (fraction_raw or currency or power):
+            return era_claim(start, end, ascii_digits(integer_raw), era)
+        end = _number_end(match, integer_end)
+    if am_pm is not None:
+        # "3 pm", "11 a.m.": an hour of the day, else the number alone
+        # ("1e6 pm" is a million, not 1 pm).
+        if (
+            integer_raw.isdecimal()
+            and len(integer_raw) <= 2
+            and not (fraction_raw or currency or power)
+        ):
+            claim = time_claim(start, end, short_int(integer_raw), 0, am_pm)
+            if claim is not None:
+                return claim
+        end = _number_end(match, integer_end)
     if (
         currency is None
         and fraction_raw is None
+        and power is None
         and percent_raw is None
         and scale_word is None
         and apostrophe is None
@@ -270,9 +426,12 @@ def read_number(text: str, match: re.Match[str], start: int, look_back: bool = T
     fraction = ascii_digits(fraction_raw[1:]) if fraction_raw else ""
     percent = percent_raw is not None
     exponent = 0
+    if power is not None:
+        # "1e6", "2.5E-3": the power of ten is part of the value.
+        exponent = int(power[1:].replace("\u2212", "-"))
     ordinal = decade = unit = False
     if scale_word is not None:
-        exponent = SCALE_EXPONENTS[scale_word.lower()]
+        exponent += SCALE_EXPONENTS[scale_word.lower()]
     elif suffix is not None:
         lowered = suffix.lower()
         if lowered in _ORDINALS:
@@ -282,7 +441,7 @@ def read_number(text: str, match: re.Match[str], start: int, look_back: bool = T
         elif lowered in SCALE_EXPONENTS and (
             lowered not in CURRENCY_ONLY_SCALES or currency is not None
         ):
-            exponent = SCALE_EXPONENTS[lowered]
+            exponent += SCALE_EXPONENTS[lowered]
         elif lowered in _PERCENT_WORDS:
             percent = True
         else:
@@ -308,17 +467,37 @@ def read_number(text: str, match: re.Match[str], start: int, look_back: bool = T
         elif len(integer) == 4 and not ordinal and is_year(value):
             return year_claim(text, start, end, value, look_back)
 
-    space_grouped = integer_raw if grouped and "," not in integer_raw else ""
+    space_grouped = integer_raw if grouped and not _SPACES_IN_GROUPS.isdisjoint(integer_raw) else ""
     if len(integer) + len(fraction) <= MAX_CACHED_DIGITS:
         parts = _cached_number_parts(integer, fraction, exponent, space_grouped)
     else:
         parts = number_parts(integer, fraction, exponent, space_grouped)
     needs, provides, key, precision = parts
+    ambiguous = False
+    if power is not None:
+        # "1e6" is one million only: no bare mantissa, unlike "1 million".
+        provides = provides[:2]
+    elif (
+        fraction_raw is not None
+        and len(fraction_raw) == 4
+        and fraction_raw[0] == "."
+        and not grouped
+        and len(integer) <= 3
+        and integer[:1] != "0"
+        and not (exponent or percent)
+    ):
+        # "1.234" is 1.234 in English and 1234 where a point groups thousands
+        # (German, Spanish...): either reading supports it, and grounds.
+        grouping = number_key(integer + fraction)
+        needs = (*needs, (grouping,))
+        provides = (*provides, grouping, ("s", *grouping[1:]))
+        # "1.000" may be a thousand: no trivial 1.
+        ambiguous = True
     if fraction_raw is not None and fraction_raw[0] == ",":
         # "2,5" in a chunk may also be the list 2, 5: both readings ground an
         # answer. The answer's "1,5 %" needs 1.5.
         provides = (*provides, number_key(integer), number_key(fraction))
-    plain = not (percent or exponent or currency is not None)
+    plain = not (percent or exponent or currency is not None or ambiguous)
     unit_mark = "%" if percent else ("$" if currency is not None else "")
     return new_claim(
         Claim, (FG001, start, end, needs, provides, key, precision, plain, (), unit_mark)
@@ -414,8 +593,20 @@ _DIGIT_RUN = re.compile(r"\d+")
 # A unit symbol with an exponent digit, read as a token: "m3/s", "km2", "cm3".
 UNIT_TOKEN = re.compile(r"(?:[kcmdµμ]?m|ft|in|mi|yd)[23]")
 
-# A hyphen-minus or the minus sign right before a number may be its sign.
-MINUS_SIGNS = frozenset("-\u2212")
+# A hyphen-minus, the minus sign or an en dash (which typesetters use for
+# the minus) right before a number may be its sign.
+MINUS_SIGNS = frozenset("-\u2212\u2013")
+
+# "minus 5", "negative 12": a sign in words, before a space.
+_SIGN_WORDS = tuple(
+    f"{word}{space}"
+    for word in ("minus", "Minus", "MINUS", "negative", "Negative", "NEGATIVE")
+    for space in " \u00a0"
+)
+
+#: Last letters of the sign words: a cheap test before the search.
+SIGN_WORD_ENDS = frozenset("sSeE")
+
 
 # After these, a minus before a digit is a sign; NUL separates the chunks
 # of an index, so a chunk's start reads as a text's start.
@@ -449,26 +640,53 @@ def is_sign(text: str, minus: int) -> bool:
     return not (previous.isdecimal() or previous in "%\u00b0")
 
 
-def signed_claim(claim: Claim) -> Claim:
+def sign_word(text: str, start: int) -> int | None:
+    """
+    Return where ``minus`` or ``negative`` starts right before the number at ``start``.
+
+    ``minus 5 degrees`` is -5; ``12 minus 5`` is arithmetic (a number comes
+    before the word, as for :func:`is_sign`), and ``minus`` there no sign.
+    """
+    if not text.endswith(_SIGN_WORDS, 0, start):  # one test in C
+        return None
+    word = start - (6 if text[start - 2] in "sS" else 9)
+    if (word and text[word - 1].isalnum()) or not is_sign(text, word):
+        return None  # inside a longer word, or arithmetic: "12 minus 5"
+    return word
+
+
+def signed_claim(claim: Claim, sign: int | None = None) -> Claim:
     """
     Return the claim of a signed number: ``-5`` is not ``5``, in either direction.
 
+    ``sign`` is where the sign starts (a sign word), by default the character
+    before the number.
+
     Its key is tagged ``"-n"``; a chunk's ``-5`` provides only that key, so it
     grounds ``-5`` and ``−5`` but not ``5``, and a chunk's ``5`` never grounds
-    ``-5``. Dates, tokens and ranges keep their reading.
+    ``-5``. A year with a sign (``-1500``) is a number; dates, tokens and
+    ranges keep their reading.
     """
     key = claim.key
-    if claim.code != FG001 or key is None or key[0] != "n" or claim.parts:
-        return claim
+    if key is None or key[0] != "n" or claim.parts:
+        return claim  # a date, a token, a range
+    # A signed year ("-1500") is no year: a number below zero.
     signed: Key = ("-n", *key[1:])
+    # Every reading of one number is signed ("-1.234": -1.234 or -1234).
+    needs = tuple(
+        (("-n", *alternative[0][1:]),)
+        for alternative in claim.needs
+        if len(alternative) == 1 and alternative[0][0] == "n"
+    ) or ((signed,),)
+    provides = tuple(("-n", *provided[1:]) for provided in claim.provides if provided[0] == "n")
     return new_claim(
         Claim,
         (
             FG001,
-            claim.start - 1,
+            claim.start - 1 if sign is None else sign,
             claim.end,
-            ((signed,),),
-            (signed,),
+            needs,
+            provides or (signed,),
             signed,
             claim.precision,
             False,

@@ -36,17 +36,30 @@ from relapse.grounding._normalize import (
     normalize,
     origin_span,
 )
-from relapse.grounding._read_dates import month_day, month_led, month_may_precede, year_claim
+from relapse.grounding._read_dates import (
+    era_before,
+    era_claim,
+    month_day,
+    month_led,
+    month_may_precede,
+    year_claim,
+)
 from relapse.grounding._read_numbers import (
+    AM_PM,
+    ERA_WORDS,
+    GROUP_SEPARATORS,
     MINUS_SIGNS,
+    SIGN_WORD_ENDS,
+    SPACE_GROUPS,
     UNIT_TOKEN,
     is_sign,
     leading_point,
     point_decimal,
     read_match,
+    sign_word,
     signed_claim,
 )
-from relapse.grounding._text import spellings, trie_pattern
+from relapse.grounding._text import ascii_digits, spellings, trie_pattern
 
 #: Scale words read after a number, besides the glued abbreviations.
 SCALE_WORDS = ("thousand", "million", "billion", "trillion", "hundred", "bn", "mn", "tn")
@@ -62,6 +75,7 @@ _CONTINUES = r"""
     |(?:PERCENT_WORDS|SCALE_WORDS)(?![^\W\d_])
     |(?:[xX\u00d7]|by)[\ \u00a0]?\d
     |[\ \u00a0\u202f]{0,2}(?:of[\ \u00a0\u202f]{1,3})?(?:MONTH_NAMES)(?![^\W\d_])
+    |AM_PM|ERA_WORDS
 """
 
 # The claim alternatives, after a number's first digit. Empty groups ("int",
@@ -70,30 +84,46 @@ _CLAIMS = r"""
         (?P<iso>\d{3}(?P<iso_sep>[-/])\d{1,2}(?P=iso_sep)\d{1,2}(?!\d))
       | (?P<mdy>\d?/\d{1,2}/(?:\d{4}|\d{2})(?!\d))
       | (?P<dmy>\d?(?P<dmy_sep>[.-])\d{1,2}(?P=dmy_sep)\d{4}(?!\d))
-      | (?P<chain>\d*(?P<chain_sep>[.:/-])\d+(?:(?P=chain_sep)\d+)+)
-      | (?P<pair>\d*[:/]\d+)
+        # Not points grouping thousands ("1.234.567"): a number, read below.
+      | (?!\d{0,2}(?:\.\d{3}){2,}(?!\d|\.\d))
+        (?P<chain>\d*(?P<chain_sep>[.:/-])\d+(?:(?P=chain_sep)\d+)+)
+      | (?P<pair>\d*[:/]\d+(?P<pair_am_pm>[\ \u00a0]?AM_PM)?)
       | (?P<range>\d{3}
             (?=[\ \u00a0]?[-\u2013\u2014][\ \u00a0]?(?P<range_b>\d{4}|\d{2})(?!\d)))
       | (?P<dim>\d*(?:\.\d+)?(?P<dim_a>)[\ \u00a0]?(?:[xX\u00d7]|by)[\ \u00a0]?
             (?P<dim_b>\d+(?:\.\d+)?)(?:['\u2019]?s)?(?![^\W_]))
       | (?P<mixed>\d{0,2}
             (?=[\ \u00a0](?P<mixed_num>\d{1,3})/(?P<mixed_den>\d{1,3})(?![\d/])))
+      | (?P<lakh>(?=\d?,\d\d,)\d?(?<!\d{3})NOT_LISTED(?:,\d\d)+,\d{3}(?!\d|,\d)(?:\.\d+)?)
       | (?P<num>
             # The digit run, then thousands groups if it has at most 3 digits
-            # (comma, or spaces, never mixed): "29,000", "29 000", not "2019 100".
-            # Neither after a comma list's group ("8,22,443" is 8, 22 and 443).
-            \d*(?:(?<!\d{4})NOT_LISTED
-                (?:(?:,\d{3})+|(?:[\ \u00a0\u202f\u066c\uff0c]\d{3})+)(?!\d))?
+            # (comma, spaces, apostrophes or points, never mixed): "29,000",
+            # "29 000", "29'000", "1.234.567", "1.234,5"; not "2019 100", nor
+            # a lone "1.234" (a decimal). Neither after a comma list's group
+            # ("3,11,33" is 3, 11 and 33).
+            # (The lookahead first: most numbers have no group to test for.)
+            \d*(?:(?=[,.'\u2019SPACE_GROUPS]\d{3})(?<!\d{4})NOT_LISTED(?<!(?<!\d)0)
+                (?:(?:,\d{3})+|(?:[SPACE_GROUPS]\d{3})+|(?:['\u2019]\d{3})+
+                  |(?:\.\d{3}){2,}|\.\d{3}(?=,\d))(?!\d))?
             (?P<int>)
-            # Decimals: a point, or a comma no thousands group can follow
-            # ("1,5 %", "0,25"), once, after at most three digits.
+            # Decimals: a point; or a comma no thousands group can follow
+            # ("1,5 %", "0,25"), once, after at most three digits; or a comma
+            # after groups of another separator ("1.234,567", "1 234,5") or
+            # after a lone 0 ("0,125").
             (?P<frac>[.\u066b]\d+
-                |(?<!\d{4})NOT_LISTED,(?:\d{1,2}|\d{4,})(?!\d|[,.]\d))?
+                |(?=,)(?:(?<!\d{4})NOT_LISTED,(?:\d{1,2}|\d{4,})(?!\d|[,.]\d)
+                    |(?<=[GROUP_SEPARATORS]\d{3}),\d+(?!\d|[,.]\d)
+                    |(?<=0)(?<!\d0),\d+(?!\d|[,.]\d)))?
+            # A power of ten: "1e6", "2.5E-3"; not after a 0, since the digest
+            # of "1.0e6" ("10e6") shows no "1e" for a lazy index to find.
+            (?P<exp>(?<=[1-9])[eE][+\-\u2212]?\d{1,3}(?![^\W_]))?
             (?:
                 (?P<pct>[\ \u00a0\u202f]?[%\u066a\uff05]
                     |[\ \u00a0](?:PERCENT_WORDS)(?![^\W\d_]))
+              | (?=[\ \u00a0][yABCb])(?P<era>ERA_AFTER)
               | [\ \u00a0-]?(?P<scale>SCALE_WORDS)
                     (?![^\W\d_])
+              | (?=[\ \u00a0]?[aApP])(?P<am_pm>[\ \u00a0]?AM_PM)
               | (?P<suffix>[^\W\d_]+)
               | (?P<apos>['\u2019]s)(?![^\W\d_])
             )?
@@ -101,6 +131,19 @@ _CLAIMS = r"""
                 (?:MONTH_NAMES)(?![^\W\d_])))?
         )
 """
+
+# Not after a sign word or an era, the ends of which are tested here, after
+# the number's first digit, in the engine: "minus 5", "NEGATIVE 5", "AD 79",
+# "A.D. 79" are read the general way, which looks for them (so are "bonus 5"
+# and "five 5", at no cost to their reading).
+_NOT_AFTER_WORD = (
+    # First one test that rules them all out for nearly every number ("the 5").
+    r"(?:(?<![uUvVAD][sSeED.][\ \u00a0]\d)|"
+    + "".join(
+        rf"(?<!{re.escape(end)}[\ \u00a0]\d)" for end in ("nus", "NUS", "ive", "IVE", "AD", "A.D.")
+    )
+    + ")"
+)
 
 # Not right after a comma list's group: the digits before (at most three)
 # follow no "digit," ("22" in "8,22,443").
@@ -114,6 +157,12 @@ def _pattern(template: str) -> str:
         .replace("MONTH_NAMES", MONTH_NAMES)
         .replace("PERCENT_WORDS", trie_pattern(spellings(("percent", "per cent", "per\u00a0cent"))))
         .replace("SCALE_WORDS", trie_pattern(spellings(SCALE_WORDS)))
+        .replace("AM_PM", AM_PM)
+        .replace("ERA_AFTER", f"[\\ \\u00a0](?:{ERA_WORDS})")
+        .replace("ERA_WORDS", ERA_WORDS)
+        .replace("NOT_AFTER_WORD", _NOT_AFTER_WORD)
+        .replace("SPACE_GROUPS", SPACE_GROUPS)
+        .replace("GROUP_SEPARATORS", GROUP_SEPARATORS)
     )
 
 
@@ -137,10 +186,10 @@ _SCAN = re.compile(
         (?:
             (?<=\d)
             (?:
-                (?P<bare>\d*(?=
+                (?P<bare>NOT_AFTER_WORD\d*(?=
                     # First the commonest case, cheapest to test: a space and a
                     # lowercase letter that starts none of the continuations.
-                    [\ ][ac-gi-lnqrsu-wyz]
+                    [\ ](?:[c-gi-lnqrsu-wz]|a(?![mM.])|y(?!ears?[\ \u00a0](?:[ABC]|before)))
                   | [\ ](?!{_CONTINUES})
                   | [,.:/](?!\d)
                   | -(?![\d\ \u00a0]|SCALE_WORDS)
@@ -348,7 +397,8 @@ def _scan(
                         Claim, (code, start, end, needs, provides, key, precision, True, (), "")
                     )
                     # After a space or a quiet character: no sign, no point,
-                    # no unit token to look for.
+                    # no unit token to look for (a sign word or an era before
+                    # it fails the "bare" match: see _NOT_AFTER_WORD).
                     quiet = True
             if claim is None:
                 look_back = glued > start - MONTH_WINDOW
@@ -415,6 +465,22 @@ def _scan(
                     before_claim = text[claim_start - 1] if claim_start else ""
                 if before_claim in MINUS_SIGNS and is_sign(text, claim_start - 1):
                     claim = signed_claim(claim)
+                elif (
+                    before_claim in _SIGN_WORD_SPACES
+                    # The last two letters of "minus", "negative", "AD", "A.D.":
+                    # one slice and one lookup rule out "was 3.5", "the 12,000".
+                    and text[claim_start - 3 : claim_start - 1] in _WORD_BEFORE_ENDS
+                ):
+                    if text[claim_start - 2] in SIGN_WORD_ENDS:
+                        sign = sign_word(text, claim_start)
+                        if sign is not None:
+                            claim = signed_claim(claim, sign)
+                    elif (
+                        text[claim_start : claim.end].isdecimal()
+                        and (era := era_before(text, claim_start)) is not None
+                    ):
+                        digits = ascii_digits(text[claim_start : claim.end])
+                        claim = era_claim(era, claim.end, digits, "AD")
         claim_end = claim.end
         resume = claim_end if claim_end > end else end
         if pending is not None:
@@ -476,6 +542,12 @@ def _join_range(text: str, first: Claim, second: Claim) -> Claim | None:
         (FG001, first.start, second.end, ((key,), standalone), provides, None, 0, plain, parts, ""),
     )
 
+
+# The spaces between a sign word and its number ("minus 5").
+_SIGN_WORD_SPACES = frozenset(" \u00a0")
+
+# The last two characters of the sign words and the eras before a year.
+_WORD_BEFORE_ENDS = frozenset({"us", "US", "ve", "VE", "AD", "D."})
 
 # Characters after which a bare digit run needs no look at its prefix: not
 # a letter (token), a hyphen (token or range), a currency symbol.

@@ -41,8 +41,14 @@ TITLES = frozenset(
         *("lt", "col", "sgt", "capt", "rev", "hon", "pres", "supt", "fr"),
     }
 )
-#: Words before a full stop that continue when a digit follows (``No. 5``, ``p. 12``).
-BEFORE_NUMBER = frozenset({"no", "nos", "fig", "figs", "p", "pp", "vol", "ch", "sec", "art", "op"})
+#: Words before a full stop that continue when a digit follows (``No. 5``,
+#: ``p. 12``, and the month abbreviations of a date: ``Sept. 5, 2020``).
+BEFORE_NUMBER = frozenset(
+    {
+        *("no", "nos", "fig", "figs", "p", "pp", "vol", "ch", "sec", "art", "op"),
+        *("jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"),
+    }
+)
 # Bullets and spaces that may open a line before a list marker.
 _LINE_LEAD = " \t>#*\u2022\u00b7-\u2013\u2014("
 _CLOSING = "\"'\u201d\u2019\u00bb)]}*_"

@@ -12,12 +12,14 @@ from typing import Any
 #: ``the best plan`` compare equal: quote style is typography, not content.
 QUOTE_GLYPHS = (
     "\"'`´\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u2039\u203a\u00ab\u00bb"
-    "\u2032\u2033\uff02\uff07"
+    "\u2032\u2033\uff02\uff07\u300c\u300d\u300e\u300f\u301d\u301e\u301f"
 )
 
 #: Characters a reader does not see, deleted before scanning and folding:
-#: zero-width space, non-joiner and joiner, word joiner, soft hyphen, BOM.
-INVISIBLE = "\u200b\u200c\u200d\u2060\u00ad\ufeff"
+#: zero-width space, non-joiner and joiner, word joiner, soft hyphen, BOM,
+#: and the left-to-right, right-to-left and Arabic letter marks that
+#: right-to-left text puts around numbers (``\u200e-5``).
+INVISIBLE = "\u200b\u200c\u200d\u2060\u00ad\ufeff\u200e\u200f\u061c"
 
 #: Dashes folded to ``-``: hyphen, non-breaking hyphen, figure dash, en and em
 #: dash, horizontal bar, minus sign, small and full-width hyphen-minus.

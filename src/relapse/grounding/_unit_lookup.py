@@ -125,6 +125,21 @@ def search_verdict(texts: Iterable[str], key: Key, unit: str) -> str:
     return CONFLICT if conflict else UNRELATED
 
 
+def search_units(texts: Iterable[str], key: Key) -> frozenset[str | None]:
+    """
+    Return every unit ``texts`` write the number ``key`` with, searching for its writings.
+
+    Args:
+        texts: The texts that may write the number.
+        key: A number key.
+
+    Returns:
+        The canonical units of its occurrences in digits (None: written
+        without one); empty when no text writes it in digits.
+    """
+    return frozenset(unit for text in texts for unit in _occurrences(text, key))
+
+
 def units_by_number(texts: Iterable[str]) -> dict[Key, frozenset[str | None]]:
     """
     Return the units every number of ``texts`` is written with, in one reading.

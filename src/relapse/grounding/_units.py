@@ -87,7 +87,8 @@ _TABLE: tuple[tuple[str, str, float, float, tuple[str, ...]], ...] = (
             r"[°º]?\s?[Ff]ahrenheit",
         ),
     ),
-    ("K", "temperature", 1.0, -273.15, (r"[Kk]elvins?",)),
+    # "300 K" (a space before it) is kelvin; "300K" is the scanner's 300 thousand.
+    ("K", "temperature", 1.0, -273.15, (r"[Kk]elvins?", r"[°º]\s?K", r"(?<=[\ \u00a0\u202f])K")),
     ("km2", "area", 1e6, 0.0, (r"km2", r"km\u00b2", r"sq\.?\s?km", r"square\s+kilomet(?:er|re)s?")),
     ("cm2", "area", 1e-4, 0.0, (r"cm2", r"cm\u00b2", r"square\s+centimet(?:er|re)s?")),
     ("m2", "area", 1.0, 0.0, (r"m2", r"m\u00b2", r"sq\.?\s?m(?![^\W\d_])", rf"square\s+{_M}")),
@@ -137,6 +138,9 @@ _TABLE: tuple[tuple[str, str, float, float, tuple[str, ...]], ...] = (
     ("year", "time", 31557600.0, 0.0, (r"years?", r"yrs?")),
     ("%", "percent", 0.0, 0.0, (r"%", r"\u066a", r"\uff05", r"percent", r"per\s?cent", r"pct")),
     ("$", "money", 0.0, 0.0, (r"dollars?", r"USD", r"US\s+dollars?")),
+    # Cents and pence are units of their own: 50 cents is not $50.
+    ("¢", "money", 0.0, 0.0, (r"\u00a2", r"cents?")),
+    ("p", "money", 0.0, 0.0, (r"(?<=\d)p", r"pence", r"penn(?:y|ies)")),
     ("€", "money", 0.0, 0.0, (r"euros?", r"EUR")),
     ("£", "money", 0.0, 0.0, (r"GBP", r"pounds?\s+sterling")),
     ("¥", "money", 0.0, 0.0, (r"yen", r"JPY")),

@@ -41,7 +41,7 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Generic, cast
 
 from relapse import chunks_from
-from relapse._decorator import grounded
+from relapse._engine import Loop, loop_of
 from relapse._read.shapes import member
 from relapse._read.usage import default_usage_of, usage_from
 from relapse._results import RelapseResult, Usage, total_usage
@@ -222,14 +222,17 @@ class GroundedRunnable(Runnable[Input, Output], Generic[Input, Output]):
             2+ (``""`` on iteration 1) while the question stays the caller's;
             the chain's prompt should show it. Without it the question itself
             is replaced by the retry query.
-        options: The loop options of :func:`relapse.grounded`
-            (``max_iterations``, ``grounding_check``, ``on_exhausted``,
-            ``tracer_provider``, ``answer_of``...).
+        loop: The :class:`relapse.Loop` to run (its options: ``max_iterations``,
+            ``grounding_check``, ``on_exhausted``, ``tracer_provider``,
+            ``answer_of``...); shared between runnables if you like.
+        options: Instead of ``loop``: the options of a new one
+            (:class:`relapse.LoopOptions`).
 
     Raises:
-        TypeError: ``runnable`` is not a Runnable, a key is not a ``str``, or
-            an option is bad. At call time, before the chain runs: an input
-            without the query (or chunks) key, or a ``str`` input with keys set.
+        TypeError: ``runnable`` is not a Runnable, a key is not a ``str``, an
+            option is bad, or both ``loop`` and options are given. At call
+            time, before the chain runs: an input without the query (or
+            chunks) key, or a ``str`` input with keys set.
         ValueError: not exactly one of ``chunks_key`` and ``context_key``.
         NotGroundedError: at call time, with ``on_exhausted="raise"``.
     """
@@ -242,6 +245,7 @@ class GroundedRunnable(Runnable[Input, Output], Generic[Input, Output]):
         chunks_key: str | None = None,
         context_key: str | None = None,
         feedback_key: str | None = None,
+        loop: Loop | None = None,
         **options: Unpack[LoopOptions],
     ) -> None:
         if not isinstance(runnable, Runnable):
@@ -261,10 +265,11 @@ class GroundedRunnable(Runnable[Input, Output], Generic[Input, Output]):
             )
         self.runnable = runnable
         self._inputs = _Inputs(query_key, chunks_key, feedback_key)
-        self._sync, self._async = self._loops(context_key, feedback_key, options)
+        self.loop = loop_of("GroundedRunnable", loop, options)
+        self._sync, self._async = self._loops(context_key, feedback_key, self.loop)
 
     def _loops(
-        self, context_key: str | None, feedback_key: str | None, options: LoopOptions
+        self, context_key: str | None, feedback_key: str | None, loop: Loop
     ) -> tuple[Any, Any]:
         """The grounded sync and async attempt functions, built once."""
         chain, inputs = self.runnable, self._inputs
@@ -310,10 +315,10 @@ class GroundedRunnable(Runnable[Input, Output], Generic[Input, Output]):
             shape: dict[str, Any] = {"chunks_arg": "chunks"}
         else:
             shape = {"chunks_of": chunks_from.key(context_key)}
-        if "usage_of" not in options:
+        if "usage_of" not in loop.options:
             # The attempt's LLM runs report its tokens (StrOutputParser drops them).
-            shape["usage_of"] = _usage_of_attempt
-        decorate = grounded(query_arg="query", feedback_arg=feedback_arg, **shape, **options)
+            loop = loop.replace(usage_of=_usage_of_attempt)
+        decorate = loop.grounded(query_arg="query", feedback_arg=feedback_arg, **shape)
         return decorate(attempt), decorate(aattempt)
 
     # Types are the wrapped chain's (schemas follow from them) ---------------

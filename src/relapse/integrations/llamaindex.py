@@ -44,11 +44,12 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from relapse import chunks_from
-from relapse._decorator import grounded
+from relapse._engine import Loop, loop_of
 from relapse._read.chunks import chunk_texts
 from relapse._read.usage import default_usage_of, usage_from
 from relapse._results import GroundingResult, RelapseResult, Usage, total_usage
 from relapse.checks._contract import Check, check_name
+from relapse.grounding import default_grounding_check
 from relapse.prompts import NO_ANSWER, _problems
 
 try:
@@ -238,18 +239,27 @@ class GroundedQueryEngine(BaseQueryEngine):
     Args:
         query_engine: Any LlamaIndex query engine returning a ``Response``
             (not a streaming one: set ``streaming=False``).
-        options: The loop options of :func:`relapse.grounded`
-            (``max_iterations``, ``grounding_check``, ``on_exhausted``,
-            ``tracer_provider``, ``capture_content``...).
+        loop: The :class:`relapse.Loop` to run (its options: ``max_iterations``,
+            ``grounding_check``, ``on_exhausted``, ``tracer_provider``,
+            ``capture_content``...).
+        options: Instead of ``loop``: the options of a new one
+            (:class:`relapse.LoopOptions`).
 
     Raises:
-        TypeError: ``query_engine`` is not a ``BaseQueryEngine``, or an option
-            is bad (named in the message). At query time: the engine returned
-            something without ``source_nodes`` (a streaming response).
+        TypeError: ``query_engine`` is not a ``BaseQueryEngine``, an option
+            is bad (named in the message), or both ``loop`` and options are
+            given. At query time: the engine returned something without
+            ``source_nodes`` (a streaming response).
         NotGroundedError: at query time, with ``on_exhausted="raise"``.
     """
 
-    def __init__(self, query_engine: BaseQueryEngine, **options: Unpack[LoopOptions]) -> None:
+    def __init__(
+        self,
+        query_engine: BaseQueryEngine,
+        *,
+        loop: Loop | None = None,
+        **options: Unpack[LoopOptions],
+    ) -> None:
         if not isinstance(query_engine, BaseQueryEngine):
             raise TypeError(
                 "query_engine must be a LlamaIndex BaseQueryEngine,"
@@ -280,11 +290,13 @@ class GroundedQueryEngine(BaseQueryEngine):
 
         # The call span is named after these: "relapse GroundedQueryEngine".
         ask.__qualname__ = aask.__qualname__ = "GroundedQueryEngine"
-        shape: dict[str, Any] = {"chunks_of": chunks_from.llamaindex, "query_arg": "query"}
-        if "usage_of" not in options:
-            shape["usage_of"] = _usage_of_response
-        self._ask = grounded(**shape, **options)(ask)
-        self._aask = grounded(**shape, **options)(aask)
+        self.loop = loop_of("GroundedQueryEngine", loop, options)
+        run_loop = self.loop
+        if "usage_of" not in run_loop.options:
+            run_loop = run_loop.replace(usage_of=_usage_of_response)
+        decorate = run_loop.grounded(chunks_of=chunks_from.llamaindex, query_arg="query")
+        self._ask = decorate(ask)
+        self._aask = decorate(aask)
         super().__init__(callback_manager=query_engine.callback_manager)
 
     def _get_prompt_modules(self) -> PromptMixinType:
@@ -351,8 +363,6 @@ class GroundingEvaluator(BaseEvaluator):
     def __init__(self, grounding_check: Check | None = None) -> None:
         if grounding_check is not None and not callable(grounding_check):
             raise TypeError("grounding_check must be callable(query, chunks, answer)")
-        from relapse.grounding import default_grounding_check
-
         self.grounding_check: Check = grounding_check or default_grounding_check
         #: The check's name, as relapse's spans report it.
         self.check_name = check_name(self.grounding_check)

@@ -32,6 +32,7 @@ from typing import Any
 
 from relapse._state import current_attempt
 from relapse.exceptions import RelapseError
+from relapse.prompts import RETRY_EXAMPLE_QUESTION
 
 __all__ = ["INSTALL_COMMAND", "RETRY_TEMPERATURE", "LocalModel", "LocalModelUnavailable"]
 
@@ -46,17 +47,6 @@ INSTALL_COMMAND = "pip install 'relapse[local]'"
 RETRY_TEMPERATURE = 0.8
 
 _WHITESPACE = re.compile(r"\s+")
-
-#: The second worked example's question: a retry note as relapse writes one.
-#: The grounding check's FG004 reads its echo phrases from it as well, since
-#: the model echoes what it was shown.
-RETRY_EXAMPLE_QUESTION = (
-    "how deep is lake baikal (Your previous answer was rejected:"
-    ' "Lake Baikal is 2,000 metres deep." states things the context does not support:'
-    " FG001: 1 number(s) not in retrieved chunks: ['2,000'] [\"2,000\"]. Answer using"
-    " only the context; if the context does not contain the answer, say: The context"
-    " does not say.)"
-)
 
 # One worked example teaches the base model the layout. A second one shows a
 # question that carries a note about a rejected answer, followed by a plain

@@ -1,0 +1,163 @@
+r"""
+Time the default grounding check of two source trees, interleaved run by run, on the same inputs.
+
+Three worker processes stay up for the whole run: the base tree, the new
+tree and the base tree again (A/A), each with ``PYTHONPATH`` set to its
+tree. The parent asks them in turn, in an order that rotates from run to
+run, to time one call of the check each, so every run of every tree sees
+nearly the same machine load: on a busy machine the load drifts over
+seconds, and trees timed one after the other (process after process) differ
+by that drift, not by their code. The inputs are ``bench_check.py``'s:
+RAGTruth passages at 10 KB, 100 KB and 1 MB of context, number-dense chunks
+of 100 KB and 1 MB (built, untimed, from the run's seed, the same for every
+tree, fresh on every run, so no cache helps a run an earlier one warmed),
+and 1 MB answers of unsupported claims.
+
+The table gives each tree's median time and the median of the per-run
+ratios new/base and base'/base: the A/A column is the noise of the
+machine, against which the new tree's ratio is read.
+
+Usage::
+
+    python benchmarks/bench_ab.py BASE_SRC NEW_SRC [--repeats N]
+
+for instance ``git archive main src | tar -x -C /tmp/base`` and
+``python benchmarks/bench_ab.py /tmp/base/src src``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+#: The 1 MB answers: one unsupported claim repeated.
+PIECES = {
+    "1 MB '7 7 7'": "7 ",
+    "1 MB '3rd 3rd'": "3rd ",
+    "1 MB '10-15'": "10-15 ",
+    "1 MB '$5 5%'": "$5 5% ",
+    "1 MB 'seventy'": "seventy ",
+    "1 MB '12.5 km'": "12.5 km ",
+}
+
+#: Number-dense context sizes.
+DENSE = {"number-dense 100 KB": 100_000, "number-dense 1 MB": 1_000_000}
+
+
+def labels() -> list[str]:
+    """Return the inputs' labels, in the table's order."""
+    return [
+        *(f"RAGTruth {size}" for size in ("10 KB", "100 KB", "1 MB")),
+        *DENSE,
+        *PIECES,
+    ]
+
+
+def serve() -> None:
+    """
+    Time one call per request (run inside a tree's worker process).
+
+    Each request is a line ``label seed``; the answer is a line with the
+    call's wall time in milliseconds.
+    """
+    sys.path.insert(0, str(HERE))
+    # Imported in the worker only, where PYTHONPATH picks the tree.
+    import bench_check
+
+    from relapse.grounding import default_grounding_check as check
+
+    texts = bench_check.passages(bench_check.DEFAULT_DATA)
+    answer = bench_check.answer_of(texts)
+    query = "What do the passages say about costs, dates and numbers?"
+    calls: dict[str, Callable[[], object]] = {}
+    for size_label, size in bench_check.SIZES.items():
+        chunks = bench_check.context_of(texts, size)
+        check(query, chunks, answer)  # warm the caches of the regexes, as every run does
+        calls[f"RAGTruth {size_label}"] = lambda c=chunks: check(query, c, answer)
+    for label, piece in PIECES.items():
+        long_answer = piece * (1_000_000 // len(piece))
+        calls[label] = lambda a=long_answer: check("q", ["Some 5 context."], a)
+    print("ready", flush=True)
+    for line in sys.stdin:
+        label, seed = line.rsplit(" ", 1)
+        call = calls.get(label)
+        if call is None:
+            chunks = bench_check.dense_chunks(DENSE[label], seed=int(seed))
+            dense = bench_check.dense_answer(chunks, seed=int(seed))
+            call = lambda c=chunks, d=dense: check("", c, d)  # noqa: E731
+        started = time.perf_counter()
+        call()
+        print((time.perf_counter() - started) * 1000, flush=True)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the workers in turn and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("base", type=Path, nargs="?", help="the source tree to compare against")
+    parser.add_argument("new", type=Path, nargs="?", help="the source tree under test")
+    parser.add_argument("--repeats", type=int, default=40, help="runs per input and tree")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.serve:
+        serve()
+        return 0
+    if args.base is None or args.new is None:
+        parser.error("BASE_SRC and NEW_SRC are required")
+    # "base'" is the base tree again, in a worker of its own: the A/A column.
+    trees = {"base": args.base, "new": args.new, "base'": args.base}
+    workers = {}
+    for side, tree in trees.items():
+        workers[side] = subprocess.Popen(
+            [sys.executable, __file__, "--serve"],
+            env={**os.environ, "PYTHONPATH": str(tree.resolve())},
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+    for side, worker in workers.items():
+        assert worker.stdout is not None
+        if worker.stdout.readline().strip() != "ready":
+            raise RuntimeError(f"the {side} worker did not start")
+    times: dict[str, dict[str, list[float]]] = {side: {} for side in trees}
+    sides = list(trees)
+    try:
+        for label in labels():
+            # The 1 MB inputs take a second or more per run and tree: fewer runs.
+            repeats = args.repeats if "100 KB" in label or "10 KB" in label else args.repeats // 4
+            for run in range(max(3, repeats)):
+                shift = run % len(sides)
+                for side in sides[shift:] + sides[:shift]:
+                    worker = workers[side]
+                    assert worker.stdin is not None
+                    assert worker.stdout is not None
+                    worker.stdin.write(f"{label} {run}\n")
+                    worker.stdin.flush()
+                    times[side].setdefault(label, []).append(float(worker.stdout.readline()))
+    finally:
+        for worker in workers.values():
+            assert worker.stdin is not None
+            worker.stdin.close()
+            worker.wait()
+    print(f"medians, the trees interleaved run by run ({args.repeats} runs each, 1 MB: a quarter)")
+    print(f"{'input':<26} {'base ms':>10} {'new ms':>10} {'new/base':>9} {'A/A':>6}")
+    for label in labels():
+        base, new, again = (times[side][label] for side in sides)
+        ratio = statistics.median(n / b for n, b in zip(new, base, strict=True))
+        noise = statistics.median(a / b for a, b in zip(again, base, strict=True))
+        print(
+            f"{label:<26} {statistics.median(base):10.2f} {statistics.median(new):10.2f}"
+            f" {ratio:9.3f} {noise:6.3f}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
