@@ -345,7 +345,7 @@ DEFAULTS: dict[str, object] = {
     "answer_of": None,
     "usage_of": None,
     "max_total_tokens": None,
-    "release": RELEASE_ANSWER,
+    "release": "answer",
     "clock": None,
     "redact_marker": None,
 }
