@@ -394,3 +394,33 @@ class TestOverallTimeout:
         """A timeout that is not a number is a TypeError naming it."""
         with pytest.raises(TypeError, match="timeout"):
             relapse.grounded(chunks_arg="docs", timeout="5")  # type: ignore[arg-type]
+
+
+class TestThePublicClock:
+    """``clock=``: a timeout tested through the public API, with relapse.testing.FakeClock."""
+
+    def test_the_loop_reads_the_given_clock(self) -> None:
+        """Each call takes 4 s: after 3 calls 12 s >= 10 s are spent, so no fourth starts."""
+        clock = testing.FakeClock(start=100.0)
+        elapsed: list[float] = []
+
+        def llm(prompt: str) -> str:
+            clock.advance(4.0)
+            return "WRONG"
+
+        result = relapse.run(
+            "q",
+            DOCS,
+            call_llm=llm,
+            grounding_check=forbid("WRONG"),
+            max_iterations=5,
+            timeout=10.0,
+            clock=clock,
+            on_iteration=lambda attempt: elapsed.append(attempt.elapsed_s),
+        )
+        assert ("timeout", 3) == (result.outcome, result.iterations)
+        assert [0.0, 4.0, 8.0] == elapsed
+
+    def test_a_clock_must_be_callable(self) -> None:
+        with pytest.raises(TypeError, match="clock must be callable"):
+            relapse.Loop(clock=12.0)  # type: ignore[typeddict-item]

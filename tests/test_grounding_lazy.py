@@ -285,6 +285,9 @@ class TestEveryProvidedKeyHasItsEvidence:
     # fraction 1/1500, which the date rule for "1/1/1500" hid from the digest.
     @example(text="1 x 1/1/1500")
     @example(text="2\u00d73/4/2019")
+    # Found by this test: a power of ten before "pm" was read as an hour (1 pm).
+    @example(text="1e6 pm")
+    @example(text="2e5 am")
     def test_on_generated_texts(self, text: str) -> None:
         assert _unevidenced(text) == []
 

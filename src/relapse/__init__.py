@@ -36,16 +36,19 @@ from relapse._results import (
     Usage,
 )
 from relapse._state import Attempt, current_attempt
+from relapse._streams import AsyncGroundedStream, GroundedStream
 from relapse._version import VERSION as __version__  # noqa: N811 (the dunder is the convention)
 from relapse.exceptions import NotGroundedError, RelapseError
 from relapse.grounding import default_grounding_check
 from relapse.prompts import compact_retry, instruction_retry, spans_only_retry
 
 __all__ = [
+    "AsyncGroundedStream",
     "Attempt",
     "Citation",
     "Evidence",
     "GroundedFunction",
+    "GroundedStream",
     "GroundingFinding",
     "GroundingResult",
     "IterationRecord",

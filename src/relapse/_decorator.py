@@ -18,11 +18,13 @@ from typing import Any
 import wrapt
 
 from relapse._binding import CallShape, Slot, call_shape
-from relapse._loop import Steps, adrive, drive, steps, unchecked_result
+from relapse._loop import Steps, astart, start, steps, unchecked_result
 from relapse._policy import Policy, is_enabled
 from relapse._read.chunks import materialize
-from relapse._read.replies import ChunksOf, returned
+from relapse._read.replies import ChunksOf
+from relapse._read.streams import Streamed
 from relapse._results import RelapseResult
+from relapse._streams import AsyncGroundedStream, GroundedStream
 from relapse.typing import GroundedDecorator
 
 Args = tuple[Any, ...]
@@ -92,15 +94,20 @@ class _Adapter:
 
     def execute(
         self, wrapped: Callable[..., Any], instance: Any, args: Args, kwargs: Kwargs
-    ) -> RelapseResult:
-        """The wrapt wrapper of a sync function: run the loop, return the result."""
+    ) -> RelapseResult | GroundedStream[Any]:
+        """
+        The wrapt wrapper of a sync function: run the loop, return the result.
+
+        With ``release="sentence"``, once a call returns a stream: the
+        :class:`GroundedStream` running the rest of the loop.
+        """
         if not is_enabled(self.policy.enabled):
             return self._unchecked(wrapped(*args, **kwargs), instance, args, kwargs)
-        return drive(*self._start(wrapped, instance, args, kwargs))
+        return start(*self._start(wrapped, instance, args, kwargs))
 
     async def aexecute(
         self, wrapped: Callable[..., Any], instance: Any, args: Args, kwargs: Kwargs
-    ) -> RelapseResult:
+    ) -> RelapseResult | AsyncGroundedStream[Any]:
         """
         The wrapt wrapper of an ``async def`` (or async generator) function.
 
@@ -111,19 +118,67 @@ class _Adapter:
             if inspect.isawaitable(raw):
                 raw = await raw
             return self._unchecked(raw, instance, args, kwargs)
-        return await adrive(*self._start(wrapped, instance, args, kwargs))
+        return await astart(*self._start(wrapped, instance, args, kwargs))
 
 
-async def _await_response(pending: Coroutine[Any, Any, RelapseResult]) -> Any:
-    result = await pending
-    return returned(result.response)
+Outcome = RelapseResult | GroundedStream[Any] | AsyncGroundedStream[Any]
 
 
-def _response_of(outcome: RelapseResult | Coroutine[Any, Any, RelapseResult]) -> Any:
+def returned(outcome: Outcome) -> Any:
+    """
+    What calling the decorated function gives back for a finished loop or a running stream.
+
+    The chosen attempt's own return value; a stream it returned is handed
+    back as a :class:`GroundedStream` (or :class:`AsyncGroundedStream`)
+    replaying its pieces, with the result already known.
+    """
+    if not isinstance(outcome, RelapseResult):
+        return outcome  # release="sentence": the stream running the loop
+    response = outcome.response
+    if not isinstance(response, Streamed):
+        return response
+    if response.kind == "sync":
+        return GroundedStream(response.replay(), outcome)  # type: ignore[arg-type]
+    return AsyncGroundedStream(response.replay(), [outcome])  # type: ignore[arg-type]
+
+
+def drained(outcome: Outcome) -> RelapseResult:
+    """The :class:`RelapseResult` of ``outcome``, reading a running sync stream to its end."""
+    if isinstance(outcome, GroundedStream):
+        with outcome:
+            for _ in outcome:
+                pass
+        return outcome.result
+    assert isinstance(outcome, RelapseResult)  # an async stream comes from a coroutine
+    return outcome
+
+
+async def _adrained(pending: Coroutine[Any, Any, Outcome]) -> RelapseResult:
+    outcome = await pending
+    if isinstance(outcome, AsyncGroundedStream):
+        async with outcome:
+            async for _ in outcome:
+                pass
+        return outcome.result
+    return drained(outcome)
+
+
+async def _await_response(pending: Coroutine[Any, Any, Outcome]) -> Any:
+    return returned(await pending)
+
+
+def _response_of(outcome: Outcome | Coroutine[Any, Any, Outcome]) -> Any:
     """What calling the decorated function returns: the chosen attempt's own return value."""
-    if isinstance(outcome, RelapseResult):
-        return returned(outcome.response)
-    return _await_response(outcome)
+    if isinstance(outcome, (RelapseResult, GroundedStream)):
+        return returned(outcome)
+    return _await_response(outcome)  # type: ignore[arg-type]
+
+
+def _result_of(outcome: Outcome | Coroutine[Any, Any, Outcome]) -> Any:
+    """What ``.run`` returns: the :class:`RelapseResult` (a coroutine of it for async functions)."""
+    if isinstance(outcome, (RelapseResult, GroundedStream)):
+        return drained(outcome)
+    return _adrained(outcome)  # type: ignore[arg-type]
 
 
 class _BoundGrounded(wrapt.BoundFunctionWrapper):  # type: ignore[type-arg]
@@ -134,20 +189,34 @@ class _BoundGrounded(wrapt.BoundFunctionWrapper):  # type: ignore[type-arg]
 
     def run(self, /, *args: Any, **kwargs: Any) -> Any:
         """Call like the function, but return the :class:`relapse.RelapseResult`."""
-        return super().__call__(*args, **kwargs)
+        return _result_of(super().__call__(*args, **kwargs))
 
 
-async def _replayed(start: Callable[[], Coroutine[Any, Any, RelapseResult]]) -> AsyncIterator[Any]:
+def _replayed(begin: Callable[[], Coroutine[Any, Any, Outcome]]) -> AsyncGroundedStream[Any]:
     """
-    Run the loop on the first step, then yield the chosen attempt's pieces.
+    The stream of a grounded async generator function: the loop runs on its first step.
 
-    ``start()`` makes the loop's coroutine; it is called here, on the first
+    ``begin()`` makes the loop's coroutine; it is called on the first
     ``__anext__``, so a stream that is never iterated leaves no coroutine
     behind to warn that it was never awaited.
     """
-    result = await start()
-    async for piece in returned(result.response):
-        yield piece
+    box: list[RelapseResult | BaseException] = []
+
+    async def pieces() -> AsyncIterator[Any]:
+        done = await begin()
+        outcome = returned(done)
+        if not isinstance(outcome, AsyncGroundedStream):
+            # The kill switch was off: the function's own stream, unread.
+            box.append(done)  # type: ignore[arg-type]
+            async for piece in outcome:
+                yield piece
+            return
+        async with outcome:
+            async for piece in outcome:
+                yield piece
+        box.append(outcome.result)
+
+    return AsyncGroundedStream(pieces(), box)
 
 
 class _BoundStreamingGrounded(_BoundGrounded):
@@ -187,7 +256,7 @@ class GroundedFunction(wrapt.FunctionWrapper):  # type: ignore[type-arg]
 
     def run(self, /, *args: Any, **kwargs: Any) -> Any:
         """Call like the function, but return the :class:`relapse.RelapseResult`."""
-        return super().__call__(*args, **kwargs)
+        return _result_of(super().__call__(*args, **kwargs))
 
     def __reduce_ex__(self, protocol: object) -> tuple[Any, ...]:
         module = getattr(self.__wrapped__, "__module__", None)

@@ -24,19 +24,20 @@ from __future__ import annotations
 import contextlib
 import inspect
 import time
-from collections.abc import Awaitable, Callable, Generator, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Generator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from opentelemetry.trace import INVALID_SPAN, Span
 
 from relapse._lineage import NO_LINEAGE, lineage
-from relapse._policy import Policy
+from relapse._policy import RELEASE_SENTENCE, Policy
 from relapse._read.chunks import chunk_id_of
 from relapse._read.rebuild import rebuilt
 from relapse._read.replies import Reply
-from relapse._read.streams import BrokenStream, Streamed, asettle, settle
+from relapse._read.streams import BrokenStream, Streamed, asettle, settle, stream_kind
 from relapse._redaction import Redactor
+from relapse._release import END, Broken, Close, Pull, Release, Released, read_released
 from relapse._results import (
     Evidence,
     GroundingFinding,
@@ -47,8 +48,17 @@ from relapse._results import (
     total_usage,
 )
 from relapse._state import _CURRENT, Attempt, attempt_scope
+from relapse._streams import STREAMING, AsyncGroundedStream, GroundedStream
 from relapse._telemetry.context import active
+from relapse._telemetry.streaming import (
+    FALLBACK_CALL,
+    fallback_attribute,
+    first_release_attribute,
+    release_attributes,
+    stopped_by_caller,
+)
 from relapse.checks._contract import SILENT_REJECTION_CODE, Verdict, annotator_kind, prepare
+from relapse.checks._incremental import incremental
 from relapse.exceptions import MalformedResponseError, NotGroundedError
 from relapse.prompts import fit_retry
 
@@ -69,6 +79,9 @@ class Ask:
     #: The chunks to pass instead of the caller's, once ``retrieve`` replaced
     #: them; None while the caller's chunks are in use.
     chunks: Any = None
+    #: ``release="sentence"``: send a stream the call returns back unread, to
+    #: be read piece by piece (:mod:`relapse._release`).
+    keep_streams: bool = False
 
 
 @dataclass(frozen=True)
@@ -100,7 +113,7 @@ def _raised(error: BaseException) -> Raised:
     return Raised(error)
 
 
-Steps = Generator[Ask | Await, object, RelapseResult | Raised]
+Steps = Generator[Ask | Await | Pull | Release | Close, object, RelapseResult | Raised]
 
 
 def failing_span_count(findings: Sequence[GroundingFinding]) -> int:
@@ -131,7 +144,11 @@ def _best(record: IterationRecord) -> tuple[bool, int, int]:
 
 
 def make_record(
-    attempt: Attempt, reply: Reply, verdict: GroundingResult | None, duration_s: float
+    attempt: Attempt,
+    reply: Reply,
+    verdict: GroundingResult | None,
+    duration_s: float,
+    released: str = "",
 ) -> IterationRecord:
     """
     The transcript record of one iteration.
@@ -140,7 +157,8 @@ def make_record(
     reading or the check raised); the paid response is recorded all the same,
     with an empty lineage. On a retry, the lineage (``resolved``,
     ``persisted``, ``introduced``) compares the verdict with the previous
-    record's.
+    record's. ``released`` is the text of it handed to the caller
+    (``release="sentence"``).
     """
     grounded, findings = (False, ()) if verdict is None else (verdict.ok, tuple(verdict.findings))
     evidence = () if verdict is None else with_ids(verdict.evidence, attempt.chunks)
@@ -162,6 +180,7 @@ def make_record(
         change.persisted,
         change.introduced,
         evidence,
+        released,
     )
 
 
@@ -405,6 +424,16 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
     attempt = Attempt(1, query, query, texts, (), (), 0.0)
     span: Span = INVALID_SPAN
     span_open = False
+    streaming = policy.release == RELEASE_SENTENCE
+    #: The text handed to the caller so far (release="sentence").
+    released = ""
+    #: Whether a stream had to be read whole (the check is not incremental).
+    fell_back = False
+    #: Whether an attempt's stream was released sentence by sentence.
+    sentence_read = False
+    started_at = time.perf_counter()
+    #: Seconds from the start to the first piece released with text.
+    first_release: float | None = None
     try:
         # The check gets the texts list as it is; the Attempt an immutable copy.
         checker: Callable[[str], Verdict] = prepare(policy.check, query, chunks)
@@ -416,7 +445,15 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
             if policy.on_iteration is not None:
                 with attempt_scope(attempt):
                     policy.on_iteration(attempt)
-            sent = yield Ask(attempt, span, replaced)
+            sent = yield Ask(attempt, span, replaced, streaming)
+            read: Released | None = None
+            check_span: Span = INVALID_SPAN
+            if streaming and not isinstance(sent, Raised) and stream_kind(sent) is not None:
+                read, sent, check_span = yield from _read_attempt(
+                    policy, query, texts, sent, released, span, attempt, checker
+                )
+                fell_back = fell_back or read is None
+                sentence_read = sentence_read or read is not None
             if isinstance(sent, Raised) and sent.paid is not None:
                 # The call failed after it was paid for: what it got stays in
                 # the transcript (not grounded), its usage in the spans.
@@ -424,25 +461,32 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                 transcript.append(make_record(attempt, salvaged, None, time.perf_counter() - began))
             raw = _unwrapped(sent)
             reply = Reply(raw, "", None)
-            # Stays INVALID_SPAN (no check span) unless the check gets to run.
-            check_span: Span = INVALID_SPAN
             checking = False
             try:
-                reply = policy.readers.read(raw)
-                own = policy.readers.chunks(raw)
-                if own is not None:
-                    # Each attempt is judged against the chunks it retrieved itself.
-                    texts = own
-                    checker = prepare(policy.check, query, texts)
-                    attempt = replace(attempt, chunks=texts)
-                check_span = telemetry.start_check(span, policy.check_name)
-                checked = time.perf_counter()
-                checking = True
-                with active(check_span):
-                    pending: object = checker(reply.answer)
-                if type(pending) is not GroundingResult and inspect.isawaitable(pending):
-                    pending = _unwrapped((yield Await(pending, check_span)))
-                verdict = _verified(pending)
+                if read is not None:
+                    # Read and checked piece by piece (release="sentence").
+                    assert read.verdict is not None  # None only when the stream broke
+                    reply = Reply(read.streamed, read.text, read.usage)
+                    verdict, check_s = read.verdict, read.check_s
+                else:
+                    # Stays INVALID_SPAN (no check span) unless the check gets to run.
+                    check_span = INVALID_SPAN
+                    reply = policy.readers.read(raw)
+                    own = policy.readers.chunks(raw)
+                    if own is not None:
+                        # Each attempt is judged against the chunks it retrieved itself.
+                        texts = own
+                        checker = prepare(policy.check, query, texts)
+                        attempt = replace(attempt, chunks=texts)
+                    check_span = telemetry.start_check(span, policy.check_name)
+                    checked = time.perf_counter()
+                    checking = True
+                    with active(check_span):
+                        pending: object = checker(reply.answer)
+                    if type(pending) is not GroundingResult and inspect.isawaitable(pending):
+                        pending = _unwrapped((yield Await(pending, check_span)))
+                    verdict = _verified(pending)
+                    check_s = time.perf_counter() - checked
             except BaseException as error:
                 # The paid response stays in the transcript even when reading
                 # it or checking its answer fails.
@@ -454,11 +498,27 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                 else:
                     telemetry.fail(check_span, error)
                 raise
-            check_s = time.perf_counter() - checked
             checkers[attempt.iteration] = (checker, attempt.chunks)
-            record = make_record(attempt, reply, verdict, time.perf_counter() - began)
+            record = make_record(
+                attempt,
+                reply,
+                verdict,
+                time.perf_counter() - began,
+                "" if read is None else read.released,
+            )
             transcript.append(record)
             span_open = False
+            if read is not None:
+                released += read.released
+                if first_release is None and read.first_release_s is not None:
+                    first_release = read.first_release_s - started_at
+                    release_attributes(
+                        span, read, first_release, len(released) - len(read.released)
+                    )
+                else:
+                    release_attributes(span, read, None, len(released) - len(read.released))
+            elif policy.release_fallback is not None or (streaming and fell_back):
+                fallback_attribute(span, policy.release_fallback or FALLBACK_CALL)
             telemetry.end_iteration(
                 span,
                 record,
@@ -479,6 +539,7 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                 tuple(transcript),
                 record.findings,
                 policy.clock() - started,
+                released,
             )
             if policy.retrieve is not None:
                 retrieval = telemetry.start_retrieval(call_span, attempt.iteration)
@@ -486,7 +547,7 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                     with active(retrieval):
                         fresh = policy.retrieve(attempt)
                         # Read inside the span: chunks of a wrong shape fail it.
-                        read = (
+                        fetched = (
                             None
                             if fresh is None
                             else policy.read_chunks(fresh, "retrieve() result")
@@ -494,10 +555,10 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                 except BaseException as error:
                     telemetry.fail(retrieval, error)
                     raise
-                telemetry.end_retrieval(retrieval, read)
-                if read is not None:
+                telemetry.end_retrieval(retrieval, fetched)
+                if fetched is not None:
                     # The check must judge the next answer against what the model saw.
-                    replaced, new_texts = read
+                    replaced, new_texts = fetched
                     texts = tuple(new_texts)
                     checker = prepare(policy.check, query, new_texts)
                     attempt = replace(attempt, chunks=texts)
@@ -511,10 +572,21 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                 # Nor may the next call start after a rewrite that spent it.
                 outcome = "timeout"
                 break
-        if policy.on_exhausted == "redact" and not transcript[-1].grounded:
+        redacting = policy.on_exhausted == "redact" and not transcript[-1].grounded
+        if redacting and not sentence_read:
             result = yield from _redact(policy, transcript, checkers)
         else:
+            # release="sentence" released the verified prefix already: that
+            # is the answer (_after_released), nothing is left to redact.
             result = _final(policy, transcript, outcome, attempt, policy.clock() - started)
+        if sentence_read:
+            result = yield from _after_released(policy, query, texts, result, released, attempt)
+    except StreamClosed as closed:
+        # The caller closed the stream: the loop ends where it was, no error.
+        if span_open:
+            stopped_by_caller(span)
+        stopped_by_caller(call_span)
+        return Raised(closed)
     except BaseException as error:
         if span_open:
             # The failed iteration's record, when it has one, tells what it paid.
@@ -524,10 +596,102 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
         telemetry.fail_call(call_span, error, total_usage(r.usage for r in transcript))
         attach(error, transcript, within, attempt)
         return Raised(error)
+    if first_release is not None:
+        first_release_attribute(call_span, first_release)
     telemetry.end_call(call_span, result)
+    if fell_back and isinstance(result.response, Streamed):
+        # The check could not judge incrementally: released once checked whole.
+        yield Release(result.response.pieces)
     if not result.grounded and policy.on_exhausted == "raise":
         return Raised(NotGroundedError(result))
     return result
+
+
+def _read_attempt(
+    policy: Policy,
+    query: str,
+    texts: Sequence[str],
+    stream: Any,
+    prefix: str,
+    span: Span,
+    attempt: Attempt,
+    checker: Callable[[str], Verdict],
+) -> Generator[Pull | Release | Close, object, tuple[Released | None, Any, Span]]:
+    """
+    Read one attempt's stream for ``release="sentence"``.
+
+    Returns:
+        ``(read, sent, check_span)``: the :class:`Released` account and the
+        stream's :class:`Streamed`; or ``(None, sent, INVALID_SPAN)`` when the
+        check cannot judge this call incrementally (the stream is then read
+        whole, to be checked as ``release="answer"`` would) or the stream
+        broke (``sent`` is then the :class:`Raised` to record).
+    """
+    kind = stream_kind(stream)
+    assert kind is not None  # only streams are sent here
+    inc = incremental(policy.check, query, texts)
+    if inc is None:
+        pieces: list[Any] = []
+        while True:
+            got = yield Pull(stream, kind, span, attempt)
+            if got is END:
+                return None, Streamed(kind, tuple(pieces)), INVALID_SPAN
+            if isinstance(got, Broken):
+                paid = Streamed(kind, tuple(pieces)) if pieces else None
+                return None, Raised(got.error, paid), INVALID_SPAN
+            pieces.append(got)
+    check_span = policy.telemetry.start_check(span, policy.check_name)
+
+    def whole(text: str) -> GroundingResult:
+        return _verified(checker(text))
+
+    try:
+        read = yield from read_released(inc, stream, kind, prefix, span, attempt, whole)
+    except StreamClosed:
+        stopped_by_caller(check_span)
+        raise
+    except BaseException as error:
+        # Reading a piece or checking raised, or the caller closed the stream.
+        policy.telemetry.fail(check_span, error)
+        raise
+    if read.error is not None:
+        policy.telemetry.fail(check_span, read.error)
+        paid = read.streamed if read.streamed.pieces else None
+        return None, Raised(read.error, paid), INVALID_SPAN
+    return read, read.streamed, check_span
+
+
+def _after_released(
+    policy: Policy,
+    query: str,
+    texts: Sequence[str],
+    result: RelapseResult,
+    released: str,
+    attempt: Attempt,
+) -> Generator[Pull | Release | Close, object, RelapseResult]:
+    """
+    The result of a ``release="sentence"`` loop: its answer is what the caller read.
+
+    A grounded answer was released whole. When none passed, the caller has
+    the verified prefix; a callable ``on_exhausted``'s text is checked (after
+    the prefix) and released like any piece, so what passes of it follows.
+    """
+    if result.grounded:
+        return result
+    if callable(policy.on_exhausted) and result.answer:
+        inc = incremental(policy.check, query, texts)
+        if inc is not None:
+            checker = prepare(policy.check, query, texts)
+
+            def whole(text: str) -> GroundingResult:
+                return _verified(checker(text))
+
+            handler = iter((result.answer,))
+            read = yield from read_released(
+                inc, handler, "sync", released, INVALID_SPAN, attempt, whole
+            )
+            released += read.released
+    return replace(result, answer=released)
 
 
 def unchecked_result(query: object, raw: Any) -> RelapseResult:
@@ -558,31 +722,235 @@ def _async_check_refused(pending: Awaitable[GroundingResult]) -> Raised:
     )
 
 
+#: What a generator cannot raise as itself (PEP 479 turns it into a
+#: RuntimeError): the drivers hand it back as a value, raised by their callers.
+_UNRAISABLE_IN_GENERATORS = (StopIteration, StopAsyncIteration)
+
+
+def _ended(outcome: RelapseResult | Raised) -> RelapseResult | BaseException:
+    """
+    What a pump ends with: the result, or an error no generator can raise as itself.
+
+    Raises:
+        BaseException: the loop's error, when a generator can raise it.
+    """
+    if isinstance(outcome, Raised) and isinstance(outcome.error, _UNRAISABLE_IN_GENERATORS):
+        return outcome.error
+    return _finish(outcome)
+
+
+def settled(ended: RelapseResult | BaseException) -> RelapseResult:
+    """The result a pump ended with, or raise the error it handed back (as itself)."""
+    if isinstance(ended, BaseException):
+        raise ended
+    return ended
+
+
 def _finish(outcome: RelapseResult | Raised) -> RelapseResult:
     if isinstance(outcome, Raised):
         raise outcome.error
     return outcome
 
 
-def drive(loop: Steps, call: Callable[[str, Any], object]) -> RelapseResult:
-    """Run the loop with a synchronous LLM call ``call(query, chunks_or_none) -> answer``."""
+def _close(stream: Any) -> None:
+    """Close a sync stream, when it has ``close()``."""
+    close = getattr(stream, "close", None)
+    if callable(close):
+        close()
+
+
+async def _aclose(stream: Any) -> None:
+    """Close a stream with ``aclose()`` (or ``close()``), awaiting what it returns."""
+    close = getattr(stream, "aclose", None) or getattr(stream, "close", None)
+    if callable(close):
+        closing = close()
+        if inspect.isawaitable(closing):
+            await closing
+
+
+class StreamClosed(BaseException):
+    """Thrown into the loop when the caller closed the stream it was reading."""
+
+
+def _closed_by_caller(loop: Steps) -> None:
+    """End a loop whose caller closed its stream mid-way: spans ended, stopped, not failed."""
+    with contextlib.suppress(StopIteration, StreamClosed):
+        loop.throw(StreamClosed())
+    loop.close()
+
+
+def pump(
+    loop: Steps, call: Callable[[str, Any], object]
+) -> Generator[Any, None, RelapseResult | BaseException]:
+    """
+    Run the loop with a synchronous LLM call, yielding what it releases.
+
+    ``call(query, chunks_or_none) -> answer``. With ``release="sentence"``
+    it yields :data:`~relapse._streams.STREAMING` when a call returned a
+    stream (the caller may be handed a :class:`~relapse.GroundedStream`
+    now), then each piece the loop releases. Closing it (the caller closed
+    the stream) closes the stream being read and the loop.
+
+    Returns:
+        The :class:`RelapseResult`, or the ``StopIteration`` the loop raised
+        (no generator can raise it as itself: :func:`settled` does); raises
+        anything else the loop raises.
+    """
+    reading: Any = None
     try:
         request = next(loop)
         while True:
-            reply: object
-            if isinstance(request, Await):
-                reply = _async_check_refused(request.pending)
-            else:
+            reply: object = None
+            if isinstance(request, Ask):
                 with active(request.span), attempt_scope(request.attempt):
                     try:
-                        reply = settle(call(request.attempt.prompt, request.chunks))
+                        reply = call(request.attempt.prompt, request.chunks)
+                        if not (request.keep_streams and stream_kind(reply) == "sync"):
+                            reply = settle(reply)
                     except BaseException as error:  # the loop records it; _finish raises it
                         reply = _raised(error)
+                if request.keep_streams and stream_kind(reply) == "sync":
+                    reading = reply  # closed with us if the caller never reads it
+                    yield STREAMING
+            elif isinstance(request, Pull):
+                reading = request.stream
+                with active(request.span), attempt_scope(request.attempt):
+                    try:
+                        reply = next(reading)
+                    except StopIteration:
+                        reply, reading = END, None
+                        _close(request.stream)
+                    except BaseException as error:
+                        reply, reading = Broken(error), None
+                        _close(request.stream)
+            elif isinstance(request, Release):
+                yield from request.pieces
+            elif isinstance(request, Close):
+                reading = None
+                _close(request.stream)
+            else:
+                reply = _async_check_refused(request.pending)
             request = loop.send(reply)
     except StopIteration as done:
         outcome: RelapseResult | Raised = done.value
+    except GeneratorExit:
+        _closed_by_caller(loop)
+        raise
+    finally:
+        if reading is not None:
+            # The caller closed us, or the loop raised, mid-stream: stop the provider.
+            with contextlib.suppress(Exception):
+                _close(reading)
     # Raised outside the handler above, so StopIteration is not its context.
-    return _finish(outcome)
+    return _ended(outcome)
+
+
+def start(loop: Steps, call: Callable[[str, Any], object]) -> RelapseResult | GroundedStream[Any]:
+    """
+    Run the loop until it ends or a call returns a stream released sentence by sentence.
+
+    Returns:
+        The :class:`RelapseResult`, or the :class:`~relapse.GroundedStream`
+        that runs the rest of the loop as the caller iterates it.
+    """
+    pumping = pump(loop, call)
+    try:
+        next(pumping)  # STREAMING: nothing is released before it
+    except StopIteration as done:
+        return settled(done.value)
+    return GroundedStream(pumping)
+
+
+async def astart(
+    loop: Steps, call: Callable[[str, Any], object]
+) -> RelapseResult | AsyncGroundedStream[Any]:
+    """:func:`start` with an asynchronous LLM call."""
+    box: list[RelapseResult | BaseException] = []
+    pumping = apump(loop, call, box)
+    try:
+        await pumping.__anext__()
+    except StopAsyncIteration:
+        return settled(box[0])
+    return AsyncGroundedStream(pumping, box)
+
+
+def drive(loop: Steps, call: Callable[[str, Any], object]) -> RelapseResult:
+    """Run the loop with a synchronous LLM call ``call(query, chunks_or_none) -> answer``."""
+    pumping = pump(loop, call)
+    try:
+        while True:
+            next(pumping)  # what it releases has no caller to go to
+    except StopIteration as done:
+        ended: RelapseResult | BaseException = done.value
+    return settled(ended)
+
+
+async def apump(
+    loop: Steps, call: Callable[[str, Any], object], box: list[RelapseResult | BaseException]
+) -> AsyncGenerator[Any, None]:
+    """
+    :func:`pump` with an asynchronous LLM call; the result goes into ``box``.
+
+    The call returns an awaitable of the answer, or an async iterator (an
+    async generator function's stream).
+    """
+    reading: Any = None
+    try:
+        request = next(loop)
+        while True:
+            reply: object = None
+            if isinstance(request, Ask):
+                kept = False
+                try:
+                    with active(request.span), attempt_scope(request.attempt):
+                        reply = call(request.attempt.prompt, request.chunks)
+                        if inspect.isawaitable(reply):
+                            reply = await reply
+                        kept = request.keep_streams and stream_kind(reply) is not None
+                        if not kept:
+                            reply = await asettle(reply)
+                except BaseException as error:  # the loop records it; _finish raises it
+                    reply = _raised(error)
+                if kept:
+                    reading = reply
+                    yield STREAMING
+            elif isinstance(request, Pull):
+                reading = request.stream
+                try:
+                    with active(request.span), attempt_scope(request.attempt):
+                        if request.kind == "async":
+                            reply = await reading.__anext__()
+                        else:
+                            reply = next(reading)
+                except (StopIteration, StopAsyncIteration):
+                    reply, reading = END, None
+                    await _aclose(request.stream)
+                except BaseException as error:
+                    reply, reading = Broken(error), None
+                    await _aclose(request.stream)
+            elif isinstance(request, Release):
+                for piece in request.pieces:
+                    yield piece
+            elif isinstance(request, Close):
+                reading = None
+                await _aclose(request.stream)
+            else:
+                try:
+                    with active(request.span):
+                        reply = await request.pending
+                except BaseException as error:
+                    reply = _raised(error)
+            request = loop.send(reply)
+    except StopIteration as done:
+        outcome: RelapseResult | Raised = done.value
+    except GeneratorExit:
+        _closed_by_caller(loop)
+        raise
+    finally:
+        if reading is not None:
+            with contextlib.suppress(Exception):
+                await _aclose(reading)
+    box.append(_ended(outcome))
 
 
 async def adrive(loop: Steps, call: Callable[[str, Any], object]) -> RelapseResult:
@@ -592,20 +960,7 @@ async def adrive(loop: Steps, call: Callable[[str, Any], object]) -> RelapseResu
     The call returns an awaitable of the answer, or an async iterator (an
     async generator function's stream), which is read to its end.
     """
-    try:
-        request = next(loop)
-        while True:
-            reply: object
-            try:
-                if isinstance(request, Await):
-                    with active(request.span):
-                        reply = await request.pending
-                else:
-                    with active(request.span), attempt_scope(request.attempt):
-                        reply = await asettle(call(request.attempt.prompt, request.chunks))
-            except BaseException as error:  # the loop records it; _finish raises it
-                reply = _raised(error)
-            request = loop.send(reply)
-    except StopIteration as done:
-        outcome: RelapseResult | Raised = done.value
-    return _finish(outcome)
+    box: list[RelapseResult | BaseException] = []
+    async for _ in apump(loop, call, box):
+        pass  # what it releases has no caller to go to
+    return settled(box[0])

@@ -12,6 +12,7 @@ from __future__ import annotations
 import inspect
 import os
 import time
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
@@ -20,7 +21,8 @@ from relapse._read.chunks import materialize
 from relapse._read.replies import AnswerOf, ChunksOf, Readers, UsageOf
 from relapse._state import Attempt
 from relapse._telemetry import Telemetry
-from relapse.checks._contract import Check, check_name
+from relapse._telemetry import attributes as attr
+from relapse.checks._contract import Check, can_judge_incrementally, check_name
 from relapse.grounding import default_grounding_check
 from relapse.prompts import compact_retry, retry_note
 
@@ -30,6 +32,11 @@ if TYPE_CHECKING:
     from opentelemetry.metrics import MeterProvider
 
 OnExhaustedPolicy = Literal["return", "best", "raise", "redact"]
+#: ``release=``: when a stream's pieces reach the caller.
+Release = Literal["answer", "sentence"]
+RELEASE_ANSWER = "answer"
+RELEASE_SENTENCE = "sentence"
+RELEASES: tuple[str, ...] = (RELEASE_ANSWER, RELEASE_SENTENCE)
 #: ``on_exhausted(attempt) -> answer``: picks the answer returned when none passed.
 ExhaustedHandler = Callable[[Attempt], str]
 OnExhausted = OnExhaustedPolicy | ExhaustedHandler
@@ -85,6 +92,12 @@ class Policy:
     custom_rewrite: bool = False
     #: With ``on_exhausted="redact"``: what replaces a removed sentence (None: nothing).
     redact_marker: str | None = None
+    #: When a stream's pieces reach the caller: ``"answer"`` or ``"sentence"``
+    #: (already ``"answer"`` when ``release="sentence"`` fell back).
+    release: str = RELEASE_ANSWER
+    #: Why ``release="sentence"`` fell back to ``"answer"`` (an
+    #: ``attributes.FALLBACK_*`` value), or None.
+    release_fallback: str | None = None
 
     def named(self, name: str) -> Policy:
         """This policy with its call span named ``relapse <name>``."""
@@ -118,10 +131,16 @@ class Policy:
             )
         readers = Readers(self.readers.answer_of, self.readers.usage_of, chunks_of)
         rewrite = retry_note if feedback and not self.custom_rewrite else self.rewrite
+        release, fallback = self.release, self.release_fallback
+        if release == RELEASE_SENTENCE and chunks_of is not None:
+            _warn_fallback("chunks_of knows the chunks only after the stream")
+            release, fallback = RELEASE_ANSWER, attr.FALLBACK_CHUNKS_OF
         return replace(
             self,
             readers=readers,
             rewrite=rewrite,
+            release=release,
+            release_fallback=fallback,
             telemetry=self.telemetry.renamed(name),
         )
 
@@ -286,6 +305,20 @@ class LoopOptions(TypedDict, total=False):
     #: (outcome ``"budget"``); the attempt that crossed it is still checked,
     #: and returned grounded if it passed. None: no budget.
     max_total_tokens: int | None
+    #: ``"answer"`` (the default): a stream reaches the caller once the whole
+    #: answer passed. ``"sentence"``: each sentence is released as soon as it
+    #: passed (with what it needs to be judged: an open quotation, a range,
+    #: a list), the stream is closed at the first failing sentence, and the
+    #: retry continues after what was released (:func:`relapse.prompts.continuation_retry`);
+    #: needs a check that judges a prefix (the default does), no ``answer_of``
+    #: and no ``chunks_of``, else it falls back to ``"answer"`` with a
+    #: ``UserWarning``. No effect on functions that return no stream.
+    release: Release
+    #: ``clock() -> seconds``, a monotonic clock read to enforce ``timeout``
+    #: (and for ``Attempt.elapsed_s``); None means :func:`time.monotonic`.
+    #: :class:`relapse.testing.FakeClock` makes a timeout testable without
+    #: waiting. Not the durations on spans, which are the SDK's.
+    clock: Callable[[], float] | None
     #: With ``on_exhausted="redact"``, the text each removed sentence is
     #: replaced by (``"[unsupported]"``, say); None drops it with the
     #: whitespace before it.
@@ -312,6 +345,8 @@ DEFAULTS: dict[str, object] = {
     "answer_of": None,
     "usage_of": None,
     "max_total_tokens": None,
+    "release": "answer",
+    "clock": None,
     "redact_marker": None,
 }
 
@@ -334,6 +369,9 @@ def _validate(options: dict[str, Any]) -> None:
     _policy_callable("rewrite", options["rewrite"], "callable(attempt) -> str")
     _policy_callable("retrieve", options["retrieve"], "callable(attempt) -> chunks | None")
     _policy_callable("on_iteration", options["on_iteration"], "callable(attempt)")
+    clock = options["clock"]
+    if clock is not None and not callable(clock):
+        raise TypeError(f"clock must be callable() -> seconds or None, got {type(clock).__name__}")
     for name, shape in (
         ("grounding_check", "callable(query, chunks, answer)"),
         ("redact", "callable(text) -> str"),
@@ -374,6 +412,43 @@ def _validate(options: dict[str, Any]) -> None:
                 "redact_marker replaces the sentences on_exhausted='redact' removes;"
                 f" on_exhausted is {options['on_exhausted']!r}"
             )
+    if options["release"] not in RELEASES:
+        raise ValueError(
+            f"release must be one of {', '.join(map(repr, RELEASES))}, got {options['release']!r}"
+        )
+
+
+def _release(options: dict[str, Any], check: Check) -> tuple[str, str | None]:
+    """
+    The release mode a loop runs with, and why ``"sentence"`` fell back, if it did.
+
+    ``release="sentence"`` needs a check that judges text incrementally,
+    and relapse's own reading of the pieces (no ``answer_of``); otherwise the
+    loop releases the answer whole and says so once, here, with a
+    :class:`UserWarning` (and on every iteration span,
+    ``relapse.stream.fallback``). :meth:`Policy.for_function` adds the third
+    condition, chunks known before the stream is read (no ``chunks_of``).
+    """
+    if options["release"] != RELEASE_SENTENCE:
+        return RELEASE_ANSWER, None
+    if not can_judge_incrementally(check):
+        reason, why = attr.FALLBACK_CHECK, f"the check {check_name(check)} cannot judge a prefix"
+    elif options["answer_of"] is not None:
+        reason, why = attr.FALLBACK_ANSWER_OF, "answer_of reads the text, not relapse"
+    else:
+        return RELEASE_SENTENCE, None
+    _warn_fallback(why)
+    return RELEASE_ANSWER, reason
+
+
+def _warn_fallback(why: str) -> None:
+    """Say once, when the loop is built, that ``release="sentence"`` fell back."""
+    warnings.warn(
+        f"release='sentence' falls back to release='answer': {why}; streams are released"
+        " once the whole answer passed",
+        UserWarning,
+        stacklevel=5,
+    )
 
 
 def make_policy(name: str, given: Mapping[str, object]) -> Policy:
@@ -408,6 +483,7 @@ def make_policy(name: str, given: Mapping[str, object]) -> Policy:
     if check is None:
         check = default_grounding_check
     timeout = options["timeout"]
+    release, fallback = _release(options, check)
     rewrite = options["rewrite"]
     return Policy(
         max_iterations=options["max_iterations"],
@@ -424,7 +500,10 @@ def make_policy(name: str, given: Mapping[str, object]) -> Policy:
         enabled=options["enabled"],
         readers=Readers(options["answer_of"], options["usage_of"]),
         max_total_tokens=options["max_total_tokens"],
+        release=release,
+        release_fallback=fallback,
         redact_marker=options["redact_marker"],
+        clock=time.monotonic if options["clock"] is None else options["clock"],
         telemetry=Telemetry(
             name,
             tracer_provider=options["tracer_provider"],

@@ -237,9 +237,13 @@ class IterationRecord:
         introduced: The error findings this answer has and the previous one
             did not, offsets in this answer. Empty on iteration 1.
         evidence: The check's :attr:`GroundingResult.evidence` for this answer.
+        released: ``release="sentence"``: the text of this call handed to
+            the caller (its ``answer`` is the released prefix of earlier
+            calls, then this call's text, up to its failing sentence); empty
+            with ``release="answer"``.
 
     .. versionchanged:: 0.2.0 ``response``, ``usage``, ``resolved``,
-       ``persisted``, ``introduced`` and ``evidence``.
+       ``persisted``, ``introduced``, ``evidence`` and ``released``.
     """
 
     iteration: int
@@ -255,6 +259,7 @@ class IterationRecord:
     persisted: tuple[GroundingFinding, ...] = ()
     introduced: tuple[GroundingFinding, ...] = ()
     evidence: tuple[Evidence, ...] = ()
+    released: str = ""
 
 
 @dataclass(frozen=True)

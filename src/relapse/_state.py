@@ -46,6 +46,10 @@ class Attempt:
     findings: tuple[GroundingFinding, ...]
     #: Seconds since the loop started (``time.monotonic`` unless a clock was injected).
     elapsed_s: float
+    #: ``release="sentence"``: the text already handed to the caller, checked,
+    #: which this iteration's answer continues (the retry query quotes it as
+    #: already said); empty on iteration 1 and with ``release="answer"``.
+    released: str = ""
 
     @property
     def previous_answer(self) -> str | None:

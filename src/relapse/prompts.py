@@ -419,7 +419,8 @@ def compact_retry(attempt: Attempt) -> str:
     alone. Chosen over a long instruction block by measurement: on the 76
     bundled dev questions with the local Gemma 3 270M model it recovered 2
     of the 5 failing first answers, the instruction block none (see
-    ``docs/retry-wording.md``).
+    ``docs/retry-wording.md``). Once a stream released text
+    (``attempt.released``), :func:`continuation_retry`.
 
     Args:
         attempt: The :class:`relapse.Attempt` being prepared: its ``query``,
@@ -428,6 +429,8 @@ def compact_retry(attempt: Attempt) -> str:
     Returns:
         The retry query, one paragraph with no line breaks.
     """
+    if attempt.released:
+        return continuation_retry(attempt)
     return f"{inline(attempt.query)} ({_note(attempt.previous_answer or '', attempt.errors)})"
 
 
@@ -436,7 +439,8 @@ def retry_note(attempt: Attempt) -> str:
     The note of :func:`compact_retry` without the question: what was rejected and why.
 
     What a ``feedback_arg`` parameter receives on a retry, while the query
-    argument keeps the caller's question.
+    argument keeps the caller's question. Once a stream released text
+    (``attempt.released``), :func:`continuation_note`.
 
     Args:
         attempt: The :class:`relapse.Attempt` being prepared: its
@@ -446,6 +450,8 @@ def retry_note(attempt: Attempt) -> str:
         One paragraph with no line breaks, quoting the answer and every
         error finding (code, message, failing spans).
     """
+    if attempt.released:
+        return continuation_note(attempt)
     return _note(attempt.previous_answer or "", attempt.errors)
 
 
@@ -457,12 +463,88 @@ def _note(previous_answer: str, findings: Sequence[GroundingFinding]) -> str:
     )
 
 
+def continuation_note(attempt: Attempt) -> str:
+    """
+    The retry note of a stream released sentence by sentence: continue after what stands.
+
+    With ``release="sentence"`` the caller has already read
+    ``attempt.released``, which passed the check; the note quotes it as
+    already said, quotes the rejected text that followed it
+    (:func:`rejected_after`) and every error finding, and asks for the rest
+    of the answer only. What a ``feedback_arg`` parameter receives then
+    (:func:`retry_note` turns into this once text was released).
+
+    Args:
+        attempt: The :class:`relapse.Attempt` being prepared: its
+            ``released``, ``previous_answer`` and ``errors`` are quoted.
+
+    Returns:
+        One paragraph with no line breaks; each quotation at most
+        :data:`MAX_QUOTED_ANSWER_CHARS` characters.
+
+    .. versionadded:: 0.2.0
+    """
+    released = attempt.released
+    rejected = rejected_after(attempt.previous_answer or "", released)
+    return (
+        f'You have already said: "{quote_answer(released)}" That stands. What you wrote'
+        f' next was rejected: "{quote_answer(rejected)}" states things the context does not'
+        f" support: {_problems(attempt.errors)}. Continue the answer after what you have already"
+        " said, using only the context; do not repeat what you have already said. If the"
+        " context says nothing more, stop."
+    )
+
+
+def continuation_retry(attempt: Attempt) -> str:
+    """
+    The retry query of a stream released sentence by sentence: question and continuation note.
+
+    The question, then :func:`continuation_note` in parentheses. The shipped
+    wordings (:func:`compact_retry`, :func:`instruction_retry`,
+    :func:`spans_only_retry`) return this once an earlier attempt released
+    text (``attempt.released`` is not empty), so a retry never asks again
+    for what the caller has already read.
+
+    Args:
+        attempt: The :class:`relapse.Attempt` being prepared.
+
+    Returns:
+        One paragraph with no line breaks.
+
+    .. versionadded:: 0.2.0
+    """
+    return f"{inline(attempt.query)} ({continuation_note(attempt)})"
+
+
+def rejected_after(previous_answer: str, released: str) -> str:
+    """
+    What followed the released prefix in ``previous_answer``: the text a continuation replaces.
+
+    The previous answer of a ``release="sentence"`` attempt is the released
+    prefix followed by that attempt's text; without the prefix at its start
+    (a custom reader), the whole answer is what was rejected.
+
+    Args:
+        previous_answer: The rejected answer, released prefix included.
+        released: The text already handed to the caller.
+
+    Returns:
+        The rejected text, stripped of surrounding whitespace.
+
+    .. versionadded:: 0.2.0
+    """
+    if previous_answer.startswith(released):
+        return previous_answer[len(released) :].strip()
+    return previous_answer.strip()
+
+
 def instruction_retry(attempt: Attempt) -> str:
     """
     A retry query with a long instruction block, one item per line.
 
     Kept as a documented alternative to :func:`compact_retry` (pass it as
-    ``rewrite=``); it suits instruction-tuned chat models.
+    ``rewrite=``); it suits instruction-tuned chat models. Once a stream
+    released text (``attempt.released``), :func:`continuation_retry`.
 
     Args:
         attempt: The :class:`relapse.Attempt` being prepared: its ``query``,
@@ -471,6 +553,8 @@ def instruction_retry(attempt: Attempt) -> str:
     Returns:
         A multi-line retry query.
     """
+    if attempt.released:
+        return continuation_retry(attempt)
     query, previous_answer, findings = attempt.query, attempt.previous_answer or "", attempt.errors
     problems = "- " + _problems(findings, separator="\n- ")
     return (
@@ -487,7 +571,8 @@ def spans_only_retry(attempt: Attempt) -> str:
     """
     A retry query that quotes only the failing spans, not the previous answer.
 
-    Used when the full retry query would exceed ``max_prompt_chars``.
+    Used when the full retry query would exceed ``max_prompt_chars``. Once a
+    stream released text (``attempt.released``), :func:`continuation_retry`.
 
     Args:
         attempt: The :class:`relapse.Attempt` being prepared: its ``query``
@@ -496,6 +581,8 @@ def spans_only_retry(attempt: Attempt) -> str:
     Returns:
         The retry query, one paragraph with no line breaks.
     """
+    if attempt.released:
+        return continuation_retry(attempt)
     return _spans_only(attempt.query, attempt.errors)
 
 

@@ -283,6 +283,7 @@ def attempt_after(
     findings: Sequence[GroundingFinding] = (),
     *,
     chunks: Sequence[str] = (),
+    released: str = "",
 ) -> Attempt:
     """
     The :class:`relapse.Attempt` the loop prepares after one rejected answer.
@@ -297,6 +298,8 @@ def attempt_after(
         findings: The check's findings on it (``attempt.findings``; the
             ``"error"`` ones are ``attempt.errors``).
         chunks: The chunk texts (``attempt.chunks``).
+        released: With ``release="sentence"``, the text already handed to the
+            caller (``attempt.released``); ``answer`` then starts with it.
 
     Returns:
         ``Attempt(iteration=2, ...)`` whose transcript holds the one
@@ -304,4 +307,4 @@ def attempt_after(
     """
     found = tuple(findings)
     rejected = IterationRecord(1, query, answer, False, found)
-    return Attempt(2, query, query, tuple(chunks), (rejected,), found, 0.0)
+    return Attempt(2, query, query, tuple(chunks), (rejected,), found, 0.0, released)

@@ -99,8 +99,8 @@ async def areplay(pieces: Sequence[Any]) -> AsyncIterator[Any]:
         yield piece
 
 
-class _Tally:
-    """The text and token counts read so far from a stream's pieces."""
+class Tally:
+    """The text and token counts read so far from a stream's pieces (see :func:`read_piece`)."""
 
     def __init__(self) -> None:
         self.parts: list[str] = []
@@ -129,7 +129,7 @@ class _Tally:
         return Usage(self.input or 0, self.output or 0)
 
 
-def _openai_chunk(tally: _Tally, chunk: object) -> None:
+def _openai_chunk(tally: Tally, chunk: object) -> None:
     # Chat chunks carry delta.content, Completions chunks text; with
     # stream_options={"include_usage": True} the last chunk has no choice and
     # the usage of the whole stream.
@@ -142,28 +142,28 @@ def _openai_chunk(tally: _Tally, chunk: object) -> None:
     tally.report(member(chunk, "usage"))
 
 
-def _responses_text(tally: _Tally, event: object) -> None:
+def _responses_text(tally: Tally, event: object) -> None:
     delta = member(event, "delta")
     if isinstance(delta, str):
         tally.parts.append(delta)
 
 
-def _responses_done(tally: _Tally, event: object) -> None:
+def _responses_done(tally: Tally, event: object) -> None:
     tally.report(member(member(event, "response"), "usage"))
 
 
-def _anthropic_start(tally: _Tally, event: object) -> None:
+def _anthropic_start(tally: Tally, event: object) -> None:
     tally.report(member(member(event, "message"), "usage"))
 
 
-def _anthropic_text(tally: _Tally, event: object) -> None:
+def _anthropic_text(tally: Tally, event: object) -> None:
     delta = member(event, "delta")
     text = member(delta, "text")
     if member(delta, "type") == "text_delta" and isinstance(text, str):
         tally.parts.append(text)
 
 
-def _anthropic_delta(tally: _Tally, event: object) -> None:
+def _anthropic_delta(tally: Tally, event: object) -> None:
     # message_delta usage counts are cumulative for the whole message.
     tally.report(member(event, "usage"))
 
@@ -171,7 +171,7 @@ def _anthropic_delta(tally: _Tally, event: object) -> None:
 #: Readers of the typed events that carry text or usage; events of any other
 #: ``type`` (``response.created``, ``content_block_start``, ``ping``...)
 #: carry neither and are passed over.
-_EVENTS: dict[str, Callable[[_Tally, object], None]] = {
+_EVENTS: dict[str, Callable[[Tally, object], None]] = {
     "response.output_text.delta": _responses_text,
     "response.completed": _responses_done,
     "response.incomplete": _responses_done,
@@ -182,7 +182,13 @@ _EVENTS: dict[str, Callable[[_Tally, object], None]] = {
 }
 
 
-def _read_piece(tally: _Tally, index: int, piece: object) -> None:
+def read_piece(tally: Tally, index: int, piece: object) -> None:
+    """
+    Add the text and usage of stream item ``index``, ``piece``, to ``tally``.
+
+    Raises:
+        TypeError: as :func:`read_stream`.
+    """
     if isinstance(piece, str):
         tally.parts.append(piece)
         return
@@ -228,9 +234,9 @@ def read_stream(pieces: Sequence[Any]) -> tuple[str, Usage | None]:
     Raises:
         TypeError: a piece is none of these; the message names its index and type.
     """
-    tally = _Tally()
+    tally = Tally()
     for index, piece in enumerate(pieces):
-        _read_piece(tally, index, piece)
+        read_piece(tally, index, piece)
     return "".join(tally.parts), tally.usage()
 
 

@@ -205,3 +205,46 @@ OUTCOME_ERROR: Final = "error"
 # Values of GEN_AI_EVALUATION_SCORE_LABEL.
 LABEL_PASS: Final = "pass"
 LABEL_FAIL: Final = "fail"
+
+# Iteration span of a stream released sentence by sentence (release="sentence").
+#: int: sentences the check judged on this iteration (the released prefix's included).
+RELAPSE_STREAM_SENTENCES_CHECKED: Final = "relapse.stream.sentences_checked"
+#: int: sentences wholly released to the caller (the released prefix's included).
+RELAPSE_STREAM_SENTENCES_RELEASED: Final = "relapse.stream.sentences_released"
+#: int: characters of this iteration's text released to the caller.
+RELAPSE_STREAM_RELEASED_CHARS: Final = "relapse.stream.released_chars"
+#: int: characters this iteration's stream had produced when reading ended.
+RELAPSE_STREAM_READ_CHARS: Final = "relapse.stream.read_chars"
+#: bool: whether relapse stopped reading the stream before its end.
+RELAPSE_STREAM_STOPPED: Final = "relapse.stream.stopped"
+#: str: why it stopped: one of the STOP_* values below.
+RELAPSE_STREAM_STOP_REASON: Final = "relapse.stream.stop_reason"
+#: double: seconds from the start of the call to the first piece with text
+#: released to the caller; on the iteration span that released it.
+RELAPSE_STREAM_FIRST_RELEASE: Final = "relapse.stream.first_release_s"
+#: int: characters of the prefix released by earlier iterations, which this
+#: iteration's continuation did not have to generate again.
+RELAPSE_STREAM_PREFIX_CHARS: Final = "relapse.stream.prefix_chars"
+#: int: an ESTIMATE of the output tokens this iteration did not generate
+#: because it continued after the released prefix: prefix characters / 4.
+#: Not a provider count (a stopped stream never reports its usage).
+RELAPSE_STREAM_SAVED_TOKENS_ESTIMATE: Final = "relapse.stream.saved_output_tokens_estimate"
+#: str: release="sentence" fell back to "answer" on this iteration: one of the
+#: FALLBACK_* values below.
+RELAPSE_STREAM_FALLBACK: Final = "relapse.stream.fallback"
+
+# Values of RELAPSE_STREAM_STOP_REASON.
+#: A sentence failed the check: the stream was closed there.
+STOP_FAILED_SENTENCE: Final = "failed_sentence"
+#: The caller closed the stream (``close()``/``aclose()``, or left ``with``).
+STOP_CLOSED: Final = "closed"
+
+# Values of RELAPSE_STREAM_FALLBACK.
+#: The check cannot judge text incrementally (``LLMJudge``, a plain function).
+FALLBACK_CHECK: Final = "check_not_incremental"
+#: ``answer_of`` reads the text: relapse cannot read pieces one by one.
+FALLBACK_ANSWER_OF: Final = "answer_of"
+#: ``chunks_of``: the chunks are known only once the stream is read.
+FALLBACK_CHUNKS_OF: Final = "chunks_of"
+#: The check returned no incremental form for this call.
+FALLBACK_CALL: Final = "call_not_incremental"

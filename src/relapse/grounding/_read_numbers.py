@@ -355,6 +355,15 @@ def read_token(text: str, start: int) -> Claim:
     return Claim(FG001, first, end, ((key,),), provides)
 
 
+def _number_end(match: re.Match[str], integer_end: int) -> int:
+    """Where the number of ``match`` ends without what follows it: its power, decimals or digits."""
+    if match.start("exp") >= 0:
+        return match.end("exp")
+    if match.start("frac") >= 0:
+        return match.end("frac")
+    return integer_end
+
+
 def read_number(text: str, match: re.Match[str], start: int, look_back: bool = True) -> Claim:
     """Read a number with its separators, decimals, percent, scale and suffix."""
     end = match.end()
@@ -369,14 +378,19 @@ def read_number(text: str, match: re.Match[str], start: int, look_back: bool = T
         # "753 BC", "79 AD", "300 years BC": a year of an era, else the number alone.
         if integer_raw.isdecimal() and not (fraction_raw or currency or power):
             return era_claim(start, end, ascii_digits(integer_raw), era)
-        end = integer_end if fraction_raw is None else match.end("frac")
+        end = _number_end(match, integer_end)
     if am_pm is not None:
-        # "3 pm", "11 a.m.": an hour of the day, else the number alone.
-        if integer_raw.isdecimal() and len(integer_raw) <= 2 and not (fraction_raw or currency):
+        # "3 pm", "11 a.m.": an hour of the day, else the number alone
+        # ("1e6 pm" is a million, not 1 pm).
+        if (
+            integer_raw.isdecimal()
+            and len(integer_raw) <= 2
+            and not (fraction_raw or currency or power)
+        ):
             claim = time_claim(start, end, short_int(integer_raw), 0, am_pm)
             if claim is not None:
                 return claim
-        end = integer_end if fraction_raw is None else match.end("frac")
+        end = _number_end(match, integer_end)
     if (
         currency is None
         and fraction_raw is None

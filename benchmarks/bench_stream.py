@@ -1,0 +1,297 @@
+"""
+What ``release="sentence"`` costs a streaming caller: time to the first released piece.
+
+Run: ``python benchmarks/bench_stream.py [--token-ms 30] [--answers 8]`` and,
+with the local OpenAI-compatible server and the ``openai`` SDK,
+``python benchmarks/bench_stream.py --server [--limit N]``.
+
+**Scripted streams** (always): grounded answers made of the first sentences of
+each dev question's first passage (``relapse/data/dev.jsonl``), so the default
+check passes them, streamed word by word by a generator that sleeps
+``--token-ms`` before each word, as a provider paces its tokens. Each answer is
+read three ways in one run, in rotating order:
+
+* ``unchecked``: the bare generator; the baseline's first sentence is complete
+  when the word that ends it arrives (``relapse.grounding.sentence_spans``);
+* ``release="answer"``: ``@relapse.grounded`` as before, the first piece after
+  the whole answer was checked;
+* ``release="sentence"``: the first piece once its sentence passed.
+
+It prints, per mode, the median time to the first piece and to the end of the
+stream, and the two ratios the issue sets targets for: sentence-release
+first piece / unchecked first sentence (target at most 1.2) and
+sentence-release whole stream / unchecked whole stream (target at most 1.05).
+
+**The local server** (``--server``): llama-cpp-python's OpenAI-compatible
+server on loopback with the bundled Gemma 3 270M; each dev question is
+answered through the real ``openai`` SDK (``completions.create(...,
+stream=True, stream_options={"include_usage": True})`` with the prompt of
+:meth:`relapse.llms.local.LocalModel.build_prompt`, greedy, at most 80
+tokens, stop at a line break, as ``benchmarks/retry_cost.py``), once with
+``release="answer"`` and once with ``release="sentence"``. It prints first
+answers failing, recovered, median time to the first released piece, output
+tokens the provider reported (a stream relapse closed early reports none, so
+this counts only streams read to their end), and relapse's estimate of the
+output tokens retries did not generate again because they continued after
+the released prefix (``relapse.stream.saved_output_tokens_estimate``: prefix
+characters / 4, read from the iteration spans).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+import relapse
+from relapse.demo import load_items
+from relapse.grounding import sentence_spans
+from relapse.llms.local import LocalModel
+
+SAVED_ESTIMATE = "relapse.stream.saved_output_tokens_estimate"
+
+
+def grounded_answers(count: int, sentences: int) -> list[tuple[str, list[str]]]:
+    """``(answer, passages)``: the first ``sentences`` sentences of passage 1, verbatim."""
+    answers: list[tuple[str, list[str]]] = []
+    for item in load_items("dev"):
+        passage = item.passages[0]
+        spans = sentence_spans(passage)
+        if len(spans) < sentences:
+            continue
+        answer = passage[: spans[sentences - 1][1]]
+        if relapse.default_grounding_check(item.question, list(item.passages), answer).ok:
+            answers.append((answer, list(item.passages)))
+        if len(answers) == count:
+            break
+    return answers
+
+
+def words(text: str) -> list[str]:
+    """The pieces of a word-by-word stream: each word with the space after it."""
+    pieces: list[str] = []
+    start = 0
+    for index, char in enumerate(text):
+        if char == " " and index + 1 < len(text) and text[index + 1] != " ":
+            pieces.append(text[start : index + 1])
+            start = index + 1
+    pieces.append(text[start:])
+    return pieces
+
+
+def paced(pieces: list[str], delay_s: float) -> Iterator[str]:
+    """A provider-like stream: ``delay_s`` before each piece."""
+    for piece in pieces:
+        time.sleep(delay_s)
+        yield piece
+
+
+def first_sentence_piece(pieces: list[str]) -> int:
+    """The index of the piece that completes the answer's first sentence."""
+    text = "".join(pieces)
+    end = sentence_spans(text)[0][1]
+    read = 0
+    for index, piece in enumerate(pieces):
+        read += len(piece)
+        if read >= end:
+            return index
+    return len(pieces) - 1
+
+
+@dataclass
+class Timings:
+    """Seconds from the call to the first piece and to the end, per answer."""
+
+    first: list[float] = field(default_factory=list)
+    whole: list[float] = field(default_factory=list)
+
+
+def read_unchecked(pieces: list[str], delay_s: float, into: Timings) -> None:
+    """The baseline: the bare stream; its first sentence is done at its last word."""
+    target = first_sentence_piece(pieces)
+    began = time.perf_counter()
+    for index, _ in enumerate(paced(pieces, delay_s)):
+        if index == target:
+            into.first.append(time.perf_counter() - began)
+    into.whole.append(time.perf_counter() - began)
+
+
+def read_grounded(
+    answer: Callable[..., Any], passages: list[str], expected: str, into: Timings
+) -> None:
+    """Call a grounded streaming function and time its first piece and its end."""
+    began = time.perf_counter()
+    got: list[str] = []
+    with answer("q", passages) as stream:
+        for piece in stream:
+            if not got:
+                into.first.append(time.perf_counter() - began)
+            got.append(piece)
+    into.whole.append(time.perf_counter() - began)
+    if "".join(got) != expected:
+        raise RuntimeError("the grounded stream did not release the whole grounded answer")
+
+
+def scripted(token_ms: float, count: int, sentences: int) -> None:
+    """Scripted streams at ``token_ms`` a word: the three modes side by side."""
+    delay_s = token_ms / 1000
+    answers = grounded_answers(count, sentences)
+    modes: dict[str, Timings] = {
+        "unchecked": Timings(),
+        "answer": Timings(),
+        "sentence": Timings(),
+    }
+    current: list[list[str]] = [[]]
+
+    def source(query: str, docs: list[str]) -> Iterator[str]:
+        yield from paced(current[0], delay_s)
+
+    by_answer = relapse.grounded(chunks_arg="docs", release="answer")(source)
+    by_sentence = relapse.grounded(chunks_arg="docs", release="sentence")(source)
+    order = ["unchecked", "answer", "sentence"]
+    total_words = 0
+    for turn, (text, passages) in enumerate(answers):
+        pieces = words(text)
+        total_words += len(pieces)
+        current[0] = pieces
+        for mode in order[turn % 3 :] + order[: turn % 3]:
+            if mode == "unchecked":
+                read_unchecked(pieces, delay_s, modes[mode])
+            else:
+                function = by_answer if mode == "answer" else by_sentence
+                read_grounded(function, passages, text, modes[mode])
+    print(
+        f"scripted streams: {len(answers)} grounded answers of {sentences} sentences"
+        f" ({total_words} words), {token_ms:g} ms a word; medians over the answers\n"
+    )
+    print(f"{'mode':<22}{'first piece (s)':>16}{'whole stream (s)':>18}")
+    for mode, timings in modes.items():
+        label = mode if mode == "unchecked" else f'release="{mode}"'
+        first, whole = statistics.median(timings.first), statistics.median(timings.whole)
+        print(f"{label:<22}{first:>16.3f}{whole:>18.3f}")
+    base, sentence = modes["unchecked"], modes["sentence"]
+    first_ratio = statistics.median(s / u for s, u in zip(sentence.first, base.first, strict=True))
+    whole_ratio = statistics.median(s / u for s, u in zip(sentence.whole, base.whole, strict=True))
+    print(
+        f'\nrelease="sentence" first piece / unchecked first sentence: {first_ratio:.3f}x'
+        " (target <= 1.2)"
+    )
+    print(
+        f'release="sentence" whole stream / unchecked whole stream: {whole_ratio:.3f}x'
+        " (target <= 1.05)"
+    )
+
+
+@dataclass
+class ServerTally:
+    """What one release mode did on the dev questions."""
+
+    questions: int = 0
+    first_failed: int = 0
+    recovered: int = 0
+    grounded: int = 0
+    first_release: list[float] = field(default_factory=list)
+    output_tokens: int = 0
+    saved_estimate: int = 0
+
+
+def server(limit: int | None, threads: int, max_iterations: int) -> None:
+    """The dev questions through the local server and the openai SDK, both release modes."""
+    import openai
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from retry_cost import openai_server
+
+    items = load_items("dev")[:limit]
+    tallies: dict[str, ServerTally] = {}
+    with openai_server(threads) as base:
+        client = openai.OpenAI(base_url=base, api_key="unused")
+        for release in ("answer", "sentence"):
+            exporter = InMemorySpanExporter()
+            provider = TracerProvider()
+            provider.add_span_processor(SimpleSpanProcessor(exporter))
+
+            @relapse.grounded(
+                chunks_arg="passages",
+                release=release,  # type: ignore[arg-type]
+                max_iterations=max_iterations,
+                tracer_provider=provider,
+            )
+            def answer(question: str, passages: list[str]) -> Any:
+                return client.completions.create(
+                    model="gemma-3-270m",
+                    prompt=LocalModel.build_prompt(question, passages),
+                    max_tokens=80,
+                    temperature=0.0,
+                    seed=0,
+                    stop=["\n"],
+                    stream=True,
+                    stream_options={"include_usage": True},
+                )
+
+            tally = tallies.setdefault(release, ServerTally())
+            for item in items:
+                began = time.perf_counter()
+                first: float | None = None
+                with answer(item.question, list(item.passages)) as stream:
+                    for _ in stream:
+                        if first is None:
+                            first = time.perf_counter() - began
+                result = stream.result
+                tally.questions += 1
+                tally.first_failed += not result.transcript[0].grounded
+                tally.recovered += result.outcome == "recovered"
+                tally.grounded += result.grounded
+                if first is not None:
+                    tally.first_release.append(first)
+                tally.output_tokens += sum(
+                    r.usage.output_tokens for r in result.transcript if r.usage is not None
+                )
+            tally.saved_estimate = sum(
+                int(span.attributes.get(SAVED_ESTIMATE, 0) or 0)  # type: ignore[union-attr, arg-type]
+                for span in exporter.get_finished_spans()
+            )
+            provider.shutdown()
+    print(
+        f"\nlocal server, openai SDK completion streams, {len(items)} dev questions,"
+        f" max_iterations={max_iterations}, temperature 0\n"
+    )
+    print(
+        f"{'release':<12}{'first failed':>13}{'recovered':>11}{'grounded':>10}"
+        f"{'first piece (s)':>17}{'output tokens':>15}{'saved (estimate)':>18}"
+    )
+    for release, tally in tallies.items():
+        median = statistics.median(tally.first_release) if tally.first_release else float("nan")
+        print(
+            f"{release:<12}{tally.first_failed:>13}{tally.recovered:>11}{tally.grounded:>10}"
+            f"{median:>17.3f}{tally.output_tokens:>15}{tally.saved_estimate:>18}"
+        )
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse the arguments and run the scripted benchmark, and the server one if asked."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--token-ms", type=float, default=30.0, help="scripted pace per word")
+    parser.add_argument("--answers", type=int, default=8, help="scripted answers")
+    parser.add_argument("--sentences", type=int, default=3, help="sentences per scripted answer")
+    parser.add_argument("--server", action="store_true", help="also the local server run")
+    parser.add_argument("--limit", type=int, default=None, help="first N dev questions (server)")
+    parser.add_argument("--threads", type=int, default=2, help="server threads")
+    parser.add_argument("--max-iterations", type=int, default=3)
+    args = parser.parse_args(argv)
+    scripted(args.token_ms, args.answers, args.sentences)
+    if args.server:
+        server(args.limit, args.threads, args.max_iterations)
+
+
+if __name__ == "__main__":
+    main()

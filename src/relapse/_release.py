@@ -1,0 +1,328 @@
+"""
+``release="sentence"``: read one attempt's stream piece by piece, releasing what passed.
+
+:func:`read_released` is a sub-generator of the loop (:func:`relapse._loop.steps`
+delegates to it with ``yield from``): it asks its driver for the next piece
+(:class:`Pull`), feeds the piece's text to the attempt's
+:class:`~relapse.checks._incremental.IncrementalCheck`, asks the driver to
+hand the caller every piece whose text has wholly passed (:class:`Release`),
+and at the first failing sentence asks it to close the stream
+(:class:`Close`) and stops reading. The decisions are made here once; the
+sync and async drivers only do the I/O.
+
+The text checked is the whole answer the caller reads: the prefix released
+by earlier attempts, then this attempt's continuation. A continuation that
+starts by repeating the prefix (models often restart their answer) has the
+repeat recognised and dropped: it is neither fed to the check again nor
+released twice.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Generator
+from dataclasses import dataclass
+from typing import Any
+
+from opentelemetry.trace import Span
+
+from relapse._read.streams import Streamed, StreamKind, Tally, read_piece
+from relapse._results import GroundingResult, Usage
+from relapse._state import Attempt
+from relapse._telemetry import attributes as attr
+
+#: Why :func:`read_released` stopped reading a stream before its end.
+STOP_FAILED = attr.STOP_FAILED_SENTENCE
+
+
+@dataclass(frozen=True)
+class Pull:
+    """A request to the driver: the next piece of ``stream``, or :data:`END`."""
+
+    stream: Any
+    kind: StreamKind
+    span: Span
+    attempt: Attempt
+
+
+@dataclass(frozen=True)
+class Release:
+    """A request to the driver: hand ``pieces`` to the caller, in order."""
+
+    pieces: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Close:
+    """A request to the driver: close ``stream`` (``close()`` or ``aclose()``)."""
+
+    stream: Any
+    kind: StreamKind
+
+
+class _End:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "END"
+
+
+#: What the driver sends for a :class:`Pull` once the stream is exhausted.
+END: Any = _End()
+
+
+@dataclass(frozen=True)
+class Released:
+    """
+    One attempt's stream as :func:`read_released` read it.
+
+    Attributes:
+        streamed: Every piece read, as a :class:`~relapse.Streamed` (the
+            attempt's ``response``).
+        text: The text checked: the prefix, then the continuation (a repeat
+            of the prefix dropped); cut after the failing sentence.
+        verdict: The check's verdict on ``text``; None when the stream broke
+            (``error`` is set).
+        released: The text of this attempt released to the caller.
+        usage: The tokens the stream reported, or None (a stream stopped
+            early never reaches its usage report).
+        stopped: :data:`STOP_FAILED` when reading stopped at a failing
+            sentence, else None.
+        read_chars: Characters of continuation the stream had produced when
+            it was stopped (or ended).
+        sentences_checked: Sentences the check judged.
+        sentences_released: Sentences wholly released (the prefix's included).
+        first_release_s: ``perf_counter()`` when this attempt first released
+            a piece with text, or None.
+        check_s: Seconds spent in the check, all feeds together.
+        error: What the stream raised midway, or None.
+    """
+
+    streamed: Streamed
+    text: str
+    verdict: GroundingResult | None
+    released: str
+    usage: Usage | None
+    stopped: str | None
+    read_chars: int
+    sentences_checked: int
+    sentences_released: int
+    first_release_s: float | None
+    check_s: float = 0.0
+    error: BaseException | None = None
+
+
+class _Repeat:
+    """
+    Recognises a continuation that starts by repeating the released prefix.
+
+    Until the continuation (leading white space ignored) either covers the
+    whole prefix or departs from it, nothing is decided and its text is held;
+    then :meth:`take` yields how many characters of the raw continuation are
+    the repeat (0 when it is none).
+    """
+
+    __slots__ = ("decided", "raw", "skip", "spaced", "target")
+
+    def __init__(self, prefix: str) -> None:
+        self.target = prefix.strip()
+        #: A prefix ending in white space takes none more from the continuation.
+        self.spaced = prefix[-1:].isspace()
+        self.raw = ""
+        self.skip = 0
+        self.decided = False
+
+    def add(self, text: str) -> None:
+        """Add the next raw continuation text; decide when it is decidable."""
+        self.raw += text
+        if self.decided:
+            return
+        body = self.raw.lstrip()
+        if not body:
+            return  # white space only: nothing to decide on yet
+        lead = len(self.raw) - len(body)
+        if self.target and body.startswith(self.target):
+            self._decide(lead + len(self.target))
+        elif not self.target.startswith(body):
+            self._decide(lead if self.spaced else 0)
+
+    def _decide(self, skip: int) -> None:
+        self.decided = True
+        if self.spaced:
+            # The white space after a repeat (or leading a continuation) would double the prefix's.
+            rest = self.raw[skip:]
+            skip += len(rest) - len(rest.lstrip())
+        self.skip = skip
+
+    def end(self) -> None:
+        """The stream ended undecided: what came was a part of the prefix, dropped."""
+        if not self.decided:
+            self.skip, self.decided = len(self.raw), True
+
+
+def read_released(
+    inc: Any,
+    stream: Any,
+    kind: StreamKind,
+    prefix: str,
+    span: Span,
+    attempt: Attempt,
+    whole: Any,
+) -> Generator[Pull | Release | Close, object, Released]:
+    """
+    Read ``stream`` to its end or its first failing sentence, releasing what passed.
+
+    Args:
+        inc: The attempt's ``IncrementalCheck`` (fresh).
+        stream: The stream the call returned, unread.
+        kind: ``"sync"`` or ``"async"``.
+        prefix: The text released by earlier attempts (empty on iteration 1),
+            fed to the check first: prefix and continuation are checked as one
+            answer.
+        span: The iteration span (current while the driver reads).
+        attempt: The iteration's attempt (current while the driver reads).
+        whole: ``whole(text) -> GroundingResult``, the whole-answer check:
+            the verdict recorded for an answer that passed (with its warnings).
+
+    Returns:
+        The :class:`Released` account of the attempt.
+    """
+    tally = Tally()
+    pieces: list[Any] = []
+    #: Pieces read but not yet released: (piece, where in ``text`` its text
+    #: ends without its trailing white space, where it ends).
+    pending: list[tuple[Any, int, int]] = []
+    #: Pieces held while the repeat is undecided, with their raw text.
+    held: list[tuple[Any, str]] = []
+    repeat = _Repeat(prefix)
+    text = prefix
+    released_to = len(prefix)
+    first: float | None = None
+    progress = inc.feed(prefix) if prefix else None
+    raw_seen = 0
+
+    check_s = 0.0
+
+    def feed(piece: Any, fresh: str) -> Any:
+        nonlocal text, check_s
+        text += fresh
+        # White space at a piece's end carries no claim: the piece is
+        # releasable once the text before it has passed.
+        pending.append((piece, max(len(text) - len(fresh), len(text.rstrip())), len(text)))
+        if not fresh:
+            return progress
+        began = time.perf_counter()
+        fed = inc.feed(fresh)
+        check_s += time.perf_counter() - began
+        return fed
+
+    def releasable(upto: int) -> Release | None:
+        nonlocal released_to, first
+        count = 0
+        while count < len(pending) and pending[count][1] <= upto:
+            count += 1
+        if not count:
+            return None
+        out = tuple(piece for piece, _, _ in pending[:count])
+        end = pending[count - 1][2]
+        if first is None and end > released_to:
+            first = time.perf_counter()
+        released_to = max(released_to, end)
+        del pending[:count]
+        return Release(out)
+
+    def flush_held() -> None:
+        # Feed the held pieces now that the repeat is decided.
+        nonlocal progress, raw_seen
+        for piece, raw in held:
+            start, raw_seen = raw_seen, raw_seen + len(raw)
+            if raw_seen <= repeat.skip:
+                continue  # wholly inside the repeat: never released again
+            cut = max(0, repeat.skip - start)
+            kept = piece[cut:] if cut and isinstance(piece, str) else piece
+            progress = feed(kept, raw[cut:])
+        held.clear()
+
+    error: BaseException | None = None
+    failed = False
+    index = 0
+    while True:
+        got = yield Pull(stream, kind, span, attempt)
+        if got is END:
+            break
+        if isinstance(got, Broken):
+            error = got.error
+            break
+        pieces.append(got)
+        before = len(tally.parts)
+        read_piece(tally, index, got)
+        index += 1
+        raw = "".join(tally.parts[before:])
+        repeat.add(raw)
+        held.append((got, raw))
+        if not repeat.decided:
+            continue
+        flush_held()
+        if progress is None:
+            continue
+        out = releasable(progress.releasable)
+        if out is not None:
+            yield out
+        if progress.failed is not None:
+            failed = True
+            yield Close(stream, kind)
+            break
+    streamed = Streamed(kind, tuple(pieces))
+    read_chars = len(repeat.raw)
+    if error is not None:
+        return Released(
+            streamed,
+            text,
+            None,
+            text[len(prefix) : released_to],
+            tally.usage(),
+            None,
+            read_chars,
+            0 if progress is None else progress.sentences_checked,
+            0 if progress is None else progress.sentences_released,
+            first,
+            check_s,
+            error,
+        )
+    if not failed:
+        repeat.end()
+        flush_held()
+        began = time.perf_counter()
+        progress = inc.finish()
+        verdict: GroundingResult = progress.failed or whole(text)
+        check_s += time.perf_counter() - began
+        if verdict.ok and progress.releasable >= len(text):
+            out = releasable(len(text))
+            if out is not None:
+                yield out
+    else:
+        assert progress is not None  # failed is set from a progress
+        assert progress.failed is not None
+        verdict = progress.failed
+        if progress.failing is not None:
+            text = text[: progress.failing[1]]
+    return Released(
+        streamed,
+        text,
+        verdict,
+        text[len(prefix) : released_to],
+        tally.usage(),
+        STOP_FAILED if failed else None,
+        read_chars,
+        progress.sentences_checked,
+        progress.sentences_released,
+        first,
+        check_s,
+    )
+
+
+@dataclass(frozen=True)
+class Broken:
+    """What a driver sends for a :class:`Pull` whose stream raised ``error``."""
+
+    error: BaseException
