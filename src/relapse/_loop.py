@@ -466,7 +466,8 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                 if read is not None:
                     # Read and checked piece by piece (release="sentence").
                     assert read.verdict is not None  # None only when the stream broke
-                    reply = Reply(read.streamed, read.text, read.usage)
+                    usage = policy.readers.streamed_usage(read.streamed, read.usage)
+                    reply = Reply(read.streamed, read.text, usage)
                     verdict, check_s = read.verdict, read.check_s
                 else:
                     # Stays INVALID_SPAN (no check span) unless the check gets to run.
