@@ -44,3 +44,16 @@ def test_langchain_stream_example() -> None:
     # Both answers whole would be 35 + 13 tokens: the first was closed before its end.
     first_answer = "It opened to traffic on May 27, 1937. Its main span is 2,000 metres long."
     assert len(first_answer.split()) * 2 + 2 * 7 - 1 <= generated < (2 * 18 - 1) + (2 * 7 - 1)
+
+
+def test_llamaindex_stream_example() -> None:
+    """Nodes before the first token; the reader sees the first sentence and the retry's."""
+    # The first answer is 8 + 7 + 3 words, the retry 7. The failing second
+    # sentence is judged once the third begins: its stream was closed after
+    # that sentence's first word, "is orange." never generated.
+    lines = run_example("../streaming/llamaindex_stream.py").splitlines()
+    assert [
+        "1 source node(s) before the first token",
+        "It opened to traffic on May 27, 1937. Its main span is 1,280 metres long.",
+        f"recovered: 2 attempts, {8 + 7 + 1 + 7} words generated",
+    ] == lines

@@ -200,6 +200,43 @@ class TestSentenceRelease:
         (iteration,) = spans.named("relapse.iteration")
         assert attr.FALLBACK_CHECK == iteration.attributes[attr.RELAPSE_STREAM_FALLBACK]  # type: ignore[index]
 
+    def test_chunks_of_falls_back_unless_it_reads_the_unread_stream(self) -> None:
+        """A chunks_of reader falls back with a warning; one declaring before_stream streams."""
+
+        class Sourced:
+            """A stream that carries its chunks, as a LlamaIndex streaming response does."""
+
+            def __init__(self, text: str) -> None:
+                self.chunks = DOCS
+                self.pieces = iter(words(text))
+
+            def __iter__(self) -> Sourced:
+                return self
+
+            def __next__(self) -> str:
+                return next(self.pieces)
+
+        def plain(stream: Any) -> Any:
+            return DOCS
+
+        def before(stream: Any) -> Any:
+            return stream.chunks
+
+        before.before_stream = True  # type: ignore[attr-defined]
+        with pytest.warns(UserWarning, match="chunks_of knows the chunks only after the stream"):
+            relapse.grounded(chunks_of=plain, release="sentence")(lambda q: Sourced(FIRST + GOOD))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            answer = relapse.grounded(chunks_of=before, release="sentence")(
+                lambda q: Sourced(FIRST + GOOD)
+            )
+        stream = answer("Tell me about the bridge.")
+        assert isinstance(stream, GroundedStream)
+        first = next(stream)
+        assert ("The ", FIRST + GOOD) == (first, first + "".join(stream))
+        # GOOD's date and length pass only against DOCS: the chunks were read first.
+        assert (True, "grounded_first_try") == (stream.result.grounded, stream.result.outcome)
+
     def test_release_is_validated(self) -> None:
         """An unknown release mode is refused when decorating, naming the option."""
         with pytest.raises(ValueError, match="release must be one of 'answer', 'sentence'"):
