@@ -29,6 +29,7 @@ from relapse import NotGroundedError
 from relapse._telemetry.attributes import (
     ITERATION_SPAN_NAME,
     RELAPSE_USAGE_INPUT_TOKENS,
+    RELAPSE_USAGE_KNOWN,
     RELAPSE_USAGE_OUTPUT_TOKENS,
 )
 from relapse.integrations.langchain import GroundedRunnable
@@ -300,6 +301,29 @@ class TestUsage:
         attributes = iteration.attributes or {}
         assert 40 == attributes[RELAPSE_USAGE_INPUT_TOKENS]
         assert len(tokens(FIRST + GOOD)) == attributes[RELAPSE_USAGE_OUTPUT_TOKENS]
+
+    async def test_astream_a_closed_attempt_reports_no_tokens(self, spans: CapturedSpans) -> None:
+        """astream: the attempt closed at BAD never reached its usage; the retry's is counted."""
+        grounded = GroundedRunnable(
+            chain(StreamingWithUsage(messages=iter([FAILING, GOOD])), []) | StrOutputParser(),
+            chunks_key="docs",
+            release="sentence",
+            tracer_provider=spans.provider,
+        )
+        got = [
+            piece
+            async for piece in grounded.astream(
+                {"question": QUESTION, "docs": DOCS, "feedback": ""}
+            )
+        ]
+        assert FIRST + GOOD == "".join(got)
+        closed, retry = [s.attributes or {} for s in spans.named(ITERATION_SPAN_NAME)]
+        assert False is closed[RELAPSE_USAGE_KNOWN]
+        assert (True, 40, len(tokens(GOOD))) == (
+            retry[RELAPSE_USAGE_KNOWN],
+            retry[RELAPSE_USAGE_INPUT_TOKENS],
+            retry[RELAPSE_USAGE_OUTPUT_TOKENS],
+        )
 
 
 class TestAnswerRelease:
