@@ -1,10 +1,12 @@
 """
 Compare retry wordings on the real local model over the 76 dev questions.
 
-For each candidate ``rewrite`` this runs ``relapse.run`` with Gemma 3 270M
-(:class:`relapse.llms.local.LocalModel`, greedy decoding), ``max_iterations=3``
-and the default grounding check, over every item of
-``relapse/data/dev.jsonl``, and reports:
+A thin driver of :func:`relapse.evaluation.evaluate_loop`: for each candidate
+``rewrite`` (an ``f(attempt) -> str``) it runs
+``relapse.Loop(max_iterations=3, rewrite=...)`` with Gemma 3 270M
+(:class:`relapse.llms.local.LocalModel`, greedy decoding) and the default
+grounding check over every item of ``relapse/data/dev.jsonl``, scores each
+run's answers (:attr:`relapse.evaluation.QuestionRun.answers`), and reports:
 
 * first answers failing the check (the same for every wording: iteration 1
   does not depend on the wording);
@@ -47,7 +49,8 @@ from typing import Any
 import relapse
 from relapse import prompts
 from relapse.demo import load_items
-from relapse.llms.local import _EXAMPLES, LocalModel
+from relapse.evaluation import QuestionRecord, evaluate_loop
+from relapse.llms.local import LocalModel
 
 PEERS = Path(__file__).resolve().parent / ".peers"
 
@@ -63,25 +66,35 @@ _ECHO_HINT = re.compile(
 )
 
 
-def question_last_retry(
-    query: str, previous_answer: str, findings: Sequence[relapse.GroundingFinding]
-) -> str:
-    """Candidate 3: the problems first, the original question last (for completion models)."""
-    problems = prompts._problems(findings)
-    quoted = prompts.quote_answer(previous_answer, findings)
-    return (
-        f'Your previous answer "{quoted}"'
-        f" was rejected because the context does not support: {problems}. Use only the"
-        f" context; if it does not contain the answer, say: {prompts.NO_ANSWER} The question"
-        f" again: {prompts.inline(query)}"
-    )
+def question_last_retry(attempt: relapse.Attempt) -> str:
+    """
+    Candidate 3: the problems first, the original question last (for completion models).
+
+    :func:`relapse.prompts.retry_note` (the rejected answer, its findings and
+    the instruction), then the question again.
+    """
+    return f"{prompts.retry_note(attempt)} The question again: {prompts.inline(attempt.query)}"
 
 
-CANDIDATES: dict[str, Callable[[str, str, Sequence[relapse.GroundingFinding]], str]] = {
-    "compact_retry": relapse.compact_retry,
-    "instruction_retry": relapse.instruction_retry,
+CANDIDATES: dict[str, Callable[[relapse.Attempt], str]] = {
+    "compact_retry": prompts.compact_retry,
+    "instruction_retry": prompts.instruction_retry,
     "question_last_retry": question_last_retry,
 }
+
+
+class Memoised:
+    """The local model, memoised by prompt (it is deterministic); ``build_prompt`` is its own."""
+
+    def __init__(self, model: LocalModel) -> None:
+        self.model = model
+        self.build_prompt = model.build_prompt
+        self.memo: dict[str, str] = {}
+
+    def __call__(self, prompt: str) -> str:
+        if prompt not in self.memo:
+            self.memo[prompt] = self.model(prompt)
+        return self.memo[prompt]
 
 
 @dataclass
@@ -164,6 +177,13 @@ def _tally(tally: Tally, question: str, texts: list[str], answers: Sequence[str]
     )
 
 
+def run_question(record: QuestionRecord) -> str:
+    """The record's question (every dev record has one)."""
+    if record.question is None:
+        raise ValueError(f"dev record {record.id} has no question")
+    return record.question
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the comparison and print a Markdown table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -190,28 +210,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                 _tally(tally, run["question"], passages[run["question"]], run["answers"])
             print(tally.row())
         return 0
-    model = LocalModel()
-    memo: dict[str, str] = {}
-
-    def call(prompt: str) -> str:
-        if prompt not in memo:
-            memo[prompt] = model(prompt)
-        return memo[prompt]
+    model = Memoised(LocalModel())
+    records = [
+        QuestionRecord(line, item.id, item.question, item.passages, "QA", "dev")
+        for line, item in enumerate(items, start=1)
+    ]
+    by_id = {record.id: record for record in records}
 
     started = time.monotonic()
     tallies: list[Tally] = []
     for name, rewrite in CANDIDATES.items():
         tally = Tally(name)
-        for item in items:
-            result = relapse.run(
-                item.question,
-                item.passages,
-                call_llm=call,
-                build_prompt=model.build_prompt,
-                rewrite=rewrite,
-                max_iterations=3,
-            )
-            _tally(tally, item.question, list(item.passages), [r.answer for r in result.transcript])
+        loop = relapse.Loop(max_iterations=3, rewrite=rewrite)
+        for run in evaluate_loop(records, lambda: model, loop=loop).runs:
+            record = by_id[run.id]
+            _tally(tally, run_question(record), list(record.passages), run.answers)
         tallies.append(tally)
         print(f"# {name} done at {time.monotonic() - started:.0f}s", file=sys.stderr)
 
@@ -220,12 +233,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         tally = Tally("relapse 0.1.0 loop (baseline)")
         # 0.1.0 writes its own prompts; the base model needs the worked
         # examples in front of them to answer at all.
-        first_example = _EXAMPLES.split("\n\n")[0] + "\n\n"
+        first_example = LocalModel.build_prompt("", []).split("\n\n")[0] + "\n\n"
         for item in items:
             result = old.run(
                 item.question,
                 list(item.passages),
-                call_llm=lambda p: call(first_example + p),
+                call_llm=lambda p: model(first_example + p),
                 max_iterations=3,
             )
             _tally(tally, item.question, list(item.passages), [r.answer for r in result.transcript])

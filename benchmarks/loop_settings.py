@@ -1,9 +1,10 @@
 """
 Measure the loop controls on the real local model over the 76 dev questions.
 
-Runs ``relapse.run`` with Gemma 3 270M (:class:`relapse.llms.local.LocalModel`),
-``max_iterations=3`` and the default grounding check over every item of
-``relapse/data/dev.jsonl`` under four settings:
+A thin driver of :func:`relapse.evaluation.evaluate_loop`: one
+``relapse.Loop(max_iterations=3, ...)`` per setting, with Gemma 3 270M
+(:class:`relapse.llms.local.LocalModel`) and the default grounding check, over
+every item of ``relapse/data/dev.jsonl``, under four settings:
 
 (a) today's loop: greedy decoding on every iteration;
 (b) ``stop_on_repeat=True``: a retry failing with the same spans ends the
@@ -13,10 +14,13 @@ Runs ``relapse.run`` with Gemma 3 270M (:class:`relapse.llms.local.LocalModel`),
     temperature and a new seed per iteration);
 (d) both.
 
-and prints per setting: first answers failing, how many of those recovered,
-how many recovered *as a refusal* (the grounded answer says the context does
-not contain the answer), exhausted, stalled, identical repeats paid for (a
-retry answer equal to the previous answer) and mean LLM calls per question.
+and prints per setting, from the :class:`relapse.evaluation.LoopReport`: first
+answers failing, how many of those recovered, how many recovered *as a
+refusal* (the grounded answer says the context does not contain the answer),
+echoed (a final answer copying the context, question or instructions back;
+never counted as recovered), exhausted, stalled, identical repeats paid for
+(a retry answer equal to the previous answer) and mean LLM calls per
+question.
 
 Calls are memoised by ``(prompt, temperature, seed)``: the model is
 deterministic for those (every call starts from a reset context), so first
@@ -37,54 +41,16 @@ import itertools
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import relapse
 from relapse.demo import load_items
-from relapse.evaluation._outcomes import RECOVERED_REFUSAL, outcome_of
+from relapse.evaluation import LoopReport, QuestionRecord, evaluate_loop
 from relapse.llms.local import LocalModel
 
-
-@dataclass
-class Tally:
-    """Counts for one setting."""
-
-    name: str
-    questions: int = 0
-    first_failed: int = 0
-    recovered: int = 0
-    recovered_refusal: int = 0
-    exhausted: int = 0
-    stalled: int = 0
-    repeats: int = 0
-    calls: int = 0
-
-    def add(self, result: relapse.RelapseResult) -> None:
-        """Count one question's result."""
-        self.questions += 1
-        self.calls += result.iterations
-        self.first_failed += not result.transcript[0].grounded
-        self.recovered += result.outcome == "recovered"
-        self.recovered_refusal += outcome_of(result) == RECOVERED_REFUSAL
-        self.exhausted += result.outcome == "exhausted"
-        self.stalled += result.outcome == "stalled"
-        answers = [r.answer for r in result.transcript]
-        self.repeats += sum(a == b for a, b in itertools.pairwise(answers))
-
-    def row(self) -> str:
-        """One Markdown table row."""
-        n = max(1, self.questions)
-        return (
-            f"| {self.name} | {self.first_failed}/{self.questions} |"
-            f" {self.recovered}/{self.first_failed} | {self.recovered_refusal} |"
-            f" {self.exhausted} | {self.stalled} | {self.repeats} | {self.calls / n:.2f} |"
-        )
-
-
 HEADER = (
-    "| setting | first answers failing | recovered | recovered as a refusal | exhausted |"
-    " stalled | identical repeats paid | mean calls |\n"
-    "|---|---:|---:|---:|---:|---:|---:|---:|"
+    "| setting | first answers failing | recovered | recovered as a refusal | echoed |"
+    " exhausted | stalled | identical repeats paid | mean calls |\n"
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 )
 
 #: name -> (stop_on_repeat, vary sampling on retries)
@@ -94,6 +60,39 @@ SETTINGS: dict[str, tuple[bool, bool]] = {
     "(c) sampling varied on retries": (False, True),
     "(d) both": (True, True),
 }
+
+
+class Memoised:
+    """
+    The local model, memoised by ``(prompt, temperature, seed)``.
+
+    Deterministic for those (every call starts from a reset context), so the
+    four settings share their first answers; ``build_prompt`` is the model's.
+    """
+
+    def __init__(self, model: LocalModel) -> None:
+        self.model = model
+        self.build_prompt = model.build_prompt
+        self.memo: dict[tuple[str, float, int], str] = {}
+
+    def __call__(self, prompt: str) -> str:
+        key = (prompt, *self.model.sampling())
+        if key not in self.memo:
+            self.memo[key] = self.model(prompt)
+        return self.memo[key]
+
+
+def row(name: str, report: LoopReport) -> str:
+    """One Markdown table row of a setting's report."""
+    outcomes = report.outcomes
+    first_failed = sum(not run.first_grounded for run in report.runs)
+    recovered = outcomes["recovered"] + outcomes["recovered_refusal"]
+    repeats = sum(a == b for run in report.runs for a, b in itertools.pairwise(run.answers))
+    return (
+        f"| {name} | {first_failed}/{len(report.runs)} | {recovered}/{first_failed} |"
+        f" {outcomes['recovered_refusal']} | {outcomes['echoed']} | {outcomes['exhausted']} |"
+        f" {outcomes['stalled']} | {repeats} | {report.mean_calls or 0.0:.2f} |"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -114,49 +113,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.limit is not None and args.limit < 1:
         parser.error("--limit must be >= 1")
 
-    items = [
-        item
-        for item in load_items("dev")
+    records = [
+        QuestionRecord(line, item.id, item.question, item.passages, "QA", "dev")
+        for line, item in enumerate(load_items("dev"), start=1)
         if not args.only or any(text in item.question for text in args.only)
     ][: args.limit]
-    if not items:
+    if not records:
         parser.error("no dev question matches --only")
-    model = LocalModel()
-    memo: dict[tuple[str, float, int], str] = {}
-
-    def call(prompt: str) -> str:
-        key = (prompt, *model.sampling())
-        if key not in memo:
-            memo[key] = model(prompt)
-        return memo[key]
+    model = Memoised(LocalModel())
 
     started = time.monotonic()
-    tallies: list[Tally] = []
+    reports: dict[str, LoopReport] = {}
     for name, (stop_on_repeat, vary) in SETTINGS.items():
-        model.retry_temperature = args.temperature if vary else None
-        tally = Tally(name)
-        for item in items:
-            tally.add(
-                relapse.run(
-                    item.question,
-                    item.passages,
-                    call_llm=call,
-                    build_prompt=model.build_prompt,
-                    max_iterations=3,
-                    stop_on_repeat=stop_on_repeat,
-                )
-            )
-        tallies.append(tally)
+        model.model.retry_temperature = args.temperature if vary else None
+        loop = relapse.Loop(max_iterations=3, stop_on_repeat=stop_on_repeat)
+        reports[name] = evaluate_loop(records, lambda: model, loop=loop)
         print(f"# {name} done at {time.monotonic() - started:.0f}s", file=sys.stderr)
 
     elapsed = time.monotonic() - started
     print(
-        f"{len(items)} dev questions, max_iterations=3, retry temperature"
+        f"{len(records)} dev questions, max_iterations=3, retry temperature"
         f" {args.temperature} in (c) and (d), {elapsed:.0f} s\n"
     )
     print(HEADER)
-    for tally in tallies:
-        print(tally.row())
+    for name, report in reports.items():
+        print(row(name, report))
     return 0
 
 

@@ -3,11 +3,13 @@ What the loop costs in tokens: first attempt vs retries, through an OpenAI-compa
 
 Starts llama-cpp-python's own OpenAI-compatible server on loopback with the
 bundled Gemma 3 270M, then answers the 76 dev questions
-(``relapse/data/dev.jsonl``) with a function decorated by
-``@relapse.grounded`` that calls the official ``openai`` SDK and returns its
-``Completion`` object unchanged; relapse reads the answer and the usage from
-that object. For every question it sums the tokens of iteration 1 and of the
-retries (``IterationRecord.usage``) and prints:
+(``relapse/data/dev.jsonl``) with :func:`relapse.evaluation.evaluate_loop`
+driving a ``relapse.Loop(max_iterations=...)`` around a model that calls the
+official ``openai`` SDK and returns its ``Completion`` object unchanged;
+relapse reads the answer and the usage from that object. For every question
+it sums the tokens of iteration 1 and of the retries
+(:attr:`relapse.evaluation.QuestionRun.usage`, one ``relapse.Usage`` per call)
+and prints:
 
 * questions, those that needed a retry, and LLM calls;
 * tokens of the first attempts (input, output, total) and of the retries;
@@ -40,6 +42,7 @@ from typing import Any
 
 import relapse
 from relapse.demo import load_items
+from relapse.evaluation import QuestionRecord, QuestionRun, evaluate_loop
 from relapse.llms.local import LocalModel, default_model_path
 
 
@@ -102,8 +105,8 @@ class Tally:
     #: First-attempt tokens of the retried questions only.
     first_of_retried: relapse.Usage = field(default_factory=relapse.Usage)
 
-    def add(self, result: relapse.RelapseResult) -> None:
-        usages = [record.usage for record in result.transcript]
+    def add(self, run: QuestionRun) -> None:
+        usages = run.usage
         if any(usage is None for usage in usages):
             raise RuntimeError("an attempt reported no usage; the server should always report it")
         first, *later = [usage for usage in usages if usage is not None]
@@ -114,6 +117,30 @@ class Tally:
             self.retried += 1
             self.first_of_retried += first
             self.retries += sum(later, relapse.Usage())
+
+
+class Completions:
+    """
+    The model: one ``completions.create`` per prompt, the ``Completion`` returned unchanged.
+
+    Greedy (temperature 0, seed 0), at most 80 tokens, stopping at a line
+    break, over :meth:`relapse.llms.local.LocalModel.build_prompt`'s prompt.
+    """
+
+    build_prompt = staticmethod(LocalModel.build_prompt)
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+
+    def __call__(self, prompt: str) -> Any:
+        return self.client.completions.create(
+            model="gemma-3-270m",
+            prompt=prompt,
+            max_tokens=80,
+            temperature=0.0,
+            seed=0,
+            stop=["\n"],
+        )
 
 
 def _line(label: str, usage: relapse.Usage, per: int) -> str:
@@ -134,25 +161,17 @@ def main(argv: list[str] | None = None) -> None:
 
     import openai
 
-    items = load_items("dev")[: args.limit]
+    records = [
+        QuestionRecord(line, item.id, item.question, item.passages, "QA", "dev")
+        for line, item in enumerate(load_items("dev")[: args.limit], start=1)
+    ]
     tally = Tally()
     began = time.perf_counter()
     with openai_server(args.threads) as base:
-        client = openai.OpenAI(base_url=base, api_key="unused")
-
-        @relapse.grounded(chunks_arg="passages", max_iterations=args.max_iterations)
-        def answer(question: str, passages: list[str]) -> Any:
-            return client.completions.create(
-                model="gemma-3-270m",
-                prompt=LocalModel.build_prompt(question, passages),
-                max_tokens=80,
-                temperature=0.0,
-                seed=0,
-                stop=["\n"],
-            )
-
-        for item in items:
-            tally.add(answer.run(item.question, list(item.passages)))
+        model = Completions(openai.OpenAI(base_url=base, api_key="unused"))
+        loop = relapse.Loop(max_iterations=args.max_iterations)
+        for run in evaluate_loop(records, lambda: model, loop=loop).runs:
+            tally.add(run)
     elapsed = time.perf_counter() - began
     whole = tally.first + tally.retries
     print(

@@ -1,14 +1,29 @@
-"""Shared fixtures: injected tracer providers (never global ones), a local OpenAI server."""
+"""
+Shared fixtures, function-scoped and named by signal: ``spans``, ``metrics``, ``logs``, ``clock``.
+
+Every provider is injected (``tracer_provider=spans.provider``, ...), never
+made global, and shut down after its test. A local OpenAI server is shared by
+the session.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 import pytest
+from opentelemetry.sdk._logs import LoggerProvider
+from opentelemetry.sdk._logs.export import InMemoryLogRecordExporter, SimpleLogRecordProcessor
 
+from helpers import CapturedLogs
 from llama_server import LlamaServer
 from llama_server import llama_server as start_llama_server
-from relapse.testing import CapturedSpans, capture_spans
+from relapse.testing import (
+    CapturedMetrics,
+    CapturedSpans,
+    FakeClock,
+    capture_metrics,
+    capture_spans,
+)
 
 
 @pytest.fixture
@@ -16,6 +31,29 @@ def spans() -> Iterator[CapturedSpans]:
     """A tracer provider exporting to memory, for one test."""
     with capture_spans() as captured:
         yield captured
+
+
+@pytest.fixture
+def metrics() -> Iterator[CapturedMetrics]:
+    """A meter provider read in memory, for one test."""
+    with capture_metrics() as captured:
+        yield captured
+
+
+@pytest.fixture
+def logs() -> Iterator[CapturedLogs]:
+    """A logger provider exporting to memory, for one test."""
+    exporter = InMemoryLogRecordExporter()
+    provider = LoggerProvider()
+    provider.add_log_record_processor(SimpleLogRecordProcessor(exporter))
+    yield CapturedLogs(provider, exporter)
+    provider.shutdown()
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    """A clock at 1000.0 s that moves only when the test moves it."""
+    return FakeClock(start=1000.0)
 
 
 @pytest.fixture(scope="session")

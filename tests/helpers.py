@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from opentelemetry.sdk._logs import LoggerProvider, ReadableLogRecord
+from opentelemetry.sdk._logs.export import InMemoryLogRecordExporter
 
 import relapse
 from relapse import GroundingFinding, GroundingResult
@@ -201,3 +205,16 @@ SIX = [
 def refuse_to_load() -> LoopFake:
     """A model factory that fails as a missing extra does."""
     raise ImportError("the model's package is not installed")
+
+
+@dataclass
+class CapturedLogs:
+    """The provider to pass as ``logger_provider=`` and the log records it exported."""
+
+    provider: LoggerProvider
+    exporter: InMemoryLogRecordExporter
+
+    @property
+    def records(self) -> tuple[ReadableLogRecord, ...]:
+        """Every log record exported, in order (each ``.log_record`` holds its fields)."""
+        return tuple(self.exporter.get_finished_logs())

@@ -15,7 +15,7 @@ import pytest
 
 import relapse
 from helpers import forbid
-from relapse.testing import CapturedSpans
+from relapse.testing import CapturedMetrics, CapturedSpans
 from sdk_shapes import (
     AnthropicUsage,
     ChatCompletion,
@@ -717,18 +717,15 @@ class TestAcrossTheLoop:
         transcript = caught.value.relapse_transcript  # type: ignore[attr-defined]
         assert [relapse.Usage(40, 6)] == [record.usage for record in transcript]
 
-    def test_tokens_histogram_counts_a_budget_stop(self) -> None:
+    def test_tokens_histogram_counts_a_budget_stop(self, metrics: CapturedMetrics) -> None:
         """The tokens histogram records a call stopped by the budget under outcome budget."""
-        from opentelemetry.sdk.metrics import MeterProvider
-        from opentelemetry.sdk.metrics.export import InMemoryMetricReader
-
-        reader = InMemoryMetricReader()
+        reader = metrics.reader
 
         @relapse.grounded(
             chunks_arg="docs",
             grounding_check=forbid("1999"),
             max_total_tokens=50,
-            meter_provider=MeterProvider(metric_readers=[reader]),
+            meter_provider=metrics.provider,
         )
         def answer(query: str, docs: list[str]) -> ChatCompletion:
             return chat_completion("1999", prompt=45, completion=10)

@@ -20,6 +20,7 @@ from opentelemetry.trace import StatusCode
 
 import relapse
 from helpers import forbid
+from relapse import testing
 from relapse._loop import drive, steps
 from relapse._policy import Policy, make_policy
 from relapse.testing import CapturedSpans, ScriptedLLM
@@ -209,22 +210,19 @@ class TestCallerTimeout:
         assert_spans_failed_with(spans, "GeneratorExit", 1)
 
 
-class FakeClock:
-    """A monotonic clock that moves only when told to; ``tick`` seconds per LLM call."""
+class FakeClock(testing.FakeClock):
+    """:class:`relapse.testing.FakeClock` at 1000.0 s, moved ``tick`` seconds per LLM call."""
 
     def __init__(self, tick: float) -> None:
-        self.now = 1000.0
+        super().__init__(start=1000.0)
         self.tick = tick
-
-    def __call__(self) -> float:
-        return self.now
 
     def llm(self, answers: list[str]) -> Callable[[str, Any], str]:
         """A driver call that returns ``answers`` in order and advances the clock each time."""
         script = itertools.chain(answers, itertools.repeat(answers[-1]))
 
         def call(prompt: str, chunks: Any) -> str:
-            self.now += self.tick
+            self.advance(self.tick)
             return next(script)
 
         return call
@@ -396,3 +394,33 @@ class TestOverallTimeout:
         """A timeout that is not a number is a TypeError naming it."""
         with pytest.raises(TypeError, match="timeout"):
             relapse.grounded(chunks_arg="docs", timeout="5")  # type: ignore[arg-type]
+
+
+class TestThePublicClock:
+    """``clock=``: a timeout tested through the public API, with relapse.testing.FakeClock."""
+
+    def test_the_loop_reads_the_given_clock(self) -> None:
+        """Each call takes 4 s: after 3 calls 12 s >= 10 s are spent, so no fourth starts."""
+        clock = testing.FakeClock(start=100.0)
+        elapsed: list[float] = []
+
+        def llm(prompt: str) -> str:
+            clock.advance(4.0)
+            return "WRONG"
+
+        result = relapse.run(
+            "q",
+            DOCS,
+            call_llm=llm,
+            grounding_check=forbid("WRONG"),
+            max_iterations=5,
+            timeout=10.0,
+            clock=clock,
+            on_iteration=lambda attempt: elapsed.append(attempt.elapsed_s),
+        )
+        assert ("timeout", 3) == (result.outcome, result.iterations)
+        assert [0.0, 4.0, 8.0] == elapsed
+
+    def test_a_clock_must_be_callable(self) -> None:
+        with pytest.raises(TypeError, match="clock must be callable"):
+            relapse.Loop(clock=12.0)  # type: ignore[typeddict-item]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from importlib import resources
 
 import pytest
@@ -29,6 +29,22 @@ class Scripted:
     @staticmethod
     def build_prompt(question: str, chunk_texts: Sequence[str]) -> str:
         return f"{len(chunk_texts)} chunks | {question}"
+
+
+#: A first answer whose first sentence passes and whose second invents a number.
+STREAMED_FIRST = "Mice come in through gaps. " + INVENTED
+
+
+class StreamingScripted(Scripted):
+    """Scripted, streamed word by word; the retry prompt quotes the invented number."""
+
+    def __call__(self, prompt: str) -> str:
+        raise AssertionError("run_demo(stream=True) must stream")
+
+    def stream(self, prompt: str) -> Iterator[str]:
+        text = STREAMED_FIRST if "987654" not in prompt else PLAIN
+        for word in text.split(" "):
+            yield word + " "
 
 
 class TestItems:
@@ -205,6 +221,35 @@ class TestRunDemo:
         """Negative limits and fewer than one iteration are ValueErrors."""
         with pytest.raises(ValueError, match=message):
             run_demo(out=io.StringIO(), model=Scripted(), **kwargs)  # type: ignore[arg-type]
+
+
+class TestStreamedDemo:
+    def test_shows_the_released_text_and_what_was_never_shown(self) -> None:
+        """The passing first sentence is shown, the invented number never; the retry continues."""
+        out = io.StringIO()
+        summary = run_demo(limit=1, out=out, model=StreamingScripted(), stream=True)
+        lines = out.getvalue().splitlines()
+        shown = "Mice come in through gaps. "
+        assert f"  answer: {shown}{PLAIN} " == lines[1]
+        assert re.fullmatch(r"  \(first text after \d+\.\d\d s\)", lines[2])
+        assert [
+            f"  attempt 1 (NOT grounded): shown {shown!r}",
+            f"    never shown: {INVENTED!r}",
+            "    FG001 '987654'",
+            f"  attempt 2 (grounded): shown {PLAIN + ' '!r}",
+            "    resolved FG001 '987654'",
+            "  outcome: recovered",
+        ] == lines[3:9]
+        assert (1, 0, 1, 2) == (
+            summary.questions,
+            summary.grounded_first_try,
+            summary.grounded_final,
+            summary.llm_calls,
+        )
+
+    def test_a_model_that_cannot_stream_is_refused(self) -> None:
+        with pytest.raises(TypeError, match=r"stream=True\) needs a model with stream"):
+            run_demo(limit=1, out=io.StringIO(), model=Scripted(), stream=True)
 
 
 def test_scripted_model_satisfies_run() -> None:

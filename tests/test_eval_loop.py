@@ -5,11 +5,15 @@ from __future__ import annotations
 import functools
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from helpers import LoopFake, refuse_to_load
+import relapse
+from helpers import INVENTED, LoopFake, refuse_to_load
 from relapse.evaluation import evaluate_loop, format_loop_report, load_questions
+from relapse.testing import capture_spans
+from sdk_shapes import ChatCompletion, chat_completion
 
 
 def question(key: str, **extra: object) -> dict[str, object]:
@@ -162,6 +166,135 @@ class TestEvaluateLoop:
         """Refused before any model is made."""
         with pytest.raises(ValueError, match=message):
             evaluate_loop(load_questions(dataset), LoopFake, **option)  # type: ignore[arg-type]
+
+
+compact = relapse.compact_retry
+
+
+def repeat_the_question(attempt: relapse.Attempt) -> str:
+    """A ``rewrite`` that asks the question again unchanged (module level: it pickles)."""
+    return attempt.query
+
+
+class Reporting:
+    """A model without token counters whose every response reports 7 + 3 tokens."""
+
+    def __call__(self, prompt: str) -> ChatCompletion:
+        return chat_completion("Fine.", prompt=7, completion=3)
+
+
+class TestEvaluateLoopWithALoop:
+    def test_the_loops_options_apply_to_every_question(self, dataset: Path) -> None:
+        """stop_on_repeat: stubborn's retry repeats its one failing span: stalled at 2 calls."""
+        report = evaluate_loop(
+            load_questions(dataset),
+            LoopFake,
+            loop=relapse.Loop(max_iterations=3, stop_on_repeat=True),
+        )
+        assert [
+            ("first", "grounded_first_try", 1),
+            ("recovers", "recovered", 2),
+            ("refuses", "recovered_refusal", 2),
+            ("stubborn", "stalled", 2),
+        ] == [(run.id, run.outcome, run.calls) for run in report.runs]
+
+    def test_a_rewrite_in_the_loop_is_the_one_used(self, dataset: Path) -> None:
+        """A rewrite that drops the note: no retry prompt quotes 987654, nothing recovers."""
+        report = evaluate_loop(
+            load_questions(dataset),
+            LoopFake,
+            loop=relapse.Loop(max_iterations=2, rewrite=repeat_the_question),
+        )
+        assert ["grounded_first_try", "exhausted", "exhausted", "exhausted"] == [
+            run.outcome for run in report.runs
+        ]
+        # Every prompt is a first-kind prompt of 100 characters: 1 + 2 + 2 + 2 of them.
+        assert [(100,), (100, 100), (100, 100), (100, 100)] == [
+            run.prompt_chars for run in report.runs
+        ]
+
+    def test_every_answer_and_its_usage_are_kept(self, dataset: Path) -> None:
+        """recovers: the invented answer, then "Fine."; a str response reports no usage."""
+        report = evaluate_loop(
+            load_questions(dataset), LoopFake, loop=relapse.Loop(max_iterations=2)
+        )
+        recovers = report.runs[1]
+        assert ((INVENTED, "Fine."), (None, None)) == (recovers.answers, recovers.usage)
+
+    def test_tokens_come_from_the_responses_without_counters(self, dataset: Path) -> None:
+        """Each of the 4 questions: one call reporting 7 + 3 = 10 tokens."""
+        report = evaluate_loop(load_questions(dataset), Reporting, loop=relapse.Loop())
+        assert [(relapse.Usage(7, 3),)] * 4 == [run.usage for run in report.runs]
+        assert ([10] * 4, 10.0) == ([run.tokens for run in report.runs], report.mean_tokens)
+        assert {"input_tokens": 7, "output_tokens": 3} == report.to_dict()["runs"][0]["usage"][0]
+
+    def test_the_loop_reaches_the_worker_processes(self, dataset: Path) -> None:
+        """The same stalled run as in-process: stop_on_repeat was rebuilt in the worker."""
+        report = evaluate_loop(
+            load_questions(dataset),
+            functools.partial(LoopFake),
+            loop=relapse.Loop(max_iterations=3, stop_on_repeat=True, rewrite=compact),
+            workers=2,
+        )
+        assert [
+            ("first", "grounded_first_try", 1),
+            ("recovers", "recovered", 2),
+            ("refuses", "recovered_refusal", 2),
+            ("stubborn", "stalled", 2),
+        ] == [(run.id, run.outcome, run.calls) for run in report.runs]
+
+    @pytest.mark.parametrize(
+        ("shortcut", "named"),
+        [
+            ({"max_iterations": 2}, "loop= or max_iterations=, not both"),
+            ({"grounding_check": relapse.default_grounding_check}, "loop= or grounding_check="),
+            (
+                {"max_iterations": 2, "grounding_check": relapse.default_grounding_check},
+                "loop= or grounding_check=, max_iterations=, not both",
+            ),
+        ],
+    )
+    def test_a_loop_and_a_shortcut_are_refused(
+        self, dataset: Path, shortcut: dict[str, Any], named: str
+    ) -> None:
+        """The message names every shortcut given and where it goes instead."""
+        with pytest.raises(TypeError, match=named) as raised:
+            evaluate_loop(load_questions(dataset), LoopFake, loop=relapse.Loop(), **shortcut)
+        assert "loop.replace(" in str(raised.value)
+
+    def test_a_loop_that_is_not_a_loop(self, dataset: Path) -> None:
+        """A mapping of options is not a Loop: TypeError naming loop and the type."""
+        with pytest.raises(TypeError, match=r"loop must be a relapse\.Loop, got dict"):
+            evaluate_loop(
+                load_questions(dataset),
+                LoopFake,
+                loop={"max_iterations": 2},  # type: ignore[arg-type]
+            )
+
+    def test_an_option_that_cannot_reach_a_worker_is_named(self, dataset: Path) -> None:
+        """A lambda rewrite cannot be pickled: refused before any process starts."""
+        loop = relapse.Loop(rewrite=lambda attempt: attempt.query)
+        with pytest.raises(
+            TypeError, match=r"workers=2\) sends the loop .* rewrite= \(a function\)"
+        ):
+            evaluate_loop(load_questions(dataset), LoopFake, loop=loop, workers=2)
+
+    def test_a_telemetry_provider_cannot_reach_a_worker(self, dataset: Path) -> None:
+        """A tracer provider is named, with the way out (workers=1)."""
+        with capture_spans() as captured:
+            loop = relapse.Loop(tracer_provider=captured.provider)
+            with pytest.raises(TypeError, match=r"tracer_provider= .* trace with workers=1"):
+                evaluate_loop(load_questions(dataset), LoopFake, loop=loop, workers=2)
+
+    def test_a_traced_loop_in_process_makes_one_call_span_per_question(self, dataset: Path) -> None:
+        """workers=1 keeps the providers: 4 questions, 4 ``relapse run`` spans."""
+        with capture_spans() as captured:
+            evaluate_loop(
+                load_questions(dataset),
+                LoopFake,
+                loop=relapse.Loop(tracer_provider=captured.provider),
+            )
+            assert 4 == len(captured.named("relapse run"))
 
 
 class TestWorkerErrors:

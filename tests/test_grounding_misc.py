@@ -8,7 +8,7 @@ from types import MappingProxyType
 import pytest
 
 import relapse
-from relapse import GroundingFinding, GroundingResult
+from relapse import Evidence, GroundingFinding, GroundingResult
 from relapse.grounding import (
     ALL_CODES,
     ECHO_PHRASES,
@@ -138,7 +138,9 @@ class TestApi:
 
     def test_grounded_answer(self) -> None:
         """A grounded answer has ``ok`` True and no findings."""
-        assert GroundingResult(ok=True, findings=()) == default_grounding_check(
+        cost = (len("It cost "), len("It cost $5"))  # the amount, its sign included
+        evidence = (Evidence("number", cost, 0, cost),)
+        assert GroundingResult(ok=True, findings=(), evidence=evidence) == default_grounding_check(
             "", ["It cost $5."], "It cost $5."
         )
 

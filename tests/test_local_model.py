@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 import threading
+from collections.abc import Iterator
 
 import pytest
 
@@ -113,6 +114,36 @@ class TestRealModelInTheLoop:
         item = load_items("demo")[0]
         prompt = model.build_prompt(item.question, item.passages)
         assert model(prompt) == model(prompt)
+
+    def test_the_stream_is_the_answer_token_by_token(self, model: LocalModel) -> None:
+        """stream(prompt) joined is __call__'s answer; closing it early frees the model."""
+        item = load_items("demo")[1]
+        prompt = model.build_prompt(item.question, item.passages)
+        answer = model(prompt)
+        pieces = list(model.stream(prompt))
+        assert len(pieces) > 1
+        assert answer == "".join(pieces).strip()
+        stopped = model.stream(prompt)
+        assert pieces[0] == next(stopped)
+        stopped.close()  # mid-generation: the lock is released
+        assert answer == model(prompt)
+
+    def test_streams_under_release_sentence(self, model: LocalModel) -> None:
+        """A grounded generator over the real model: what was released passed the check."""
+        item = load_items("demo")[0]
+
+        @relapse.grounded(chunks_arg="passages", release="sentence", max_iterations=2)
+        def answer(question: str, passages: list[str]) -> Iterator[str]:
+            return model.stream(model.build_prompt(question, passages))
+
+        with answer(item.question, list(item.passages)) as stream:  # type: ignore[attr-defined]
+            released = "".join(stream)
+        result = stream.result
+        assert released == result.answer
+        assert released == "".join(r.released for r in result.transcript)
+        if released:
+            texts = list(item.passages)
+            assert relapse.default_grounding_check(item.question, texts, released).ok
 
 
 @pytest.mark.slow

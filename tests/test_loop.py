@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import pickle
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -143,6 +144,22 @@ def _check_by_query(query: str, chunks: Sequence[str], answer: str) -> relapse.G
         return relapse.GroundingResult(ok=True)
     finding = relapse.GroundingFinding("FG001", f"not in chunks: [{answer!r}]", (answer,))
     return relapse.GroundingResult(ok=False, findings=(finding,))
+
+
+class TestPickled:
+    def test_a_loop_pickles_as_its_options(self) -> None:
+        """Unpickled, it is built again from the same options and runs with them."""
+        loop = relapse.Loop(max_iterations=2, stop_on_repeat=True, rewrite=relapse.compact_retry)
+        again = pickle.loads(pickle.dumps(loop))
+        assert dict(loop.options) == dict(again.options)
+        result = again.run("q", ["It opened in 1932."], call_llm=lambda _: "It opened in 1931.")
+        # stop_on_repeat: the retry repeats the one failing span, resolving nothing.
+        assert ("stalled", 2) == (result.outcome, result.iterations)
+
+    def test_an_option_that_does_not_pickle_fails_pickling(self) -> None:
+        """A lambda policy is the pickle module's own error, naming the lambda."""
+        with pytest.raises((pickle.PicklingError, AttributeError), match="lambda"):
+            pickle.dumps(relapse.Loop(rewrite=lambda attempt: attempt.query))
 
 
 class TestShared:

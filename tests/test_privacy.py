@@ -15,12 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from opentelemetry.sdk._logs import LoggerProvider
 from opentelemetry.sdk._logs.export import InMemoryLogRecordExporter, SimpleLogRecordProcessor
-from opentelemetry.sdk.metrics import MeterProvider
-from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 
 import relapse
 from relapse.checks import LLMJudge, all_of
-from relapse.testing import ScriptedLLM, capture_spans
+from relapse.testing import ScriptedLLM, capture_metrics, capture_spans
 
 MARKERS = st.text(alphabet=string.ascii_letters, min_size=16, max_size=24)
 
@@ -44,13 +42,11 @@ def test_no_marker_in_any_exported_telemetry(marker: str, via_logs: bool, newlin
         LLMJudge(lambda prompt: next(judge_replies)),
         short_circuit=False,
     )
-    reader = InMemoryMetricReader()
-    meters = MeterProvider(metric_readers=[reader])
     log_exporter = InMemoryLogRecordExporter()
     loggers = LoggerProvider()
     loggers.add_log_record_processor(SimpleLogRecordProcessor(log_exporter))
     try:
-        with capture_spans() as spans:
+        with capture_spans() as spans, capture_metrics() as meters:
             result = relapse.run(
                 query,
                 chunks,
@@ -58,15 +54,14 @@ def test_no_marker_in_any_exported_telemetry(marker: str, via_logs: bool, newlin
                 grounding_check=check,
                 capture_content=False,
                 tracer_provider=spans.provider,
-                meter_provider=meters,
+                meter_provider=meters.provider,
                 logger_provider=loggers if via_logs else None,
             )
             exported = [s.to_json() for s in spans.spans]
-        metrics = reader.get_metrics_data()
-        exported.append(metrics.to_json() if metrics is not None else "")
+            metrics = meters.reader.get_metrics_data()
+            exported.append(metrics.to_json() if metrics is not None else "")
         exported.extend(r.to_json() for r in log_exporter.get_finished_logs())
     finally:
-        meters.shutdown()
         loggers.shutdown()
     assert (True, 2) == (result.grounded, result.iterations)
     # The findings did quote the marker: it is the telemetry that must not.

@@ -3,23 +3,22 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from opentelemetry.sdk._logs import LoggerProvider
-from opentelemetry.sdk._logs.export import InMemoryLogRecordExporter, SimpleLogRecordProcessor
+from opentelemetry.sdk._logs.export import InMemoryLogRecordExporter
 from opentelemetry.sdk.metrics import MeterProvider
 from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 import relapse
-from helpers import forbid
+from helpers import CapturedLogs, forbid
 from relapse._telemetry import attributes as attr
-from relapse.testing import ScriptedLLM
+from relapse.testing import CapturedMetrics, CapturedSpans, ScriptedLLM
 
 QUERY = "Q-SECRET: when did the museum open?"
 DOCS = ["CHUNKTEXT the museum opened in 1931 CHUNKTEXT"]
@@ -68,20 +67,22 @@ class Sinks:
 
 
 @pytest.fixture
-def sinks(monkeypatch: pytest.MonkeyPatch) -> Iterator[Sinks]:
+def sinks(
+    monkeypatch: pytest.MonkeyPatch,
+    spans: CapturedSpans,
+    logs: CapturedLogs,
+    metrics: CapturedMetrics,
+) -> Sinks:
+    """The conftest span, log and metric fixtures together, the environment unset."""
     monkeypatch.delenv(ENV, raising=False)
-    spans = InMemorySpanExporter()
-    tracer_provider = TracerProvider()
-    tracer_provider.add_span_processor(SimpleSpanProcessor(spans))
-    logs = InMemoryLogRecordExporter()
-    logger_provider = LoggerProvider()
-    logger_provider.add_log_record_processor(SimpleLogRecordProcessor(logs))
-    metrics = InMemoryMetricReader()
-    meter_provider = MeterProvider(metric_readers=[metrics])
-    yield Sinks(tracer_provider, spans, logger_provider, logs, meter_provider, metrics)
-    tracer_provider.shutdown()
-    logger_provider.shutdown()
-    meter_provider.shutdown()
+    return Sinks(
+        spans.provider,
+        spans.exporter,
+        logs.provider,
+        logs.exporter,
+        metrics.provider,
+        metrics.reader,
+    )
 
 
 def ask(sinks: Sinks, *, events_as_logs: bool = False, **options: Any) -> relapse.RelapseResult:

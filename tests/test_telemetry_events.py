@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-
-import pytest
-from opentelemetry.sdk._logs import LoggerProvider
-from opentelemetry.sdk._logs.export import InMemoryLogRecordExporter, SimpleLogRecordProcessor
+from collections.abc import Sequence
 
 import relapse
+from helpers import CapturedLogs
 from relapse._telemetry import attributes as attr
 from relapse._version import VERSION
 from relapse.testing import CapturedSpans, ScriptedLLM
@@ -47,15 +44,6 @@ numbers.name = "numbers"  # type: ignore[attr-defined]
 SCRIPT = ["It is 512 metres, 40 floors, built 1889.", "It is 330 metres tall."]
 
 
-@pytest.fixture
-def logs() -> Iterator[tuple[LoggerProvider, InMemoryLogRecordExporter]]:
-    exporter = InMemoryLogRecordExporter()
-    provider = LoggerProvider()
-    provider.add_log_record_processor(SimpleLogRecordProcessor(exporter))
-    yield provider, exporter
-    provider.shutdown()
-
-
 class TestSpanEvents:
     def test_one_event_per_iteration_on_its_span(self, spans: CapturedSpans) -> None:
         """Without a logger provider each iteration span carries one event, no answer text."""
@@ -92,11 +80,9 @@ class TestSpanEvents:
 
 
 class TestLogRecords:
-    def test_events_go_through_the_logs_api(
-        self, spans: CapturedSpans, logs: tuple[LoggerProvider, InMemoryLogRecordExporter]
-    ) -> None:
+    def test_events_go_through_the_logs_api(self, spans: CapturedSpans, logs: CapturedLogs) -> None:
         """With a logger provider: one log record per iteration, parented to it; no span events."""
-        provider, exporter = logs
+        provider, exporter = logs.provider, logs.exporter
         llm = ScriptedLLM(SCRIPT)
 
         @relapse.grounded(
@@ -127,11 +113,9 @@ class TestLogRecords:
             assert record.log_record.body is None
         assert [(), ()] == [s.events for s in iterations]
 
-    def test_logs_without_a_tracer_sdk(
-        self, logs: tuple[LoggerProvider, InMemoryLogRecordExporter]
-    ) -> None:
+    def test_logs_without_a_tracer_sdk(self, logs: CapturedLogs) -> None:
         """With a logger provider but no tracing SDK the events are still emitted (no span ids)."""
-        provider, exporter = logs
+        provider, exporter = logs.provider, logs.exporter
         relapse.run("q", DOCS, call_llm=ScriptedLLM(SCRIPT), grounding_check=numbers,
                     logger_provider=provider)  # fmt: skip
         records = exporter.get_finished_logs()

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from opentelemetry.sdk.metrics import MeterProvider
 from opentelemetry.sdk.metrics.export import (
     HistogramDataPoint,
     InMemoryMetricReader,
@@ -18,35 +17,17 @@ from opentelemetry.sdk.metrics.export import (
 import relapse
 from relapse._telemetry.metrics import ITERATION_BUCKETS, instruments_for
 from relapse._version import VERSION
-from relapse.testing import ScriptedLLM
+from relapse.testing import CapturedMetrics, FakeClock, ScriptedLLM
 
 DOCS = ["x"]
 CHECK_SECONDS = 0.25  # exactly representable, so sums are exact
 
 
-class Clock:
-    """A perf_counter that only moves when the check runs."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    fake = Clock()
-    monkeypatch.setattr(time, "perf_counter", fake)
-    return fake
-
-
-@pytest.fixture
-def reader() -> Iterator[tuple[MeterProvider, InMemoryMetricReader]]:
-    metric_reader = InMemoryMetricReader()
-    provider = MeterProvider(metric_readers=[metric_reader])
-    yield provider, metric_reader
-    provider.shutdown()
+def clock(clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    """The conftest clock as ``time.perf_counter``: it moves only when the check runs."""
+    monkeypatch.setattr(time, "perf_counter", clock)
+    return clock
 
 
 def relapse_metrics(metric_reader: InMemoryMetricReader) -> dict[str, Metric]:
@@ -66,14 +47,12 @@ def points(metric: Metric) -> dict[tuple[tuple[str, Any], ...], Any]:
 
 
 class TestScriptedRun:
-    def test_exact_values(
-        self, clock: Clock, reader: tuple[MeterProvider, InMemoryMetricReader]
-    ) -> None:
+    def test_exact_values(self, clock: FakeClock, metrics: CapturedMetrics) -> None:
         """Recovered, exhausted, first-try and failing calls give these exact metrics."""
-        provider, metric_reader = reader
+        provider, metric_reader = metrics.provider, metrics.reader
 
         def two_codes(query: str, chunks: Sequence[str], answer: str) -> relapse.GroundingResult:
-            clock.now += CHECK_SECONDS
+            clock.advance(CHECK_SECONDS)
             if "WRONG" not in answer:
                 return relapse.GroundingResult(ok=True)
             return relapse.GroundingResult(
@@ -95,15 +74,15 @@ class TestScriptedRun:
         call(["fine"])  # grounded first try: 1 iteration
         with pytest.raises(ValueError, match="bad request"):
             call([ValueError("bad request")])  # error: no check ran
-        metrics = relapse_metrics(metric_reader)
+        found = relapse_metrics(metric_reader)
         assert {
             "relapse.calls",
             "relapse.call.iterations",
             "relapse.findings",
             "relapse.check.duration",
-        } == set(metrics)
+        } == set(found)
 
-        calls = metrics["relapse.calls"]
+        calls = found["relapse.calls"]
         assert ("{call}", True) == (calls.unit, calls.data.is_monotonic)
         assert {
             (("relapse.outcome", "recovered"),): 1,
@@ -112,7 +91,7 @@ class TestScriptedRun:
             (("error.type", "ValueError"), ("relapse.outcome", "error")): 1,
         } == {k: p.value for k, p in points(calls).items()}
 
-        iterations = metrics["relapse.call.iterations"]
+        iterations = found["relapse.call.iterations"]
         assert "{iteration}" == iterations.unit
         got = points(iterations)
         assert {
@@ -124,14 +103,14 @@ class TestScriptedRun:
         assert tuple(float(b) for b in ITERATION_BUCKETS) == tuple(recovered.explicit_bounds)
         assert [0, 1, 0, 0, 0, 0, 0, 0, 0] == list(recovered.bucket_counts)
 
-        findings = metrics["relapse.findings"]
+        findings = found["relapse.findings"]
         assert "{finding}" == findings.unit
         assert {
             (("relapse.finding.code", "FG001"),): 4,
             (("relapse.finding.code", "FG003"),): 4,
         } == {k: p.value for k, p in points(findings).items()}
 
-        duration = metrics["relapse.check.duration"]
+        duration = found["relapse.check.duration"]
         assert "s" == duration.unit
         ((key, point),) = points(duration).items()
         assert (("gen_ai.evaluation.name", "two_codes"),) == key
@@ -142,9 +121,9 @@ class TestScriptedRun:
             point.max,
         )
 
-    def test_no_tracer_needed(self, reader: tuple[MeterProvider, InMemoryMetricReader]) -> None:
+    def test_no_tracer_needed(self, metrics: CapturedMetrics) -> None:
         """Metrics are recorded with no tracing SDK at all (spans are no-ops)."""
-        provider, metric_reader = reader
+        provider, metric_reader = metrics.provider, metrics.reader
         relapse.run("q", DOCS, call_llm=ScriptedLLM(["a"]), meter_provider=provider)
         calls = relapse_metrics(metric_reader)["relapse.calls"]
         point: NumberDataPoint = calls.data.data_points[0]
@@ -152,11 +131,9 @@ class TestScriptedRun:
 
 
 class TestInstruments:
-    def test_created_once_per_provider(
-        self, reader: tuple[MeterProvider, InMemoryMetricReader]
-    ) -> None:
+    def test_created_once_per_provider(self, metrics: CapturedMetrics) -> None:
         """run() decorates per call, yet the instruments of one provider are built once."""
-        provider, _ = reader
+        provider = metrics.provider
         assert instruments_for(provider) is instruments_for(provider)
         assert instruments_for(None) is instruments_for(None)
         assert instruments_for(provider) is not instruments_for(None)

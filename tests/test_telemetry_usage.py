@@ -2,31 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from opentelemetry.sdk.metrics import MeterProvider
 from opentelemetry.sdk.metrics.export import HistogramDataPoint, InMemoryMetricReader
 
 from relapse import IterationRecord, RelapseResult, Usage
 from relapse._telemetry import Telemetry
 from relapse._telemetry import attributes as attr
 from relapse._telemetry.metrics import TOKEN_BUCKETS
-from relapse.testing import CapturedSpans
+from relapse.testing import CapturedMetrics, CapturedSpans
 
 
 @pytest.fixture
-def reader() -> Iterator[InMemoryMetricReader]:
-    metric_reader = InMemoryMetricReader()
-    yield metric_reader
-    metric_reader.shutdown()
+def reader(metrics: CapturedMetrics) -> InMemoryMetricReader:
+    """The reader of the conftest ``metrics`` provider."""
+    return metrics.reader
 
 
 @pytest.fixture
-def telemetry(spans: CapturedSpans, reader: InMemoryMetricReader) -> Telemetry:
+def telemetry(spans: CapturedSpans, metrics: CapturedMetrics) -> Telemetry:
     """The telemetry of a function ``answer``, exporting spans and metrics to memory."""
-    meter_provider = MeterProvider(metric_readers=[reader])
-    return Telemetry("answer", tracer_provider=spans.provider, meter_provider=meter_provider)
+    return Telemetry("answer", tracer_provider=spans.provider, meter_provider=metrics.provider)
 
 
 def token_points(reader: InMemoryMetricReader) -> dict[tuple[str, str], HistogramDataPoint]:

@@ -95,6 +95,13 @@ class Loop:
     tasks at once. It holds its telemetry (providers, content capture) and
     reads ``RELAPSE_ENABLED`` once, when it is built.
 
+    A ``Loop`` pickles as its :attr:`options`: unpickling builds
+    ``Loop(**options)`` again (validating them and reading
+    ``RELAPSE_ENABLED`` in the process that unpickles), so it pickles when
+    every option does. A telemetry provider, a lambda or a closure does
+    not; :func:`relapse.evaluation.evaluate_loop` with ``workers > 1`` names
+    the option that does not.
+
     >>> import relapse
     >>> loop = relapse.Loop(max_iterations=2)
     >>> result = loop.run("When did it open?", ["It opened in 1932."],
@@ -147,6 +154,11 @@ class Loop:
             # Two threads may race here: both build the same value, either is kept.
             self._runs[key] = policy
         return policy
+
+    def __reduce__(self) -> tuple[Callable[[dict[str, Any]], Loop], tuple[dict[str, Any]]]:
+        # The policy holds telemetry (providers, locks) that does not pickle;
+        # the options are what the loop is, and rebuilding validates them.
+        return (_rebuilt, (dict(self._options),))
 
     def __setattr__(self, name: str, value: object) -> NoReturn:
         raise AttributeError(
@@ -302,6 +314,11 @@ class Loop:
             query_arg=query_arg,
             feedback_arg=feedback_arg,
         )
+
+
+def _rebuilt(options: dict[str, Any]) -> Loop:
+    """Unpickle a :class:`Loop`: build it again from its options."""
+    return Loop._for("Loop", options)
 
 
 def grounded(

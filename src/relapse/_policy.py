@@ -316,6 +316,11 @@ class LoopOptions(TypedDict, total=False):
     #: else it falls back to ``"answer"`` with a ``UserWarning``. No effect on
     #: functions that return no stream.
     release: Release
+    #: ``clock() -> seconds``, a monotonic clock read to enforce ``timeout``
+    #: (and for ``Attempt.elapsed_s``); None means :func:`time.monotonic`.
+    #: :class:`relapse.testing.FakeClock` makes a timeout testable without
+    #: waiting. Not the durations on spans, which are the SDK's.
+    clock: Callable[[], float] | None
     #: With ``on_exhausted="redact"``, the text each removed sentence is
     #: replaced by (``"[unsupported]"``, say); None drops it with the
     #: whitespace before it.
@@ -342,7 +347,8 @@ DEFAULTS: dict[str, object] = {
     "answer_of": None,
     "usage_of": None,
     "max_total_tokens": None,
-    "release": RELEASE_ANSWER,
+    "release": "answer",
+    "clock": None,
     "redact_marker": None,
 }
 
@@ -365,6 +371,9 @@ def _validate(options: dict[str, Any]) -> None:
     _policy_callable("rewrite", options["rewrite"], "callable(attempt) -> str")
     _policy_callable("retrieve", options["retrieve"], "callable(attempt) -> chunks | None")
     _policy_callable("on_iteration", options["on_iteration"], "callable(attempt)")
+    clock = options["clock"]
+    if clock is not None and not callable(clock):
+        raise TypeError(f"clock must be callable() -> seconds or None, got {type(clock).__name__}")
     for name, shape in (
         ("grounding_check", "callable(query, chunks, answer)"),
         ("redact", "callable(text) -> str"),
@@ -508,6 +517,7 @@ def make_policy(name: str, given: Mapping[str, object]) -> Policy:
         release=release,
         release_fallback=fallback,
         redact_marker=options["redact_marker"],
+        clock=time.monotonic if options["clock"] is None else options["clock"],
         telemetry=Telemetry(
             name,
             tracer_provider=options["tracer_provider"],

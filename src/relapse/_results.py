@@ -139,14 +139,26 @@ class Evidence:
     """
     Where a chunk supports one claim of the answer: a citation.
 
+    The default check gives one for every claim it supported from a chunk
+    (``docs/findings.md``, "Evidence"); a custom check may give its own.
+
     Attributes:
-        kind: What the claim is: ``"number"``, ``"date"`` or ``"quotation"``.
+        kind: What the claim is: ``"number"`` (a number, an amount, a
+            percentage, a range, a token such as ``3rd``), ``"date"`` (a
+            date, a year, a decade, a century), ``"time"`` (a time of day)
+            or ``"quotation"``. A custom check may use other kinds.
         answer_span: ``(start, end)`` character offsets of the claim in the
-            answer (end exclusive).
+            answer string as the check received it (end exclusive): the
+            number with its sign, currency, scale and unit as the check
+            read them (``$3 billion``), the date (``March 5, 1931``), a
+            quotation's text inside its quotation marks.
         chunk_index: The index of the supporting chunk in the chunks the
             check judged against.
         chunk_span: ``(start, end)`` character offsets, in that chunk's
-            text, of the text that supports the claim.
+            text as passed (never a normalised copy), of the text that
+            supports the claim: the chunk's own writing of the value
+            (``3,000,000,000`` for ``3 billion``, ``5 March 1931``), or of
+            the quotation, from its first fragment to its last.
         chunk_id: The chunk's id when it came with one (a mapping's ``id``,
             ``doc_id``, ``node_id`` or ``metadata["source"]``, a document's
             ``id``/``node_id``/``metadata["source"]``), else None.

@@ -1,9 +1,8 @@
 """
 The state every policy receives: :class:`Attempt`, and :func:`current_attempt`.
 
-One frozen object describes the iteration being prepared or in progress; the
-idea (one state object handed to every strategy, documented field by field)
-is tenacity's ``RetryCallState``.
+One frozen object describes the iteration being prepared or in progress,
+handed to every policy and documented field by field.
 """
 
 from __future__ import annotations

@@ -160,7 +160,12 @@ def main() -> None:
     help="LLM calls allowed per question.",
 )
 @click.option("--trace", is_flag=True, help="Print each question's span tree.")
-def demo(limit: int | None, max_iterations: int, trace: bool) -> None:
+@click.option(
+    "--stream",
+    is_flag=True,
+    help="Stream each answer, shown sentence by sentence as it passes (release='sentence').",
+)
+def demo(limit: int | None, max_iterations: int, trace: bool, stream: bool) -> None:
     """Run bundled RAGTruth questions through the loop on a local Gemma 3 270M."""
     from relapse.llms.local import LocalModelUnavailable
 
@@ -177,7 +182,7 @@ def demo(limit: int | None, max_iterations: int, trace: bool) -> None:
     try:
         from relapse.demo import run_demo
 
-        run_demo(limit=limit, max_iterations=max_iterations, trace=trace)
+        run_demo(limit=limit, max_iterations=max_iterations, trace=trace, stream=stream)
     except LocalModelUnavailable as error:
         click.echo(
             f"relapse demo needs the local model extra ({error});"

@@ -14,15 +14,17 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import TYPE_CHECKING, Literal, Protocol, TextIO
+from typing import TYPE_CHECKING, Literal, Protocol, TextIO, cast
 
 import relapse
 from relapse.evaluation._outcomes import ECHOED, RECOVERED_REFUSAL, outcome_of
+from relapse.prompts import rejected_after
 
 if TYPE_CHECKING:
+    from opentelemetry import trace
     from opentelemetry.sdk.trace import ReadableSpan
 
 __all__ = ["DemoItem", "DemoModel", "DemoSummary", "load_items", "run_demo"]
@@ -41,6 +43,13 @@ class DemoModel(Protocol):
 
     def build_prompt(self, question: str, chunk_texts: Sequence[str]) -> str:
         """Write the prompt for ``question`` over ``chunk_texts``."""
+
+
+class StreamingDemoModel(DemoModel, Protocol):
+    """What ``run_demo(stream=True)`` needs besides: :meth:`LocalModel.stream`'s shape."""
+
+    def stream(self, prompt: str) -> Iterator[str]:
+        """Complete ``prompt``, yielding the text piece by piece."""
 
 
 @dataclass(frozen=True)
@@ -208,6 +217,41 @@ def _span_tree(spans: Sequence[ReadableSpan]) -> list[str]:
     return lines
 
 
+def _streamed(
+    item: DemoItem,
+    model: StreamingDemoModel,
+    max_iterations: int,
+    provider: trace.TracerProvider | None,
+    out: TextIO,
+) -> relapse.RelapseResult:
+    """One question with ``release="sentence"``: print the released text as it arrives."""
+    loop = relapse.Loop(
+        release="sentence",
+        max_iterations=max_iterations,
+        tracer_provider=provider,
+    )
+
+    @loop.grounded(chunks_arg="passages")
+    def answer(question: str, passages: Sequence[str]) -> Iterator[str]:
+        return model.stream(model.build_prompt(question, passages))
+
+    began = time.perf_counter()
+    first: float | None = None
+    print("  answer: ", end="", file=out, flush=True)
+    # The decorator's types give the function's own return type; a stream
+    # comes back as the relapse.GroundedStream wrapping it.
+    stream = cast("relapse.GroundedStream[str]", answer(item.question, list(item.passages)))
+    with stream as pieces:
+        for piece in pieces:
+            if first is None:
+                first = time.perf_counter() - began
+            print(piece, end="", file=out, flush=True)
+    print(file=out)
+    when = "nothing shown" if first is None else f"first text after {first:.2f} s"
+    print(f"  ({when})", file=out)
+    return pieces.result
+
+
 def run_demo(
     limit: int | None = None,
     max_iterations: int = 3,
@@ -215,6 +259,7 @@ def run_demo(
     out: TextIO | None = None,
     *,
     model: DemoModel | None = None,
+    stream: bool = False,
 ) -> DemoSummary:
     """
     Run the bundled demo items through :func:`relapse.run` on the local model.
@@ -232,9 +277,14 @@ def run_demo(
         out: Where to print; ``sys.stdout`` as it is at call time when None
             (so a redirected or captured stdout is honoured).
         model: The model to use (anything with ``__call__(prompt)`` and
-            ``build_prompt(question, chunk_texts)``); a new
+            ``build_prompt(question, chunk_texts)``, and ``stream(prompt)``
+            with ``stream=True``); a new
             :class:`~relapse.llms.local.LocalModel` when None (loading it
             counts towards the wall time).
+        stream: Stream each answer with ``release="sentence"``: the
+            released text is printed as it passes the check, sentence by
+            sentence; then, per attempt, what it released and what of it was
+            rejected and never shown, with the findings.
 
     Returns:
         The :class:`DemoSummary`.
@@ -243,6 +293,7 @@ def run_demo(
         relapse.llms.LocalModelUnavailable: the ``local`` extra is missing.
         ImportError: ``trace=True`` without ``opentelemetry-sdk``.
         ValueError: ``limit`` < 0 or ``max_iterations`` < 1.
+        TypeError: ``stream=True`` with a model that has no ``stream``.
     """
     if limit is not None and limit < 0:
         raise ValueError(f"limit must be >= 0, got {limit}")
@@ -250,6 +301,11 @@ def run_demo(
         raise ValueError(f"max_iterations must be >= 1 (it counts LLM calls), got {max_iterations}")
     if out is None:
         out = sys.stdout
+    if stream and model is not None and not callable(getattr(model, "stream", None)):
+        raise TypeError(
+            "run_demo(stream=True) needs a model with stream(prompt) -> iterator of str,"
+            f" got {type(model).__name__}"
+        )
     started = time.monotonic()
     if model is None:
         from relapse.llms.local import RETRY_TEMPERATURE, LocalModel
@@ -273,17 +329,30 @@ def run_demo(
     first = final = calls = refusals = echoed = echoed_grounded = 0
     for number, item in enumerate(items, 1):
         print(f"[{number}/{len(items)}] {item.question}", file=out)
-        result = relapse.run(
-            item.question,
-            item.passages,
-            call_llm=model,
-            build_prompt=model.build_prompt,
-            max_iterations=max_iterations,
-            tracer_provider=provider,
-        )
+        if stream:
+            result = _streamed(item, model, max_iterations, provider, out)  # type: ignore[arg-type]  # checked above
+        else:
+            result = relapse.run(
+                item.question,
+                item.passages,
+                call_llm=model,
+                build_prompt=model.build_prompt,
+                max_iterations=max_iterations,
+                tracer_provider=provider,
+            )
+        shown = ""  # release="sentence": what earlier attempts released
         for record in result.transcript:
             verdict = "grounded" if record.grounded else "NOT grounded"
-            print(f"  attempt {record.iteration} ({verdict}): {record.answer}", file=out)
+            if stream:
+                hidden = rejected_after(record.answer, shown + record.released)
+                print(
+                    f"  attempt {record.iteration} ({verdict}): shown {record.released!r}", file=out
+                )
+                if hidden:
+                    print(f"    never shown: {hidden!r}", file=out)
+                shown += record.released
+            else:
+                print(f"  attempt {record.iteration} ({verdict}): {record.answer}", file=out)
             for finding in record.findings:
                 spans = ", ".join(repr(s) for s in finding.spans)
                 print(f"    {finding.code} {spans}", file=out)

@@ -5,6 +5,11 @@ Helpers for testing code that uses relapse.
   records every prompt it was given, sync or async.
 * :func:`capture_spans`: a tracer provider with an in-memory exporter, for
   asserting the spans a grounded call produced (needs ``opentelemetry-sdk``).
+* :func:`capture_metrics`: a meter provider with an in-memory reader, for
+  reading the metric points a grounded call recorded, by name (needs
+  ``opentelemetry-sdk``).
+* :class:`FakeClock`: a clock that moves only when told to, for code that
+  takes a ``clock() -> seconds`` (or a ``sleep``), so no test waits.
 * :func:`attempt_after`: the :class:`relapse.Attempt` a policy receives after
   one rejected answer, for unit-testing a ``rewrite`` or ``retrieve``.
 """
@@ -21,10 +26,20 @@ from relapse._results import GroundingFinding, IterationRecord
 from relapse._state import Attempt
 
 if TYPE_CHECKING:
+    from opentelemetry.sdk.metrics import MeterProvider
+    from opentelemetry.sdk.metrics.export import DataPointT, InMemoryMetricReader, Metric
     from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
     from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-__all__ = ["CapturedSpans", "ScriptedLLM", "attempt_after", "capture_spans"]
+__all__ = [
+    "CapturedMetrics",
+    "CapturedSpans",
+    "FakeClock",
+    "ScriptedLLM",
+    "attempt_after",
+    "capture_metrics",
+    "capture_spans",
+]
 
 
 class ScriptedLLM:
@@ -112,6 +127,154 @@ def capture_spans() -> Iterator[CapturedSpans]:
         yield CapturedSpans(provider, exporter)
     finally:
         provider.shutdown()
+
+
+@dataclass
+class CapturedMetrics:
+    """
+    The provider to pass as ``meter_provider=`` and what its reader collects.
+
+    Every read collects again: instruments are cumulative, so a read shows
+    everything recorded since the provider was made.
+
+    .. versionadded:: 0.2.0
+    """
+
+    provider: MeterProvider
+    reader: InMemoryMetricReader
+
+    @property
+    def metrics(self) -> dict[str, Metric]:
+        """Every metric recorded so far, by name (all instrumentation scopes)."""
+        data = self.reader.get_metrics_data()
+        found: dict[str, Metric] = {}
+        for resource in data.resource_metrics if data is not None else ():
+            for scope in resource.scope_metrics:
+                found.update({metric.name: metric for metric in scope.metrics})
+        return found
+
+    def named(self, name: str) -> list[DataPointT]:
+        """
+        The points of the metric called ``name``: one per attribute set.
+
+        Returns:
+            The points (``NumberDataPoint`` for a counter, with ``.value``;
+            ``HistogramDataPoint`` for a histogram, with ``.count``,
+            ``.sum``, ``.bucket_counts``), empty when nothing was recorded
+            under ``name``.
+        """
+        metric = self.metrics.get(name)
+        return [] if metric is None else list(metric.data.data_points)
+
+    def by_attributes(self, name: str) -> dict[tuple[tuple[str, Any], ...], DataPointT]:
+        """
+        The points of the metric called ``name``, keyed by their sorted attributes.
+
+        ``{(("relapse.outcome", "recovered"),): point, ...}``: one key per
+        attribute set, each a tuple of ``(key, value)`` pairs in key order.
+        """
+        return {
+            tuple(sorted((point.attributes or {}).items())): point for point in self.named(name)
+        }
+
+
+@contextmanager
+def capture_metrics() -> Iterator[CapturedMetrics]:
+    """
+    Yield a :class:`CapturedMetrics` whose provider is read in memory.
+
+    The provider is never made global; pass it as ``meter_provider=``.
+
+    >>> import relapse
+    >>> from relapse.testing import capture_metrics
+    >>> with capture_metrics() as captured:
+    ...     _ = relapse.run("q", ["It is 4 m."], call_llm=lambda p: "It is 4 m.",
+    ...                     meter_provider=captured.provider)
+    ...     [point.value for point in captured.named("relapse.calls")]
+    [1]
+
+    Raises:
+        ModuleNotFoundError: ``opentelemetry-sdk`` is not installed.
+
+    .. versionadded:: 0.2.0
+    """
+    from opentelemetry.sdk.metrics import MeterProvider
+    from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+
+    reader = InMemoryMetricReader()
+    provider = MeterProvider(metric_readers=[reader])
+    try:
+        yield CapturedMetrics(provider, reader)
+    finally:
+        provider.shutdown()
+
+
+class FakeClock:
+    """
+    A monotonic clock that moves only when told to, in seconds.
+
+    Calling it returns the current time, like :func:`time.monotonic`; it
+    never moves by itself, so a test decides every duration. Pass it where
+    code takes a ``clock() -> float`` (or monkeypatch ``time.perf_counter``
+    with it), and ``clock.sleep`` where code takes a ``sleep(seconds)``:
+    sleeping moves the clock instead of waiting.
+
+    >>> from relapse.testing import FakeClock
+    >>> clock = FakeClock(start=100.0)
+    >>> clock.advance(2.5)
+    102.5
+    >>> clock.sleep(0.5)
+    >>> clock(), clock.slept
+    (103.0, [0.5])
+
+    Args:
+        start: The time of the first reading, in seconds (any origin, as
+            for :func:`time.monotonic`).
+
+    Raises:
+        TypeError: ``start`` is not a number.
+
+    Attributes:
+        now: The current time, in seconds; assign to jump.
+        slept: Every duration passed to :meth:`sleep`, in order, in seconds.
+
+    .. versionadded:: 0.2.0
+    """
+
+    def __init__(self, start: float = 0.0) -> None:
+        if isinstance(start, bool) or not isinstance(start, (int, float)):
+            raise TypeError(f"start must be a number of seconds, got {type(start).__name__}")
+        self.now = float(start)
+        self.slept: list[float] = []
+
+    def __call__(self) -> float:
+        """The current time, in seconds."""
+        return self.now
+
+    def advance(self, seconds: float) -> float:
+        """
+        Move the clock ``seconds`` forward and return the new time.
+
+        Raises:
+            ValueError: ``seconds`` is negative (a monotonic clock never goes back).
+        """
+        if seconds < 0:
+            raise ValueError(f"seconds must be >= 0 (the clock is monotonic), got {seconds}")
+        self.now += seconds
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        """
+        A ``time.sleep`` that returns at once, having moved the clock ``seconds`` forward.
+
+        Raises:
+            ValueError: ``seconds`` is negative.
+        """
+        self.advance(seconds)
+        self.slept.append(seconds)
+
+    def __repr__(self) -> str:
+        return f"FakeClock(now={self.now!r})"
 
 
 def attempt_after(

@@ -4,7 +4,7 @@ The static types of grounded functions: what ``@relapse.grounded(...)`` returns.
 A decorated function keeps its parameters (``ParamSpec``) and its return
 type (calling it returns the function's own return value of the chosen
 attempt), and gains ``.run`` returning :class:`relapse.RelapseResult`; for
-``async def`` functions both return awaitables. The shape follows tenacity's ``_RetryDecorated``.
+``async def`` functions both return awaitables.
 ``tests/typing/usage.py`` pins these types under ``mypy --strict``.
 """
 

@@ -154,8 +154,7 @@ class LLMJudge(CheckOperators):
     which works under :func:`relapse.arun` and decorated ``async def``
     functions and is refused with a clear ``TypeError`` under sync calls. A
     judge that raises or replies with no verdict accepts the answer: a
-    failing judge ends the loop, it never extends it (the safe fallback of the
-    agentic-RAG evaluator this borrows from). The failure is logged on the
+    failing judge ends the loop, it never extends it. The failure is logged on the
     ``relapse.checks`` logger. Any recognisable rejection rejects (see
     :func:`parse_verdict`).
 

@@ -9,7 +9,7 @@ Measuring a grounding check, and the loop, on annotated data.
   response-level precision, recall, F1 and false-alarm rate (overall, per
   task type, per finding code), span precision, numeric-span recall and
   milliseconds per check;
-* :func:`evaluate_loop` runs :func:`relapse.run` on a real model over each
+* :func:`evaluate_loop` runs a :class:`relapse.Loop` on a real model over each
   distinct question and returns a :class:`LoopReport`.
 
 >>> from relapse.evaluation import ResponseCounts

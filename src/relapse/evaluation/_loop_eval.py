@@ -1,9 +1,10 @@
 """
 ``relapse eval --loop``: the grounding loop on a real model over a dataset's questions.
 
-Each distinct question (with its passages) goes through :func:`relapse.run`
-once. The report counts how runs ended, with recoveries that are refusals
-apart (see :func:`relapse.evaluation._outcomes.outcome_of`), LLM calls and tokens per
+Each distinct question (with its passages) goes through one
+:class:`relapse.Loop` (:meth:`relapse.Loop.run`) once. The report counts how
+runs ended, with recoveries that are refusals apart (see
+:func:`relapse.evaluation._outcomes.outcome_of`), LLM calls and tokens per
 question, how long the retry prompts are compared with the first prompt, and
 wall time per question.
 """
@@ -11,6 +12,7 @@ wall time per question.
 from __future__ import annotations
 
 import multiprocessing
+import pickle
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -50,9 +52,15 @@ OUTCOMES = (
 
 
 class LoopModel(Protocol):
-    """A model the loop evaluation can run: ``model(prompt) -> answer``."""
+    """
+    A model the loop evaluation can run: ``model(prompt) -> response``.
 
-    def __call__(self, prompt: str) -> str:
+    The response is a ``str`` or anything the loop's ``answer_of`` reads (an
+    SDK response such as an OpenAI ``Completion``, whose reported usage then
+    lands in :attr:`QuestionRun.usage`).
+    """
+
+    def __call__(self, prompt: str) -> object:
         """Complete ``prompt``."""
 
 
@@ -73,9 +81,16 @@ class QuestionRun:
             first prompt first.
         tokens: Prompt plus completion tokens of all calls, when the model
             counts them (``prompt_tokens``/``completion_tokens`` attributes,
-            as :class:`relapse.llms.local.LocalModel` has); else None.
+            as :class:`relapse.llms.local.LocalModel` has); else, when every
+            call's response reported its usage, the sum of their
+            ``total_tokens``; else None.
         wall_s: Wall time of the run, in seconds.
         answer: The final answer.
+        answers: Every attempt's answer, first attempt first (``calls``
+            of them); the final answer is one of them.
+        usage: The tokens each call reported (:attr:`relapse.IterationRecord.usage`:
+            read from the response, None when it reported none), first call
+            first.
         resolved: Failing spans per finding code that a retry resolved,
             summed over the run's retries (see
             :attr:`relapse.IterationRecord.resolved`).
@@ -93,6 +108,8 @@ class QuestionRun:
     tokens: int | None
     wall_s: float
     answer: str
+    answers: tuple[str, ...] = ()
+    usage: tuple[relapse.Usage | None, ...] = ()
     resolved: dict[str, int] = field(default_factory=dict)
     persisted: dict[str, int] = field(default_factory=dict)
     introduced: dict[str, int] = field(default_factory=dict)
@@ -257,35 +274,29 @@ def _tokens(model: object) -> int | None:
     return None
 
 
-def _run_one(
-    record: QuestionRecord,
-    model: LoopModel,
-    max_iterations: int,
-    grounding_check: GroundingCheck | None,
-) -> QuestionRun:
+def _run_one(record: QuestionRecord, model: LoopModel, loop: relapse.Loop) -> QuestionRun:
     prompt_chars: list[int] = []
 
-    def call(prompt: str) -> str:
+    def call(prompt: str) -> object:
         prompt_chars.append(len(prompt))
         return model(prompt)
 
     tokens_before = _tokens(model)
     started = time.monotonic()
-    result = relapse.run(
+    result = loop.run(
         record.question or "",
         record.passages,
         call_llm=call,
         build_prompt=getattr(model, "build_prompt", None),
-        max_iterations=max_iterations,
-        grounding_check=grounding_check,
     )
     wall_s = time.monotonic() - started
     tokens_after = _tokens(model)
-    tokens = (
-        tokens_after - tokens_before
-        if tokens_before is not None and tokens_after is not None
-        else None
-    )
+    usage = tuple(attempt.usage for attempt in result.transcript)
+    tokens: int | None = None
+    if tokens_before is not None and tokens_after is not None:
+        tokens = tokens_after - tokens_before
+    elif usage and all(reported is not None for reported in usage):
+        tokens = sum(reported.total_tokens for reported in usage if reported is not None)
     return QuestionRun(
         line=record.line,
         id=record.id,
@@ -297,6 +308,8 @@ def _run_one(
         tokens=tokens,
         wall_s=wall_s,
         answer=result.answer,
+        answers=tuple(attempt.answer for attempt in result.transcript),
+        usage=usage,
         resolved=_summed(record.resolved for record in result.transcript),
         persisted=_summed(record.persisted for record in result.transcript),
         introduced=_summed(record.introduced for record in result.transcript),
@@ -324,39 +337,113 @@ def _start_worker(make_model: Callable[[], LoopModel]) -> None:
         _worker_model.append(error)
 
 
-def _run_in_worker(
-    record: QuestionRecord, max_iterations: int, grounding_check: GroundingCheck | None
-) -> QuestionRun:
+def _run_in_worker(record: QuestionRecord, loop: relapse.Loop) -> QuestionRun:
     model = _worker_model[0]
     if isinstance(model, Exception):
         raise model
-    return _run_one(record, model, max_iterations, grounding_check)
+    return _run_one(record, model, loop)
+
+
+def _loop_for(
+    loop: relapse.Loop | None,
+    grounding_check: GroundingCheck | None,
+    max_iterations: int | None,
+) -> relapse.Loop:
+    """The loop every question runs: ``loop``, or one built from the two shortcuts."""
+    shortcuts: dict[str, Any] = {}
+    if grounding_check is not None:
+        shortcuts["grounding_check"] = grounding_check
+    if max_iterations is not None:
+        if isinstance(max_iterations, int) and max_iterations < 1:
+            raise ValueError(f"max_iterations must be >= 1, got {max_iterations}")
+        shortcuts["max_iterations"] = max_iterations
+    if loop is None:
+        return relapse.Loop(**shortcuts)
+    if not isinstance(loop, relapse.Loop):
+        raise TypeError(f"evaluate_loop: loop must be a relapse.Loop, got {type(loop).__name__}")
+    if shortcuts:
+        given = ", ".join(f"{name}=" for name in shortcuts)
+        raise TypeError(
+            f"evaluate_loop takes loop= or {given}, not both: put them in the Loop"
+            f" (loop.replace({', '.join(f'{name}=...' for name in shortcuts)}))"
+        )
+    return loop
+
+
+def _check_picklable(loop: relapse.Loop, workers: int) -> None:
+    """
+    Raise before any process starts when an option of ``loop`` cannot reach a worker.
+
+    A :class:`relapse.Loop` pickles as its options (it is rebuilt from them
+    in the worker), so each option must pickle on its own.
+    """
+    for name, value in loop.options.items():
+        error = _pickle_error(value)
+        if error is None:
+            continue
+        hint = (
+            "telemetry providers do not cross processes: trace with workers=1"
+            if name.endswith("_provider")
+            else "use a module-level function or class (not a lambda or closure), or workers=1"
+        )
+        raise TypeError(
+            f"evaluate_loop(workers={workers}) sends the loop to each worker process,"
+            f" so its options must pickle; {name}= (a {type(value).__name__}) does not"
+            f" ({error}): {hint}"
+        ) from error
+
+
+def _pickle_error(value: object) -> Exception | None:
+    """What pickling ``value`` raises, or None when it pickles."""
+    try:
+        pickle.dumps(value)
+    except Exception as error:  # any pickling failure is reported, named
+        return error
+    return None
 
 
 def evaluate_loop(
     records: Iterable[QuestionRecord],
     make_model: Callable[[], LoopModel],
     *,
+    loop: relapse.Loop | None = None,
     grounding_check: GroundingCheck | None = None,
-    max_iterations: int = 3,
+    max_iterations: int | None = None,
     workers: int = 1,
     limit: int | None = None,
     progress: Callable[[], None] | None = None,
 ) -> LoopReport:
     """
-    Run each distinct question through :func:`relapse.run` and measure.
+    Run each distinct question through one :class:`relapse.Loop` and measure.
+
+    >>> import relapse
+    >>> from relapse.evaluation import QuestionRecord, evaluate_loop
+    >>> record = QuestionRecord(1, "q1", "When did it open?", ("It opened in 1932.",), "QA", None)
+    >>> report = evaluate_loop([record], lambda: lambda prompt: "It opened in 1932.",
+    ...                        loop=relapse.Loop(max_iterations=2))
+    >>> report.outcomes["grounded_first_try"]
+    1
 
     Args:
         records: From :func:`relapse.evaluation.load_questions` (annotated
             records work too; their responses are not used).
-        make_model: Makes the model: ``model(prompt) -> answer``, with an
+        make_model: Makes the model: ``model(prompt) -> response``, with an
             optional ``build_prompt(question, chunk_texts)`` (used when
             present) and optional token counters. With ``workers > 1`` it is
             called once in each worker process, so it must be picklable (a
             class or module-level function, or a ``functools.partial`` of one).
-        grounding_check: The loop's check; :func:`relapse.default_grounding_check`
-            when None. Picklable when ``workers > 1``.
-        max_iterations: LLM calls allowed per question, at least 1.
+        loop: The :class:`relapse.Loop` every question runs, with all its
+            options (:class:`relapse.LoopOptions`); None: a
+            ``Loop(grounding_check=..., max_iterations=...)`` of the two
+            arguments below. With ``workers > 1`` it is pickled, as its
+            options, and rebuilt in each worker (``RELAPSE_ENABLED`` read
+            there), so every option must pickle: no telemetry provider, no
+            lambda or closure.
+        grounding_check: Shortcut for ``loop=relapse.Loop(grounding_check=...)``;
+            None: :func:`relapse.default_grounding_check`. Not with ``loop``.
+        max_iterations: Shortcut for ``loop=relapse.Loop(max_iterations=...)``,
+            LLM calls allowed per question, at least 1; None: the loop's
+            default (3). Not with ``loop``.
         workers: 1 runs in this process; more runs a process pool of that
             size (spawned processes, one model each). As with any spawned
             pool, a script calling this must keep its top-level work under
@@ -368,18 +455,27 @@ def evaluate_loop(
         The :class:`LoopReport`, runs in dataset order.
 
     Raises:
+        TypeError: ``loop`` together with ``grounding_check`` or
+            ``max_iterations`` (the message names them); ``loop`` is not a
+            :class:`relapse.Loop`; with ``workers > 1``, an option of the
+            loop that does not pickle (the message names it); an option of
+            the wrong type (see :class:`relapse.Loop`).
         ValueError: ``max_iterations`` or ``workers`` below 1, ``limit``
             below 0.
         Exception: whatever ``make_model`` or the model raises (the loop
             never hides an LLM error); with a pool, the first failing
             question's error, of its own type.
+
+    .. versionchanged:: 0.2.0 ``loop``; the model may return any response
+       the loop reads.
     """
-    if max_iterations < 1:
-        raise ValueError(f"max_iterations must be >= 1, got {max_iterations}")
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
     if limit is not None and limit < 0:
         raise ValueError(f"limit must be >= 0, got {limit}")
+    loop = _loop_for(loop, grounding_check, max_iterations)
+    if workers > 1:
+        _check_picklable(loop, workers)
     started = time.monotonic()
     questions, not_run, duplicates = distinct_questions(records)
     questions = questions[:limit]
@@ -387,7 +483,7 @@ def evaluate_loop(
     if workers == 1:
         model = make_model()
         for record in questions:
-            report.runs.append(_run_one(record, model, max_iterations, grounding_check))
+            report.runs.append(_run_one(record, model, loop))
             if progress is not None:
                 progress()
     else:
@@ -395,10 +491,7 @@ def evaluate_loop(
         with ProcessPoolExecutor(
             workers, mp_context=context, initializer=_start_worker, initargs=(make_model,)
         ) as pool:
-            futures = [
-                pool.submit(_run_in_worker, record, max_iterations, grounding_check)
-                for record in questions
-            ]
+            futures = [pool.submit(_run_in_worker, record, loop) for record in questions]
             for future in as_completed(futures):
                 future.result()
                 if progress is not None:

@@ -36,8 +36,13 @@ from relapse.grounding._units import UNIT_WINDOW
 #: A claim that failed: its code, start and end offsets.
 Failing = tuple[str, int, int]
 
-#: Judges claims of the answer: returns the ones that fail, with their codes.
-Judge = Callable[[list[Claim]], list[Failing]]
+#: A claim the chunks support at a place: its code, start and end offsets,
+#: and what supports it (the judge's own record, carried unchanged).
+Supported = tuple[str, int, int, object]
+
+#: Judges claims of the answer: returns the ones that fail, with their codes,
+#: and the ones a chunk supports, with what supports them.
+Judge = Callable[[list[Claim]], tuple[list[Failing], list[Supported]]]
 
 #: Answers shorter than this many characters are judged in one pass.
 BLOCKS_FROM = 65_536
@@ -55,12 +60,14 @@ LOOK_AHEAD = max(CONTEXT_AFTER, UNIT_WINDOW, MONTH_WINDOW) + 64
 
 
 class JudgedClaims(NamedTuple):
-    """The digit claims of an answer: the failing ones, and where every claim is."""
+    """The digit claims of an answer: the failing ones, the supported ones, where every claim is."""
 
     #: The claims that failed, as (code, start, end); a code the judge skips never fails.
     failing: list[Failing]
     #: Every claim's span, as pieces of (shift, spans): add the shift to each.
     pieces: list[tuple[int, tuple[tuple[int, int], ...]]]
+    #: The claims a chunk supports, as (code, start, end, support), in answer order.
+    supported: list[Supported]
 
     def spans(self) -> list[tuple[int, int]]:
         """Return the (start, end) of every claim, in answer order."""
@@ -75,6 +82,7 @@ class _Block(NamedTuple):
     begin: int
     spans: tuple[tuple[int, int], ...]
     failing: list[Failing]
+    supported: list[Supported]
     exit: ScanState
 
 
@@ -85,6 +93,7 @@ def judge_claims(
     until: int | None = None,
     enough: int | None = None,
     keep: Callable[[Failing], bool] | None = None,
+    most_supported: int | None = None,
 ) -> JudgedClaims:
     """
     Find the digit claims of ``answer`` and judge them, each distinct block of a long one once.
@@ -103,22 +112,27 @@ def judge_claims(
         enough: Once more than this many claims failed (and were kept),
             the rest of the answer may be left unread.
         keep: Which failing claims count; None keeps all.
+        most_supported: Once this many supported claims are listed, the
+            blocks' next ones may be left out (a long answer's evidence is
+            capped; moving them costs time).
 
     Returns:
         The failing claims (every one that starts before where the reading
-        stopped, maybe more) and every claim read's span, in answer order.
+        stopped, maybe more), the supported ones, and every claim read's
+        span, in answer order.
     """
     length = len(answer)
     read_until = length if until is None else until
     most = length if enough is None else enough
     if length < BLOCKS_FROM or needs_rewrite(answer):
         claims = scan(answer)
-        failing = judge(claims)
+        failing, supported = judge(claims)
         if keep is not None:
             failing = [claim for claim in failing if keep(claim)]
-        return JudgedClaims(failing, [(0, tuple((c.start, c.end) for c in claims))])
+        return JudgedClaims(failing, [(0, tuple((c.start, c.end) for c in claims))], supported)
     known: dict[tuple[object, ...], _Block] = {}
     failing = []
+    supported = []
     pieces: list[tuple[int, tuple[tuple[int, int], ...]]] = []
     state = START
     for begin in range(0, length, BLOCK):
@@ -138,9 +152,14 @@ def judge_claims(
         if shift:
             found = [(code, start + shift, end + shift) for code, start, end in found]
         failing.extend(found if keep is None else filter(keep, found))
+        held = block.supported
+        if most_supported is None or len(supported) < most_supported:
+            if shift:
+                held = [(code, start + shift, end + shift, by) for code, start, end, by in held]
+            supported.extend(held)
         pieces.append((shift, block.spans))
         state = _moved(block.exit, shift)
-    return JudgedClaims(failing, pieces)
+    return JudgedClaims(failing, pieces, supported)
 
 
 def _judge_block(answer: str, judge: Judge, state: ScanState, begin: int, stop: int) -> _Block:
@@ -150,7 +169,8 @@ def _judge_block(answer: str, judge: Judge, state: ScanState, begin: int, stop: 
         claims.append(exit_state.pending)
         exit_state = exit_state._replace(pending=None)
     spans = tuple((claim.start, claim.end) for claim in claims)
-    return _Block(begin, spans, judge(claims), exit_state)
+    failing, supported = judge(claims)
+    return _Block(begin, spans, failing, supported, exit_state)
 
 
 def _self_contained(block: _Block, low: int, high: int, length: int) -> bool:

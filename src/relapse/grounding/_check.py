@@ -8,12 +8,12 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from relapse._read.chunks import chunk_texts
-from relapse._results import GroundingFinding, GroundingResult
+from relapse._results import Evidence, GroundingFinding, GroundingResult
 from relapse.checks._contract import CheckOperators
-from relapse.grounding._blocks import JudgedClaims, judge_claims
+from relapse.grounding._blocks import Failing, JudgedClaims, Supported, judge_claims
 from relapse.grounding._claims import Claim, new_claim
 from relapse.grounding._codes import (
     ALL_CODES,
@@ -67,7 +67,7 @@ from relapse.grounding._quotes import (
 from relapse.grounding._text import CHUNK_SEPARATOR, fold
 from relapse.grounding._unit_lookup import AGREE, CONFLICT, UNRELATED
 from relapse.grounding._units import convert, unit_after, unit_of
-from relapse.grounding._words import word_numbers
+from relapse.grounding._words import Value, word_numbers
 
 #: Refusals a prompt asks the model to give verbatim. A quotation of one is the
 #: model naming its instruction (``I would say "Unable to answer based on given
@@ -88,6 +88,18 @@ MAX_SPELLED_DIGITS = 3
 #: Spans quoted in a finding's message, and characters kept of each.
 PREVIEW_SPANS = 5
 PREVIEW_CHARS = 60
+
+
+class _Spelled(NamedTuple):
+    """A claim's support: its value, spelled out in words in a chunk (``Seventy`` for 70)."""
+
+    value: Value
+
+
+#: What supports a claim: the one key the texts hold that supports it, a
+#: :class:`_Spelled` value, True for a support of no one place (a range's two
+#: ends, a hedged number, a ratio, a conversion, a list marker), or False.
+Support = Key | _Spelled | bool
 
 
 def _trivial_key(value: object) -> Key:
@@ -117,6 +129,17 @@ class GroundingCheck(CheckOperators):
     Call it like a function, ``check(query, chunks, answer)``; or, in a loop
     that checks several answers against the same chunks, index the chunks once
     with :meth:`prepare` and call :meth:`BoundGroundingCheck.check` per answer.
+
+    Every claim a chunk supports gets its :class:`relapse.Evidence`, found by
+    the lookup that judged it (no second search): ``kind`` ``"number"``,
+    ``"date"``, ``"time"`` or ``"quotation"``, the claim's offsets in the
+    answer, and the chunk and the offsets in its text of the claim that
+    provides the value (``1200`` for ``1,200``), or of the quoted text.
+    Claims no one chunk place supports get none: trivial numbers written
+    bare, claims only the question holds, and those a rule accepts without
+    one occurrence (a range whose ends are stated apart, a hedged or
+    converted number, a ratio, a list marker). ``docs/findings.md``,
+    "Evidence", says which chunk is cited when several hold the claim.
 
     Attributes:
         trivial_numbers: Numbers never flagged when written plain (no
@@ -246,7 +269,7 @@ class BoundGroundingCheck:
             texts: The chunk texts.
         """
         self._config = config
-        self._chunks = TextIndex(texts, lazy=True)
+        self._chunks = TextIndex(texts, lazy=True, places=True)
         self._question_text = query
         self._question = TextIndex([query], eager_words=True) if config.exempt_question else None
         self._known_words: frozenset[str] | None = None
@@ -269,11 +292,15 @@ class BoundGroundingCheck:
             answer: The answer to check.
 
         Returns:
-            ``GroundingResult(ok, findings)``: one finding per code that failed,
-            in code order, each listing its failing spans and their offsets in
-            answer order. An answer with more than :data:`MAX_FAILING_SPANS`
-            failing spans is reported up to its first 1,000 (all codes
-            together), and every message says where the check stopped.
+            ``GroundingResult(ok, findings, evidence)``: one finding per code
+            that failed, in code order, each listing its failing spans and
+            their offsets in answer order; and one :class:`relapse.Evidence`
+            per supported claim a chunk states (see :class:`GroundingCheck`),
+            in answer order, none sharing a character with a failing span.
+            An answer with more than :data:`MAX_FAILING_SPANS` failing spans
+            is reported up to its first 1,000 (all codes together), and
+            every message says where the check stopped; the evidence of at
+            most :data:`MAX_EVIDENCE` claims, the first ones, is listed.
 
         Raises:
             TypeError: ``answer`` is not a ``str``.
@@ -294,10 +321,12 @@ class BoundGroundingCheck:
         # Each pass below stops at its (MAX_FAILING_SPANS + 1)-th failing
         # span, and the next ones read only the answer before it.
         limit = len(answer)
+        # What the chunks support, as (kind, start, end, (chunk, start, end)).
+        placed: list[tuple[str, int, int, tuple[int, int, int]]] = []
         if FG004 in codes:
             self._echo(answer, failed[FG004], covered)
         if FG003 in codes:
-            limit = self._quotations(answer, failed[FG003], covered)
+            limit = self._quotations(answer, failed[FG003], covered, placed)
         regions = _Regions(covered)
         judged = None
         if FG001 in codes or FG002 in codes:
@@ -307,13 +336,15 @@ class BoundGroundingCheck:
                 until=limit,
                 enough=MAX_FAILING_SPANS,
                 keep=(lambda span: not regions.covers(span[1], span[2])) if covered else None,
+                most_supported=MAX_EVIDENCE,
             )
             if len(judged.failing) > MAX_FAILING_SPANS:
                 limit = min(limit, judged.failing[MAX_FAILING_SPANS][1])
             for code, start, end in judged.failing:
                 failed[code].append((start, end))
+            self._place_claims(judged.supported[:MAX_EVIDENCE], placed)
         if FG001 in codes:
-            limit = self._numbers_in_words(answer, failed, covered, judged, limit)
+            limit = self._numbers_in_words(answer, failed, covered, judged, limit, placed)
         if FG005 in codes:
             echoes = _Regions(failed[FG004])
             failed[FG005] = [
@@ -339,7 +370,43 @@ class BoundGroundingCheck:
             for code, spans in reported.items()
             if spans
         )
-        return GroundingResult(ok=not findings, findings=findings)
+        failing = [span for spans in reported.values() for span in spans]
+        return GroundingResult(
+            ok=not findings,
+            findings=findings,
+            evidence=_evidence(placed, [*covered, *failing], cut, copied),
+        )
+
+    def _place_claims(
+        self,
+        supported: list[Supported],
+        placed: list[tuple[str, int, int, tuple[int, int, int]]],
+    ) -> None:
+        """Add the chunks' place of each supported digit claim's support to ``placed``."""
+        places: dict[object, tuple[int, int, int] | None] = {}  # claims repeat their keys
+        for code, start, end, support in supported:
+            if support in places:
+                where = places[support]
+            else:
+                where = places[support] = self._place_of(support)
+            if where is not None:
+                kind = _KINDS[code]
+                if isinstance(support, tuple) and support[0] == "tod":
+                    kind = "time"
+                placed.append((kind, start, end, where))
+
+    def _place_of(self, support: object) -> tuple[int, int, int] | None:
+        """Return the chunks' place of a key or a spelled value: (chunk, start, end), or None."""
+        if isinstance(support, _Spelled):
+            return self._chunks.word_place(support.value)
+        if isinstance(support, tuple):
+            chunks = self._chunks
+            where = chunks.place(support)
+            if where is None and not chunks.complete and chunks.has(support):
+                # Held by the question before the chunks that hold it were read.
+                where = chunks.place(support)
+            return where
+        return None
 
     def _copies(self, answer: str) -> bool:
         """Tell whether the answer only copies the chunks or the question back (FG004)."""
@@ -383,11 +450,13 @@ class BoundGroundingCheck:
         covered: list[tuple[int, int]],
         judged: JudgedClaims | None,
         limit: int,
+        placed: list[tuple[str, int, int, tuple[int, int, int]]],
     ) -> int:
         """
         Find the numbers written in words (``seventy``, FG001) before ``limit``.
 
-        Years in words (``nineteen forty-five``) are dates: FG002, when reported.
+        Years in words (``nineteen forty-five``) are dates: FG002, when
+        reported. The chunks' place of each supported one goes to ``placed``.
 
         Returns:
             Where the pass stopped: the start of its (MAX_FAILING_SPANS +
@@ -395,7 +464,7 @@ class BoundGroundingCheck:
         """
         # Digit claims own their words ("2.1 billion"): this pass skips them.
         digit_regions: _Regions | None = None  # built at the first number in words
-        failing = 0
+        failing = placed_words = 0
         codes = self._config.codes
         for claim in _word_claims(answer):
             if claim.start >= limit:
@@ -406,7 +475,13 @@ class BoundGroundingCheck:
                 digit_regions = _Regions([*covered, *(judged.spans() if judged else ())])
             if digit_regions.overlaps(claim.start, claim.end):
                 continue
-            if self._trivial(answer, claim) or self._supported(answer, claim):
+            if self._trivial(answer, claim):
+                continue
+            support = self._supported(answer, claim)
+            if support:
+                if placed_words < MAX_EVIDENCE:
+                    placed_words += 1
+                    self._place_claims([(claim.code, claim.start, claim.end, support)], placed)
                 continue
             if not _not_a_claim(answer, claim):
                 failed[claim.code].append((claim.start, claim.end))
@@ -416,16 +491,24 @@ class BoundGroundingCheck:
         return limit
 
     def _quotations(
-        self, answer: str, failed: list[tuple[int, int]], covered: list[tuple[int, int]]
+        self,
+        answer: str,
+        failed: list[tuple[int, int]],
+        covered: list[tuple[int, int]],
+        placed: list[tuple[str, int, int, tuple[int, int, int]]],
     ) -> int:
         """
         Find FG003: quotations not verbatim in any chunk (nor in the question).
+
+        A quotation whose fragments one chunk holds goes to ``placed``, with
+        the span of that chunk's text from its first fragment to its last.
 
         Returns:
             Where the pass stopped: the start of its (MAX_FAILING_SPANS +
             1)-th failing quotation, or the answer's length.
         """
         config = self._config
+        quoted = 0  # supported quotations placed
         for start, end in find_quotations(answer):
             text = answer[start:end]
             if word_count(text) < config.min_quote_words:
@@ -438,7 +521,13 @@ class BoundGroundingCheck:
             if introduces_question(answer, start - 1):
                 continue
             fragments = quote_fragments(text)
-            if all(self._quoted(fragment) for fragment in fragments):
+            found = [self._quoted(fragment) for fragment in fragments]
+            if all(found):
+                if quoted < MAX_EVIDENCE:
+                    quoted += 1
+                    where = _quotation_place(self._chunks, found)
+                    if where is not None:
+                        placed.append(("quotation", start, end, where))
                 continue
             failed.append((start, end))
             covered.append((start, end))
@@ -446,10 +535,17 @@ class BoundGroundingCheck:
                 return start
         return len(answer)
 
-    def _quoted(self, fragment: str) -> bool:
-        """Tell whether a folded quotation fragment is in a chunk or the question, as words."""
-        if occurs_as_words(self._chunks.folded_for(fragment), fragment):
-            return True
+    def _quoted(self, fragment: str) -> tuple[int, int, int] | bool:
+        """
+        Tell where a folded quotation fragment is in a chunk, as words, or if in the question.
+
+        Returns:
+            ``(chunk, start, end)`` in that chunk folded (the chunk -1 when
+            it cannot be told); True when only the question holds it; False.
+        """
+        found = self._chunks.find_quoted(fragment)
+        if found is not None:
+            return found
         return self._question is not None and occurs_as_words(self._question.folded, fragment)
 
     def _has(self, key: Key, plain: bool) -> bool:
@@ -466,10 +562,15 @@ class BoundGroundingCheck:
             return True
         return plain and key in self._config._trivial_keys
 
-    def _claim_holds(self, answer: str, claim: Claim) -> bool:
-        """Tell whether a digit claim is supported, or no claim about the world."""
-        if self._supported(answer, claim) and self._units_agree(answer, claim):
-            return True
+    def _claim_holds(self, answer: str, claim: Claim) -> Support:
+        """Tell what supports a digit claim (True: no claim about the world), or False."""
+        support = self._supported(answer, claim)
+        if support and self._units_agree(answer, claim):
+            if support is not True and claim.plain and _not_a_claim(answer, claim):
+                # A list marker ("3) Use ...") that a chunk happens to hold
+                # claims nothing: it is cited nowhere.
+                return True
+            return support
         # The context rules cost regex searches: only for what failed.
         return claim.code == FG001 and (
             (claim.plain and _not_a_claim(answer, claim)) or _correct_conversion(answer, claim)
@@ -488,20 +589,29 @@ class BoundGroundingCheck:
             and unit_after(answer, claim.end) is None
         )
 
-    def _supported(self, answer: str, claim: Claim) -> bool:
-        """Tell whether an alternative of the claim's needs is held, or a fallback supports it."""
+    def _supported(self, answer: str, claim: Claim) -> Support:
+        """
+        Tell what supports a claim: an alternative of its needs held, or a fallback.
+
+        Returns:
+            The key held, when one alone supports it (the chunks' place of
+            it is the claim's evidence); a :class:`_Spelled` value when the
+            chunks spell it out; True for a support of no one place (both
+            ends of a range, a hedged number, a ratio); False for none.
+        """
         plain = self._trivial(answer, claim) if claim.key is not None else claim.plain
         needs = claim.needs
         # First what the chunks read so far hold; only then read the chunks
         # that may hold each part, dates last (their evidence is a pattern,
         # slower to search than a number's digits).
-        if any(all(self._known(part, plain) for part in alternative) for alternative in needs):
-            return True
+        for alternative in needs:
+            if all(self._known(part, plain) for part in alternative):
+                return self._one_key(alternative, plain)
         if not self._chunks.complete:
             for alternative in needs:
                 parts = sorted(alternative, key=_is_date) if len(alternative) > 1 else alternative
                 if all(self._has(part, plain) for part in parts):
-                    return True
+                    return self._one_key(alternative, plain)
         if claim.parts and claim.plain:
             # Each end stated on its own, or spelled out ("three to four weeks"
             # grounds "3-4 weeks").
@@ -536,7 +646,20 @@ class BoundGroundingCheck:
                 return False
             if isinstance(value, Fraction) and not _spelled_out_decimal(value):
                 return False
-        return self._chunks.has_words_for(value)
+        return _Spelled(value) if self._chunks.has_words_for(value) else False
+
+    def _one_key(self, alternative: tuple[Key, ...], plain: bool) -> Key | bool:
+        """
+        Return the key of an alternative held alone, whose place is the claim's evidence.
+
+        True (held, no one place) for several keys, and for a trivial number
+        written plain: it is exempt, not looked up, so whether its place is
+        known would depend on what the chunks read so far hold.
+        """
+        if len(alternative) != 1:
+            return True
+        key = alternative[0]
+        return True if plain and key in self._config._trivial_keys else key
 
     def _ratio(self, key: Key, unit: str) -> bool:
         """
@@ -645,16 +768,24 @@ class _ClaimJudge:
         self._check = check
         self._answer = answer
         self._codes = check._config.codes
-        self._verdicts: dict[tuple[object, ...], bool] = {}
+        self._verdicts: dict[tuple[object, ...], Support] = {}
         self._warmed = check._chunks.complete
 
-    def __call__(self, claims: list[Claim]) -> list[tuple[str, int, int]]:
-        """Return the claims (of the codes reported) that fail, as (code, start, end)."""
+    def __call__(self, claims: list[Claim]) -> tuple[list[Failing], list[Supported]]:
+        """
+        Judge claims of the answer (of the codes reported).
+
+        Returns:
+            The claims that fail, as (code, start, end), and the ones a key
+            or a spelling of the texts supports, as (code, start, end,
+            support): the support's place is their evidence.
+        """
         check, answer, codes, verdicts = self._check, self._answer, self._codes, self._verdicts
         if not self._warmed:
             self._warmed = True
             check._chunks.warm(claim.needs[0] for claim in claims[:MAX_WARMED_CLAIMS])
-        failing: list[tuple[str, int, int]] = []
+        failing: list[Failing] = []
+        supported: list[Supported] = []
         for claim in claims:
             code, start, end = claim[:3]
             if code not in codes:
@@ -676,7 +807,9 @@ class _ClaimJudge:
                 verdicts[context] = verdict
             if not verdict:
                 failing.append((code, start, end))
-        return failing
+            elif verdict is not True:
+                supported.append((code, start, end, verdict))
+        return failing, supported
 
 
 class _Regions:
@@ -703,6 +836,67 @@ class _Regions:
         """Tell whether ``start:end`` shares a character with a region."""
         index = bisect_right(self._starts, end - 1) - 1
         return index >= 0 and start < self._ends[index]
+
+
+#: The kind of an :class:`relapse.Evidence`, by the code of the claim it supports.
+_KINDS = {FG001: "number", FG002: "date", FG003: "quotation"}
+
+
+def _quotation_place(
+    chunks: TextIndex, found: list[tuple[int, int, int] | bool]
+) -> tuple[int, int, int] | None:
+    """
+    Return the place in a chunk of a quotation's fragments, all of them in that chunk in order.
+
+    Args:
+        chunks: The chunks' index.
+        found: Each fragment's place, as :meth:`BoundGroundingCheck._quoted` gives it.
+
+    Returns:
+        ``(chunk, start, end)`` in the chunk's text as written, from the first
+        fragment's start to the last one's end; None when a fragment is only
+        in the question, in another chunk, or before the one preceding it.
+    """
+    chunk = -1
+    low = high = 0
+    for place in found:
+        if not isinstance(place, tuple):
+            return None
+        where, start, end = place
+        if where < 0 or (chunk >= 0 and (where != chunk or start < high)):
+            return None
+        if chunk < 0:
+            chunk, low = where, start
+        high = end
+    if chunk < 0:
+        return None
+    span = chunks.unfolded(chunk, low, high)
+    return None if span is None else (chunk, *span)
+
+
+def _evidence(
+    placed: list[tuple[str, int, int, tuple[int, int, int]]],
+    covered: list[tuple[int, int]],
+    cut: int,
+    copied: bool,
+) -> tuple[Evidence, ...]:
+    """
+    Build the evidence of the supported claims, in answer order.
+
+    A claim that shares a character with a failing span (an echo, a failing
+    quotation, a failing token around its digits) or starts after where the
+    check stopped reading has none, and neither has any claim of an answer
+    that copies the chunks (its finding spans the whole answer).
+    """
+    if copied or not placed:
+        return ()
+    regions = _Regions(covered) if covered else None
+    placed.sort(key=lambda item: (item[1], item[2]))
+    return tuple(
+        Evidence(kind, (start, end), where[0], (where[1], where[2]))
+        for kind, start, end, where in placed[:MAX_EVIDENCE]
+        if start < cut and (regions is None or not regions.overlaps(start, end))
+    )
 
 
 def _is_date(key: Key) -> bool:
@@ -742,6 +936,12 @@ def _word_claims(answer: str) -> Iterator[Claim]:
 #: cannot change, and reading on would cost time linear in the answer for
 #: spans no one reads.
 MAX_FAILING_SPANS = 1_000
+
+#: Supported claims an answer's evidence lists at most: its first ones, in
+#: answer order. A generated or hostile answer repeating a supported claim
+#: (a megabyte of ``$5 5%``) would otherwise cost a citation object per
+#: repetition, which no reader of citations wants.
+MAX_EVIDENCE = 1_000
 
 #: Claims of an answer whose most selective keys are looked up first (see
 #: :meth:`TextIndex.warm`); beyond them the search budget rules.

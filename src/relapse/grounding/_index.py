@@ -38,8 +38,9 @@ from relapse.grounding._keys import (
     rounding_interval,
     value_key,
 )
+from relapse.grounding._quotes import unfold_span, word_occurrence
 from relapse.grounding._scan import scan
-from relapse.grounding._text import CHUNK_SEPARATOR, fold
+from relapse.grounding._text import CHUNK_SEPARATOR, fold, fold_map
 from relapse.grounding._unit_lookup import (
     search_units,
     search_verdict,
@@ -80,6 +81,7 @@ class TextIndex:
         "_digest",
         "_digest_starts",
         "_encoded",
+        "_fold_maps",
         "_folded",
         "_folded_texts",
         "_heads_read",
@@ -89,12 +91,16 @@ class TextIndex:
         "_magnitudes",
         "_non_ascii",
         "_numbers",
+        "_places",
         "_read",
+        "_readings",
         "_searched",
+        "_separated",
         "_units",
         "_units_by_number",
         "_units_searched",
         "_unread",
+        "_word_places",
         "_word_starts",
         "_word_values",
         "_words_cost",
@@ -104,7 +110,14 @@ class TextIndex:
         "texts",
     )
 
-    def __init__(self, texts: list[str], *, eager_words: bool = False, lazy: bool = False) -> None:
+    def __init__(
+        self,
+        texts: list[str],
+        *,
+        eager_words: bool = False,
+        lazy: bool = False,
+        places: bool = False,
+    ) -> None:
         """
         Index ``texts``: all at once, or with ``lazy`` on demand.
 
@@ -115,6 +128,9 @@ class TextIndex:
             lazy: Read a text's claims only when a lookup may need them
                 (chunks); texts whose digest cannot show their values
                 (:func:`opaque_positions`) are read at once.
+            places: Also record, as the texts are read, where each key is
+                first provided (:meth:`place`), for the evidence of the
+                claims it supports.
         """
         #: The texts, in order.
         self.texts = texts
@@ -130,6 +146,13 @@ class TextIndex:
         self._read = bytearray(len(texts))
         self._unread = len(texts)
         self._absent: set[Key] = set()
+        # Where each key is provided: (reading, start, end), offsets into the
+        # text that reading scanned; _readings[reading] holds the positions of
+        # the texts it joined and where each starts (see place()).
+        self._places: dict[Key, tuple[int, int, int]] | None = {} if places else None
+        self._readings: list[tuple[list[int], list[int]]] = []
+        self._word_places: dict[Value, tuple[int, int]] = {}
+        self._separated: bool | None = None  # no text holds the separator (found on first use)
         self._digest: bytes | None = None
         self._digest_starts: list[int] = []
         self._date_digests: bytes | None = None
@@ -154,6 +177,7 @@ class TextIndex:
             self._numbers |= {key for key in spelled if key[0] == "n"}
         self._folded: str | None = None
         self._folded_texts: dict[int, str] = {}
+        self._fold_maps: dict[int, tuple[str, list[int]]] = {}
         self._non_ascii: list[int] | None = None
         self._word_values: set[Value] | None = None
         self._words_seen: set[Value] = set()
@@ -179,10 +203,14 @@ class TextIndex:
             else CHUNK_SEPARATOR.join(self.texts[position] for position in unread)
         )
         plain: list[str] = []
+        starts: list[int] = []
         # One pass over the joined texts costs less than a call per text, and
         # reads the same claims: none crosses the separator.
-        claims = scan(joined, plain_numbers=plain)
-        self._add(claims, plain)
+        claims = scan(joined, plain_numbers=plain, plain_starts=starts)
+        reading = len(self._readings)
+        if self._places is not None:
+            self._readings.append((unread, _starts(len(self.texts[p]) for p in unread)))
+        self._add(claims, plain, starts, reading)
         for position in unread:
             self._read[position] = 1
         self._unread = 0
@@ -192,24 +220,105 @@ class TextIndex:
         if self._read[position]:
             return
         plain: list[str] = []
-        claims = scan(self.texts[position], plain_numbers=plain)
-        self._add(claims, plain)
+        starts: list[int] = []
+        text = self.texts[position]
+        claims = scan(text, plain_numbers=plain, plain_starts=starts)
+        reading = len(self._readings)
+        if self._places is not None:
+            self._readings.append(([position], [0, len(text) + 1]))
+        self._add(claims, plain, starts, reading)
         # Marked only once its keys are in: a concurrent lookup that sees the
         # mark also sees the keys.
         self._read[position] = 1
         self._unread -= 1
 
-    def _add(self, claims: list[Claim], plain: list[str]) -> None:
-        """Add the keys and numbers of ``claims`` and of the plain digit runs ``plain``."""
+    def _add(self, claims: list[Claim], plain: list[str], starts: list[int], reading: int) -> None:
+        """
+        Add the keys and numbers of ``claims`` and of the plain digit runs ``plain``.
+
+        ``starts`` holds where each of ``plain`` starts, and ``reading`` names
+        the texts scanned (see :meth:`place`).
+        """
         keys = self.keys
         keys.update(chain.from_iterable(claim.provides for claim in claims))
         numbers = [claim.key for claim in claims if claim.key is not None]
-        for raw in set(plain):  # numbers repeat: each is read once
-            provides, key = plain_number_keys(raw)
-            keys.update(provides)
-            numbers.append(key)
+        places = self._places
+        if places is None:
+            for raw in set(plain):  # numbers repeat: each is read once
+                provides, key = plain_number_keys(raw)
+                keys.update(provides)
+                numbers.append(key)
+        else:
+            # The first place of each key in this reading; a key an earlier
+            # reading provides keeps its place there.
+            setdefault = places.setdefault
+            for claim in claims:
+                at = (reading, claim.start, claim.end)
+                for provided in claim.provides:
+                    setdefault(provided, at)
+            # Each distinct run once, at its first occurrence (the reversed
+            # pairs leave the first one in the dict, built in C).
+            for raw, start in dict(zip(reversed(plain), reversed(starts), strict=True)).items():
+                provides, key = plain_number_keys(raw)
+                keys.update(provides)
+                numbers.append(key)
+                at = (reading, start, start + len(raw))
+                for provided in provides:
+                    setdefault(provided, at)
         for number in numbers:
             self._add_number(number)
+
+    def place(self, key: Key) -> tuple[int, int, int] | None:
+        """
+        Return where the texts read so far first provide ``key``, without reading any.
+
+        Only an index built with ``places`` records places; a lazy index
+        knows the texts it has read, which a lookup of the key read first.
+
+        Args:
+            key: An index key.
+
+        Returns:
+            ``(text, start, end)``: the text's position and the offsets in it
+            of the claim that provides the key; None when no text read does.
+        """
+        if self._places is None:
+            return None
+        found = self._places.get(key)
+        if found is None:
+            return None
+        reading, start, end = found
+        positions, starts = self._readings[reading]
+        ordinal = bisect_right(starts, start) - 1
+        return positions[ordinal], start - starts[ordinal], end - starts[ordinal]
+
+    def word_place(self, value: Value) -> tuple[int, int, int] | None:
+        """
+        Return where the texts spell out ``value`` in words, as :meth:`has_words_for` found it.
+
+        Args:
+            value: A value :meth:`has_words_for` was asked about.
+
+        Returns:
+            ``(text, start, end)`` as :meth:`place` gives it; None when the
+            index records no places, or read every run at once past its
+            budget (which keeps no offsets).
+        """
+        if self._places is None:
+            return None
+        found = self._word_places.get(value)
+        if found is None:
+            return None
+        start, end = found
+        starts = self._all_starts()
+        ordinal = bisect_right(starts, start) - 1
+        return ordinal, start - starts[ordinal], end - starts[ordinal]
+
+    def _all_starts(self) -> list[int]:
+        """Where each text starts in :attr:`joined` (and the end)."""
+        if not self._joined_starts:
+            self._joined_starts = _starts(len(text) for text in self.texts)
+        return self._joined_starts
 
     def _add_number(self, number: Key) -> None:
         """Add one stated number, and to the magnitude lists once they are built."""
@@ -393,13 +502,63 @@ class TextIndex:
         Returns:
             The folded texts, in order, joined by :data:`CHUNK_SEPARATOR`.
         """
+        return self._folded_candidates(fragment)[0]
+
+    def _folded_candidates(self, fragment: str) -> tuple[str, list[int] | None]:
+        """:meth:`folded_for`, and the positions of the texts joined (None: all of them)."""
         needle = digest(fragment)
         if not self._encoded or not needle:
-            return self.folded
+            return self.folded, None
         if self._non_ascii is None:
             self._non_ascii = [i for i, text in enumerate(self.texts) if not text.isascii()]
-        holding = set(self._non_ascii).union(self._holding(needle))
-        return CHUNK_SEPARATOR.join(self._folded_text(position) for position in sorted(holding))
+        holding = sorted(set(self._non_ascii).union(self._holding(needle)))
+        joined = CHUNK_SEPARATOR.join(self._folded_text(position) for position in holding)
+        return joined, holding
+
+    def find_quoted(self, fragment: str) -> tuple[int, int, int] | None:
+        """
+        Find a folded quotation fragment in the texts, as words (:func:`._quotes.occurs_as_words`).
+
+        Args:
+            fragment: A folded quotation fragment.
+
+        Returns:
+            ``(text, start, end)``: the position of the first text holding it
+            and the fragment's offsets in that text *folded* (see
+            :func:`._quotes.unfold_span`); the position is -1 when a text
+            holds the separator itself, which hides where each text starts.
+            None when no text holds it.
+        """
+        joined, positions = self._folded_candidates(fragment)
+        at = word_occurrence(joined, fragment)
+        if at < 0:
+            return None
+        end = at + len(fragment)
+        if self._separated is None:
+            self._separated = self.joined.count(CHUNK_SEPARATOR) == len(self.texts) - 1
+        if not self._separated:
+            return -1, at, end
+        ordinal = joined.count(CHUNK_SEPARATOR, 0, at)
+        text_start = joined.rfind(CHUNK_SEPARATOR, 0, at) + 1
+        text = ordinal if positions is None else positions[ordinal]
+        return text, at - text_start, end - text_start
+
+    def unfolded(self, position: int, start: int, end: int) -> tuple[int, int] | None:
+        """
+        Map a span of one text folded back to the text as written.
+
+        Args:
+            position: The text's position.
+            start: The span's start in the folded text (:meth:`find_quoted`).
+            end: Its end (exclusive).
+
+        Returns:
+            ``(start, end)`` in the text (see :func:`._quotes.unfold_span`), or None.
+        """
+        folded = self._fold_maps.get(position)
+        if folded is None:
+            folded = self._fold_maps[position] = fold_map(self.texts[position])
+        return unfold_span(self.texts[position], folded, start, end)
 
     def _folded_text(self, position: int) -> str:
         """Return one text folded (cached)."""
@@ -484,6 +643,11 @@ class TextIndex:
             for number in numbers:
                 self._words_seen.add(number.value)
                 self._words_seen.update(number.also)
+                if self._places is not None:
+                    at = (number.start, number.end)
+                    self._word_places.setdefault(number.value, at)
+                    for also in number.also:
+                        self._word_places.setdefault(also, at)
             if run.end() > position:
                 return
 

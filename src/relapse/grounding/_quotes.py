@@ -244,8 +244,17 @@ def occurs_as_words(text: str, fragment: str) -> bool:
     Returns:
         True when some occurrence starts and ends on a word boundary.
     """
+    return word_occurrence(text, fragment) >= 0
+
+
+def word_occurrence(text: str, fragment: str) -> int:
+    """
+    Return where ``fragment`` first occurs in ``text`` on word boundaries, or -1.
+
+    See :func:`occurs_as_words`; an empty fragment occurs at 0.
+    """
     if not fragment:
-        return True
+        return 0
     # Chinese and Japanese put no spaces between words: a character of theirs
     # has no word boundary to check.
     check_before = fragment[0].isalnum() and not is_cjk(fragment[0])
@@ -256,19 +265,50 @@ def occurs_as_words(text: str, fragment: str) -> bool:
     position = text.find(fragment)
     for _ in range(MAX_WORD_MISSES):
         if position < 0:
-            return False
+            return -1
         end = position + len(fragment)
         if not (check_before and position and text[position - 1].isalnum()) and not (
             check_after and end < len(text) and text[end].isalnum()
         ):
-            return True
+            return position
         position = text.find(fragment, position + 1)
     if position < 0:
-        return False
+        return -1
     # The fragment comes first, so that the engine skips to its occurrences
     # with a fast literal search; the test of the character before it is a
     # lookbehind over the fragment's length.
     before = rf"(?<![^\W_][\s\S]{{{len(fragment)}}})" if check_before else ""
     after = r"(?![^\W_])" if check_after else ""
     pattern = re.compile(re.escape(fragment) + before + after)
-    return pattern.search(text, position) is not None
+    match = pattern.search(text, position)
+    return -1 if match is None else match.start()
+
+
+def unfold_span(
+    text: str, folded: tuple[str, list[int]], start: int, end: int
+) -> tuple[int, int] | None:
+    """
+    Map a span of ``fold(text)`` back to ``text`` as written.
+
+    Folding deletes and merges characters (quote glyphs, runs of spaces,
+    dashes), so offsets in the folded text are not offsets in the text.
+
+    Args:
+        text: A chunk's text.
+        folded: ``fold_map(text)`` (:func:`._text.fold_map`).
+        start: The span's start in ``fold(text)``.
+        end: Its end (exclusive), greater than ``start``.
+
+    Returns:
+        ``(start, end)`` in ``text``: from the source of the span's first
+        character to just past the source of its last; None when that
+        text does not fold to the span (a span ending inside a merged
+        run of characters).
+    """
+    string, origin = folded
+    if not 0 <= start < end <= len(string):
+        return None
+    first, last = origin[start], origin[end - 1] + 1
+    if fold(text[first:last]) != string[start:end]:
+        return None
+    return first, last

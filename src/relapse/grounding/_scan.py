@@ -254,7 +254,11 @@ START = ScanState(0, None, 0, -MONTH_WINDOW)
 
 
 def scan(
-    text: str, *, short_paths: bool = True, plain_numbers: list[str] | None = None
+    text: str,
+    *,
+    short_paths: bool = True,
+    plain_numbers: list[str] | None = None,
+    plain_starts: list[int] | None = None,
 ) -> list[Claim]:
     """
     Return every digit-bearing claim of ``text``, in order, without overlaps.
@@ -275,6 +279,9 @@ def scan(
             string instead of becoming a claim; :func:`plain_number_keys`
             gives its keys. The claims of ``text`` are the ones returned plus
             one per string appended.
+        plain_starts: With ``plain_numbers``, where each string appended
+            there starts in ``text`` as given (the index records where a
+            key is provided, for :class:`relapse.Evidence`).
 
     Returns:
         The claims, with offsets into ``text`` as given.
@@ -284,14 +291,27 @@ def scan(
         # meets every non-ASCII character anyway, so it reports the first
         # one to rewrite instead of a separate pass looking for them.
         kept = len(plain_numbers) if plain_numbers is not None else 0
-        found = _scan(text, short_paths, plain_numbers, START, len(text), stop_at_rewrite=True)
+        kept_starts = len(plain_starts) if plain_starts is not None else 0
+        found = _scan(
+            text, short_paths, plain_numbers, plain_starts, START, len(text), stop_at_rewrite=True
+        )
         if found is not None:
             return _with_pending(*found)
         if plain_numbers is not None:
             del plain_numbers[kept:]
+        if plain_starts is not None:
+            del plain_starts[kept_starts:]
     rewritten, origin = normalize(text)
+    # Rewritten text gives every bare number as a claim, whose span maps
+    # back to the text as written (a digit run may hold an invisible character).
     found = _scan(
-        rewritten, short_paths, plain_numbers, START, len(rewritten), stop_at_rewrite=False
+        rewritten,
+        short_paths,
+        plain_numbers if origin is None else None,
+        plain_starts if origin is None else None,
+        START,
+        len(rewritten),
+        stop_at_rewrite=False,
     )
     assert found is not None  # only a scan that stops at a rewrite returns None
     claims = _with_pending(*found)
@@ -323,7 +343,7 @@ def scan_block(text: str, state: ScanState, stop: int) -> tuple[list[Claim], Sca
     Returns:
         The block's claims, in order, and the state to scan the next block from.
     """
-    found = _scan(text, True, None, state, stop, stop_at_rewrite=False)
+    found = _scan(text, True, None, None, state, stop, stop_at_rewrite=False)
     assert found is not None  # only a scan that stops at a rewrite returns None
     return found
 
@@ -339,6 +359,7 @@ def _scan(
     text: str,
     short_paths: bool,
     plain_numbers: list[str] | None,
+    plain_starts: list[int] | None,
     state: ScanState,
     stop: int,
     *,
@@ -390,6 +411,8 @@ def _scan(
                         and not _may_open_range(text, end)
                     ):
                         plain_numbers.append(raw)
+                        if plain_starts is not None:
+                            plain_starts.append(start)
                         resume = end
                         continue
                     code, needs, provides, key, precision = digit_run_or_year_parts(raw)

@@ -299,3 +299,47 @@ class LocalModel:
             self.prompt_tokens += int(usage.get("prompt_tokens", 0))
             self.completion_tokens += int(usage.get("completion_tokens", 0))
         return str(output["choices"][0]["text"]).strip()
+
+    def stream(self, prompt: str) -> Iterator[str]:
+        """
+        Complete ``prompt`` as :meth:`__call__` does, yielding the text token by token.
+
+        The pieces joined are :meth:`__call__`'s answer before its trailing
+        whitespace is stripped (leading whitespace is dropped as they
+        arrive). The model is held (its lock) while the stream is read;
+        closing the generator (``close()``, or a grounded stream stopping at
+        a failing sentence) stops the generation there and frees it.
+        ``completion_tokens`` counts the tokens generated, stopped or not.
+
+        Args:
+            prompt: Usually the output of :meth:`build_prompt`.
+
+        Returns:
+            A generator of ``str`` pieces, one per generated token with text.
+
+        Raises:
+            TypeError: ``prompt`` is not a ``str`` (when the generator is first advanced).
+            ValueError: the prompt does not fit the context window.
+        """
+        if not isinstance(prompt, str):
+            raise TypeError(f"prompt must be str, got {type(prompt).__name__}")
+        temperature, seed = self.sampling()
+        with self._lock:
+            self._llm.reset()  # as in __call__: answers must not depend on earlier prompts
+            self.prompt_tokens += len(self._llm.tokenize(prompt.encode("utf-8")))
+            started = False
+            for chunk in self._llm.create_completion(
+                prompt,
+                max_tokens=self.max_tokens,
+                temperature=temperature,
+                stop=["\n"],
+                seed=seed,
+                stream=True,
+            ):
+                self.completion_tokens += 1
+                text = str(chunk["choices"][0]["text"])
+                if not started:
+                    text = text.lstrip()
+                    started = bool(text)
+                if text:
+                    yield text
