@@ -10,8 +10,9 @@ sentence below is rejected while the stream still has more to say.
 from __future__ import annotations
 
 import asyncio
+import re
 import warnings
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import pytest
@@ -199,6 +200,43 @@ class TestSentenceRelease:
         (iteration,) = spans.named("relapse.iteration")
         assert attr.FALLBACK_CHECK == iteration.attributes[attr.RELAPSE_STREAM_FALLBACK]  # type: ignore[index]
 
+    def test_chunks_of_falls_back_unless_it_reads_the_unread_stream(self) -> None:
+        """A chunks_of reader falls back with a warning; one declaring before_stream streams."""
+
+        class Sourced:
+            """A stream that carries its chunks, as a LlamaIndex streaming response does."""
+
+            def __init__(self, text: str) -> None:
+                self.chunks = DOCS
+                self.pieces = iter(words(text))
+
+            def __iter__(self) -> Sourced:
+                return self
+
+            def __next__(self) -> str:
+                return next(self.pieces)
+
+        def plain(stream: Any) -> Any:
+            return DOCS
+
+        def before(stream: Any) -> Any:
+            return stream.chunks
+
+        before.before_stream = True  # type: ignore[attr-defined]
+        with pytest.warns(UserWarning, match="chunks_of knows the chunks only after the stream"):
+            relapse.grounded(chunks_of=plain, release="sentence")(lambda q: Sourced(FIRST + GOOD))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            answer = relapse.grounded(chunks_of=before, release="sentence")(
+                lambda q: Sourced(FIRST + GOOD)
+            )
+        stream = answer("Tell me about the bridge.")
+        assert isinstance(stream, GroundedStream)
+        first = next(stream)
+        assert ("The ", FIRST + GOOD) == (first, first + "".join(stream))
+        # GOOD's date and length pass only against DOCS: the chunks were read first.
+        assert (True, "grounded_first_try") == (stream.result.grounded, stream.result.outcome)
+
     def test_release_is_validated(self) -> None:
         """An unknown release mode is refused when decorating, naming the option."""
         with pytest.raises(ValueError, match="release must be one of 'answer', 'sentence'"):
@@ -238,6 +276,43 @@ class TestContinuation:
         source = Source(FIRST + BAD + TAIL + REST, FIRST + GOOD)
         answer = grounded_source(source, release="sentence", max_iterations=2)
         assert FIRST + GOOD == "".join(answer("q", DOCS))
+
+    @pytest.mark.parametrize(
+        "split",
+        [
+            pytest.param(lambda text: re.split(r"(\s)", text), id="space-own-piece"),
+            pytest.param(lambda text: re.split(r"(?= )", text), id="space-leading"),
+        ],
+    )
+    def test_a_repeat_whose_space_comes_later_keeps_one_space(
+        self, split: Callable[[str], list[str]]
+    ) -> None:
+        """Tokens carrying the space apart (" ", or " It") after the repeat: not doubled."""
+
+        @relapse.grounded(chunks_arg="docs", release="sentence", max_iterations=2)
+        def answer(query: str, docs: list[str]) -> Iterator[str]:
+            text = (
+                FIRST + BAD + TAIL + REST
+                if relapse.current_attempt().iteration == 1
+                else FIRST + GOOD
+            )  # type: ignore[union-attr]
+            yield from (piece for piece in split(text) if piece)
+
+        assert FIRST + GOOD == "".join(answer("q", DOCS))
+
+    def test_usage_of_reads_a_stream_read_sentence_by_sentence(self) -> None:
+        """A usage_of given by the user reads the attempt's Streamed, as with release="answer"."""
+        seen: list[relapse.Streamed] = []
+
+        def usage_of(streamed: relapse.Streamed) -> relapse.Usage:
+            seen.append(streamed)
+            return relapse.Usage(7, len(streamed.pieces))
+
+        answer = grounded_source(Source(FIRST + GOOD), release="sentence", usage_of=usage_of)
+        with answer("q", DOCS) as stream:
+            got = list(stream)
+        assert [tuple(got)] == [s.pieces for s in seen]
+        assert relapse.Usage(7, len(words(FIRST + GOOD))) == stream.result.usage
 
     def test_feedback_arg_gets_the_continuation_note(self) -> None:
         """With feedback_arg the query stays the caller's; the note quotes the prefix."""

@@ -142,6 +142,18 @@ def returned(outcome: Outcome) -> Any:
     return AsyncGroundedStream(response.replay(), [outcome])  # type: ignore[arg-type]
 
 
+def outcome_of(function: Any, /, *args: Any, **kwargs: Any) -> Any:
+    """
+    Call a grounded function, returning the loop's :data:`Outcome` as it ended.
+
+    The :class:`RelapseResult`, or with ``release="sentence"`` the running
+    :class:`GroundedStream` (a coroutine of either for an ``async def``):
+    for an integration that needs the result of a call that did not stream
+    and the stream of one that did (``GroundedQueryEngine``).
+    """
+    return wrapt.FunctionWrapper.__call__(function, *args, **kwargs)
+
+
 def drained(outcome: Outcome) -> RelapseResult:
     """The :class:`RelapseResult` of ``outcome``, reading a running sync stream to its end."""
     if isinstance(outcome, GroundedStream):

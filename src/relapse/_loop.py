@@ -449,6 +449,13 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
             read: Released | None = None
             check_span: Span = INVALID_SPAN
             if streaming and not isinstance(sent, Raised) and stream_kind(sent) is not None:
+                if own_chunks:
+                    # A chunks_of that reads the chunks off the unread stream
+                    # (Policy.for_function kept "sentence" for it): this
+                    # attempt is judged against its own, as a read reply is.
+                    texts = policy.readers.chunks(sent) or ()
+                    checker = prepare(policy.check, query, texts)
+                    attempt = replace(attempt, chunks=texts)
                 read, sent, check_span = yield from _read_attempt(
                     policy, query, texts, sent, released, span, attempt, checker
                 )
@@ -466,7 +473,8 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                 if read is not None:
                     # Read and checked piece by piece (release="sentence").
                     assert read.verdict is not None  # None only when the stream broke
-                    reply = Reply(read.streamed, read.text, read.usage)
+                    usage = policy.readers.streamed_usage(read.streamed, read.usage)
+                    reply = Reply(read.streamed, read.text, usage)
                     verdict, check_s = read.verdict, read.check_s
                 else:
                     # Stays INVALID_SPAN (no check span) unless the check gets to run.

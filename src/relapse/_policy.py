@@ -132,7 +132,7 @@ class Policy:
         readers = Readers(self.readers.answer_of, self.readers.usage_of, chunks_of)
         rewrite = retry_note if feedback and not self.custom_rewrite else self.rewrite
         release, fallback = self.release, self.release_fallback
-        if release == RELEASE_SENTENCE and chunks_of is not None:
+        if release == RELEASE_SENTENCE and chunks_of is not None and not reads_unread(chunks_of):
             _warn_fallback("chunks_of knows the chunks only after the stream")
             release, fallback = RELEASE_ANSWER, attr.FALLBACK_CHUNKS_OF
         return replace(
@@ -311,8 +311,10 @@ class LoopOptions(TypedDict, total=False):
     #: a list), the stream is closed at the first failing sentence, and the
     #: retry continues after what was released (:func:`relapse.prompts.continuation_retry`);
     #: needs a check that judges a prefix (the default does), no ``answer_of``
-    #: and no ``chunks_of``, else it falls back to ``"answer"`` with a
-    #: ``UserWarning``. No effect on functions that return no stream.
+    #: and no ``chunks_of`` (but one that reads the chunks off the unread
+    #: stream, ``before_stream``, as :func:`relapse.chunks_from.llamaindex`),
+    #: else it falls back to ``"answer"`` with a ``UserWarning``. No effect on
+    #: functions that return no stream.
     release: Release
     #: ``clock() -> seconds``, a monotonic clock read to enforce ``timeout``
     #: (and for ``Attempt.elapsed_s``); None means :func:`time.monotonic`.
@@ -439,6 +441,18 @@ def _release(options: dict[str, Any], check: Check) -> tuple[str, str | None]:
         return RELEASE_SENTENCE, None
     _warn_fallback(why)
     return RELEASE_ANSWER, reason
+
+
+def reads_unread(chunks_of: ChunksOf) -> bool:
+    """
+    Whether ``chunks_of`` reads the chunks off a stream before its pieces are read.
+
+    A reader declares it with a truthy attribute ``before_stream``
+    (:func:`relapse.chunks_from.llamaindex` does: a LlamaIndex streaming
+    response has its ``source_nodes`` before its tokens); with such a reader
+    ``release="sentence"`` does not fall back.
+    """
+    return bool(getattr(chunks_of, "before_stream", False))
 
 
 def _warn_fallback(why: str) -> None:

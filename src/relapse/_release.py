@@ -122,7 +122,7 @@ class _Repeat:
     the repeat (0 when it is none).
     """
 
-    __slots__ = ("decided", "raw", "skip", "spaced", "target")
+    __slots__ = ("decided", "raw", "skip", "spaced", "target", "trimming")
 
     def __init__(self, prefix: str) -> None:
         self.target = prefix.strip()
@@ -131,11 +131,18 @@ class _Repeat:
         self.raw = ""
         self.skip = 0
         self.decided = False
+        #: Decided, but only white space followed the skipped text so far:
+        #: white space still to come is skipped too.
+        self.trimming = False
 
     def add(self, text: str) -> None:
         """Add the next raw continuation text; decide when it is decidable."""
         self.raw += text
         if self.decided:
+            if self.trimming:
+                # The white space after a repeat may come in pieces of its
+                # own (a token " ", or " It"): it would double the prefix's.
+                self._trim()
             return
         body = self.raw.lstrip()
         if not body:
@@ -148,11 +155,17 @@ class _Repeat:
 
     def _decide(self, skip: int) -> None:
         self.decided = True
+        self.skip = skip
         if self.spaced:
             # The white space after a repeat (or leading a continuation) would double the prefix's.
-            rest = self.raw[skip:]
-            skip += len(rest) - len(rest.lstrip())
-        self.skip = skip
+            self.trimming = True
+            self._trim()
+
+    def _trim(self) -> None:
+        rest = self.raw[self.skip :]
+        body = rest.lstrip()
+        self.skip += len(rest) - len(body)
+        self.trimming = not body
 
     def end(self) -> None:
         """The stream ended undecided: what came was a part of the prefix, dropped."""

@@ -10,6 +10,13 @@ that attempt returned::
     def ask(query: str) -> Response:
         return query_engine.query(query)
 
+With ``release="sentence"`` a ``chunks_of`` reader must know the chunks
+before the stream is read, or the loop falls back to ``release="answer"``. A
+reader that reads them off the unread stream object says so with a truthy
+attribute ``before_stream``; :func:`llamaindex` does (a LlamaIndex streaming
+response has its ``source_nodes`` before its tokens; see
+:func:`relapse.integrations.llamaindex.response_stream`).
+
 Each reader returns the chunks as the framework gives them (documents,
 nodes, mappings); relapse reads their text as it reads a chunks argument.
 None of them imports the framework.
@@ -38,6 +45,11 @@ def llamaindex(result: Any) -> Any:
 
     Raises:
         TypeError: ``result`` has no ``source_nodes``; the message names its type.
+
+    .. versionchanged:: 0.2.0
+       Reads a stream's ``source_nodes`` before its tokens (``before_stream``),
+       so ``release="sentence"`` streams a
+       :func:`relapse.integrations.llamaindex.response_stream`.
     """
     nodes = getattr(result, "source_nodes", None)
     if nodes is None:
@@ -46,6 +58,10 @@ def llamaindex(result: Any) -> Any:
             f" the function returned {describe(result)}, which has none"
         )
     return nodes
+
+
+#: A streaming response's source_nodes are there before its tokens are read.
+llamaindex.before_stream = True  # type: ignore[attr-defined]
 
 
 def key(name: str) -> Callable[[Any], Any]:

@@ -101,6 +101,26 @@ class Readers:
             raise TypeError(f"usage_of returned {describe(usage)}; expected relapse.Usage or None")
         return Reply(response, answer, usage)
 
+    def streamed_usage(self, streamed: Streamed, counted: Usage | None) -> Usage | None:
+        """
+        The usage of a stream read piece by piece (``release="sentence"``).
+
+        The user's ``usage_of`` reads it, as it reads a stream read whole
+        (an integration counting tokens outside the pieces needs that);
+        without one, ``counted``, what the pieces reported.
+
+        Raises:
+            TypeError: ``usage_of`` returned something other than a
+                :class:`relapse.Usage` or None.
+            Exception: whatever the user's ``usage_of`` raises.
+        """
+        if self.usage_of is None:
+            return counted
+        usage = self.usage_of(streamed)
+        if usage is not None and not isinstance(usage, Usage):
+            raise TypeError(f"usage_of returned {describe(usage)}; expected relapse.Usage or None")
+        return usage
+
     def answer(self, response: Any) -> str:
         """
         The answer text of ``response``, as :meth:`read` reads it.

@@ -27,6 +27,15 @@ run is tagged ``relapse:attempt:N`` (LangChain's child-run tags), so
 LangSmith and every other LangChain tracer show which run was which attempt,
 under one run of this Runnable.
 
+``stream``/``astream`` stream for real with ``release="sentence"``: the
+chain's own chunks (``AIMessageChunk``s, or ``str`` after a
+``StrOutputParser``) reach the caller as the sentences they complete pass the
+check; at the first failing sentence the chain's stream is closed (the model
+stops generating) and the retry's chunks continue after what was released.
+With ``release="answer"`` (the default), or a ``context_key`` (the chunks
+are known only once the chain's output is whole), they yield the chosen
+attempt's whole output once, after the loop.
+
 Each attempt's tokens are read from the LLM runs inside it (a callback
 handler on the attempt's run sums what every ``on_llm_end`` reports: chat
 messages' ``usage_metadata``, or a completion LLM's ``llm_output
@@ -36,16 +45,18 @@ drops the message and its usage, still reports them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Generic, cast
 
 from relapse import chunks_from
 from relapse._engine import Loop, loop_of
+from relapse._policy import RELEASE_SENTENCE
 from relapse._read.shapes import member
 from relapse._read.usage import default_usage_of, usage_from
 from relapse._results import RelapseResult, Usage, total_usage
 from relapse._state import current_attempt
+from relapse._streams import AsyncGroundedStream, GroundedStream
 
 try:
     from langchain_core.callbacks import BaseCallbackHandler
@@ -149,6 +160,39 @@ def _usage_of_attempt(output: Any) -> Usage | None:
     pending = _ATTEMPT_USAGE.get()
     collected = pending.pop() if pending else None
     return collected if collected is not None else default_usage_of(output)
+
+
+def _counted(
+    pieces: Iterator[Any], collector: _UsageCollector, usages: list[Usage | None]
+) -> Iterator[Any]:
+    """
+    The chain's stream, passed through; the attempt's tokens recorded when it ends.
+
+    Its LLM runs report their tokens when their streams end (``on_llm_end``),
+    so the attempt's usage is known only then; a stream closed early (a
+    failing sentence) reports none, and records None.
+    """
+    try:
+        yield from pieces
+    finally:
+        close = getattr(pieces, "close", None)
+        if callable(close):
+            close()
+        usages.append(total_usage(collector.usages))
+
+
+async def _acounted(
+    pieces: AsyncIterator[Any], collector: _UsageCollector, usages: list[Usage | None]
+) -> AsyncIterator[Any]:
+    """:func:`_counted` for the chain's ``astream``."""
+    try:
+        async for piece in pieces:
+            yield piece
+    finally:
+        close = getattr(pieces, "aclose", None)
+        if callable(close):
+            await close()
+        usages.append(total_usage(collector.usages))
 
 
 class _Inputs:
@@ -266,12 +310,17 @@ class GroundedRunnable(Runnable[Input, Output], Generic[Input, Output]):
         self.runnable = runnable
         self._inputs = _Inputs(query_key, chunks_key, feedback_key)
         self.loop = loop_of("GroundedRunnable", loop, options)
-        self._sync, self._async = self._loops(context_key, feedback_key, self.loop)
+        #: Whether stream()/astream() release the chain's chunks as they pass
+        #: (a chain returning its chunks in its output is checked once whole).
+        self._streams = self.loop.options.get("release") == RELEASE_SENTENCE and context_key is None
+        self._sync, self._async, self._stream, self._astream = self._loops(
+            context_key, feedback_key, self.loop
+        )
 
     def _loops(
         self, context_key: str | None, feedback_key: str | None, loop: Loop
-    ) -> tuple[Any, Any]:
-        """The grounded sync and async attempt functions, built once."""
+    ) -> tuple[Any, Any, Any, Any]:
+        """The grounded attempt functions (sync, async, streaming sync and async), built once."""
         chain, inputs = self.runnable, self._inputs
         feedback_arg = "feedback" if feedback_key is not None else None
 
@@ -309,8 +358,41 @@ class GroundedRunnable(Runnable[Input, Output], Generic[Input, Output]):
             usages.append(total_usage(collector.usages))
             return output
 
+        def attempt_stream(
+            query: str,
+            chunks: Any,
+            feedback: str | None,
+            value: Any,
+            config: RunnableConfig,
+            manager: CallbackManagerForChainRun,
+            usages: list[Usage | None],
+        ) -> Iterator[Any]:
+            collector = _UsageCollector()
+            callbacks = manager.get_child(_attempt_tag())
+            callbacks.add_handler(collector, inherit=True)
+            child = patch_config(config, callbacks=callbacks)
+            pieces = chain.stream(inputs.write(value, query, chunks, feedback), child)
+            return _counted(pieces, collector, usages)
+
+        async def aattempt_stream(
+            query: str,
+            chunks: Any,
+            feedback: str | None,
+            value: Any,
+            config: RunnableConfig,
+            manager: AsyncCallbackManagerForChainRun,
+            usages: list[Usage | None],
+        ) -> AsyncIterator[Any]:
+            collector = _UsageCollector()
+            callbacks = manager.get_child(_attempt_tag())
+            callbacks.add_handler(collector, inherit=True)
+            child = patch_config(config, callbacks=callbacks)
+            pieces = chain.astream(inputs.write(value, query, chunks, feedback), child)
+            return _acounted(pieces, collector, usages)
+
         # The call span is named after these: "relapse GroundedRunnable".
-        attempt.__qualname__ = aattempt.__qualname__ = "GroundedRunnable"
+        for function in (attempt, aattempt, attempt_stream, aattempt_stream):
+            function.__qualname__ = "GroundedRunnable"
         if context_key is None:
             shape: dict[str, Any] = {"chunks_arg": "chunks"}
         else:
@@ -319,7 +401,14 @@ class GroundedRunnable(Runnable[Input, Output], Generic[Input, Output]):
             # The attempt's LLM runs report its tokens (StrOutputParser drops them).
             loop = loop.replace(usage_of=_usage_of_attempt)
         decorate = loop.grounded(query_arg="query", feedback_arg=feedback_arg, **shape)
-        return decorate(attempt), decorate(aattempt)
+        if not self._streams:
+            return decorate(attempt), decorate(aattempt), None, None
+        return (
+            decorate(attempt),
+            decorate(aattempt),
+            decorate(attempt_stream),
+            decorate(aattempt_stream),
+        )
 
     # Types are the wrapped chain's (schemas follow from them) ---------------
 
@@ -409,3 +498,121 @@ class GroundedRunnable(Runnable[Input, Output], Generic[Input, Output]):
     async def arun(self, value: Input, config: RunnableConfig | None = None) -> RelapseResult:
         """:meth:`run` with the chain's ``ainvoke``."""
         return await self._acall_with_config(self._arun, value, config, run_type="chain")  # type: ignore[arg-type, return-value]
+
+    # Streams (release="sentence") --------------------------------------------
+
+    def _stream_chunks(
+        self,
+        values: Iterator[Input],
+        run_manager: CallbackManagerForChainRun,
+        config: RunnableConfig,
+        opened: list[GroundedStream[Any]],
+    ) -> Iterator[Output]:
+        # LangChain hands a stream's input as an iterator of one value (or of
+        # chunks of it, added up, when this runnable is piped after a stream).
+        value: Any = None
+        for part in values:
+            value = part if value is None else value + part
+        query, chunks = self._inputs.read(value)
+        usages: list[Usage | None] = []
+        # Set in this stream's own context (LangChain runs every step of it
+        # there), where the loop's usage_of reads it between pieces.
+        _ATTEMPT_USAGE.set(usages)
+        stream = self._stream(query, chunks, None, value, config, run_manager, usages)
+        opened.append(stream)
+        with stream:
+            yield from stream
+
+    async def _astream_chunks(
+        self,
+        values: AsyncIterator[Input],
+        run_manager: AsyncCallbackManagerForChainRun,
+        config: RunnableConfig,
+        opened: list[AsyncGroundedStream[Any]],
+    ) -> AsyncIterator[Output]:
+        value: Any = None
+        async for part in values:
+            value = part if value is None else value + part
+        query, chunks = self._inputs.read(value)
+        usages: list[Usage | None] = []
+        _ATTEMPT_USAGE.set(usages)
+        stream = await self._astream(query, chunks, None, value, config, run_manager, usages)
+        opened.append(stream)
+        async with stream:
+            async for piece in stream:
+                yield piece
+
+    def stream(
+        self, input: Input, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> Iterator[Output]:
+        """
+        Stream the chain's chunks as they pass the check (``release="sentence"``).
+
+        The chunks are the chain's own (``AIMessageChunk``, ``str``...), in
+        order; a chunk is yielded once all of its text passed. At the first
+        failing sentence the chain's stream is closed and the retry's chunks
+        continue after the released text. Closing this iterator closes the
+        chain's stream and ends the loop. With ``release="answer"`` or a
+        ``context_key``, yields the chosen attempt's whole output once.
+
+        Raises:
+            TypeError: as :meth:`invoke`; a chunk whose text relapse cannot
+                read (a chain streaming mappings: use ``release="answer"``).
+            NotGroundedError: after the released text, with ``on_exhausted="raise"``.
+            Exception: whatever the chain raises, unchanged.
+        """
+        if not self._streams:
+            yield from super().stream(input, config, **kwargs)
+            return
+        opened: list[GroundedStream[Any]] = []
+
+        # LangChain passes ``run_manager`` and ``config`` by these names.
+        def transform(
+            values: Iterator[Input], run_manager: CallbackManagerForChainRun, config: RunnableConfig
+        ) -> Iterator[Output]:
+            return self._stream_chunks(values, run_manager, config, opened)
+
+        chunks = self._transform_stream_with_config(
+            iter([input]), transform, config, run_type="chain"
+        )
+        try:
+            yield from chunks
+        finally:
+            # LangChain's generator swallows its close, leaving ours open:
+            # close it explicitly, so the chain's stream (the provider's) ends now.
+            for stream in opened:
+                stream.close()
+            close = getattr(chunks, "close", None)
+            if callable(close):
+                close()
+
+    async def astream(
+        self, input: Input, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> AsyncIterator[Output]:
+        """:meth:`stream` with the chain's ``astream``."""
+        if not self._streams:
+            async for output in super().astream(input, config, **kwargs):
+                yield output
+            return
+        opened: list[AsyncGroundedStream[Any]] = []
+
+        async def one() -> AsyncIterator[Input]:
+            yield input
+
+        def transform(
+            values: AsyncIterator[Input],
+            run_manager: AsyncCallbackManagerForChainRun,
+            config: RunnableConfig,
+        ) -> AsyncIterator[Output]:
+            return self._astream_chunks(values, run_manager, config, opened)
+
+        chunks = self._atransform_stream_with_config(one(), transform, config, run_type="chain")
+        try:
+            async for chunk in chunks:
+                yield chunk
+        finally:
+            for stream in opened:
+                await stream.aclose()
+            close = getattr(chunks, "aclose", None)
+            if callable(close):
+                await close()

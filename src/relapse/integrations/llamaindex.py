@@ -28,6 +28,19 @@ every attempt fails, the ungrounded last response comes back unflagged.
 :class:`GroundedQueryEngine` checks every attempt and says which one it
 returned and whether it is grounded.
 
+Streaming engines (``as_query_engine(streaming=True)``) stream with
+``release="sentence"``: a ``StreamingResponse`` has its ``source_nodes``
+before its tokens are read, so each attempt is checked against its own
+nodes while its tokens stream, and :class:`GroundedQueryEngine` returns a
+``StreamingResponse`` whose ``response_gen`` yields the tokens that passed.
+For a decorated function, :func:`response_stream` turns a streaming response
+into a stream relapse reads (``chunks_of=relapse.chunks_from.llamaindex``
+reads its nodes before its tokens)::
+
+    @relapse.grounded(chunks_of=relapse.chunks_from.llamaindex, release="sentence")
+    def ask(query: str) -> ResponseStream:
+        return response_stream(streaming_engine.query(query))
+
 A LlamaIndex ``Response`` carries no token counts; :class:`GroundedQueryEngine`
 reads them from the LLM calls made while the wrapped engine answers (the
 ``LLMChatEndEvent``/``LLMCompletionEndEvent`` of LlamaIndex's
@@ -39,22 +52,31 @@ from __future__ import annotations
 
 import inspect
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Generator, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from relapse import chunks_from
+from relapse._decorator import outcome_of
 from relapse._engine import Loop, loop_of
+from relapse._policy import RELEASE_SENTENCE
 from relapse._read.chunks import chunk_texts
 from relapse._read.usage import default_usage_of, usage_from
 from relapse._results import GroundingResult, RelapseResult, Usage, total_usage
+from relapse._streams import AsyncGroundedStream, GroundedStream
 from relapse.checks._contract import Check, check_name
 from relapse.grounding import default_grounding_check
 from relapse.prompts import NO_ANSWER, _problems
 
 try:
     from llama_index.core.base.base_query_engine import BaseQueryEngine
-    from llama_index.core.base.response.schema import RESPONSE_TYPE, PydanticResponse, Response
+    from llama_index.core.base.response.schema import (
+        RESPONSE_TYPE,
+        AsyncStreamingResponse,
+        PydanticResponse,
+        Response,
+        StreamingResponse,
+    )
     from llama_index.core.evaluation import BaseEvaluator, EvaluationResult
 
     # The documented entry point; llama-index-core re-exports it without __all__.
@@ -78,7 +100,16 @@ if TYPE_CHECKING:
 
     from relapse._policy import LoopOptions
 
-__all__ = ["RESULT_KEY", "USAGE_KEY", "GroundedQueryEngine", "GroundingEvaluator", "llm_usage"]
+__all__ = [
+    "RESULT_KEY",
+    "USAGE_KEY",
+    "AsyncResponseStream",
+    "GroundedQueryEngine",
+    "GroundingEvaluator",
+    "ResponseStream",
+    "llm_usage",
+    "response_stream",
+]
 
 _R = TypeVar("_R")
 
@@ -190,6 +221,123 @@ def _usage_of_response(response: Any) -> Usage | None:
     return usage if isinstance(usage, Usage) else default_usage_of(response)
 
 
+class ResponseStream:
+    """
+    A LlamaIndex ``StreamingResponse`` as a stream relapse reads: its tokens, its nodes.
+
+    Iterating it yields the response's ``response_gen`` tokens (``str``), as
+    they come; its ``source_nodes`` are the response's, there before any
+    token is read, so ``chunks_of=relapse.chunks_from.llamaindex`` reads them
+    and ``release="sentence"`` checks each token's sentence against them.
+    :meth:`close` closes the token generator (the LLM's stream).
+
+    Attributes:
+        response: The ``StreamingResponse``.
+        source_nodes: Its ``source_nodes`` (``NodeWithScore``s).
+
+    .. versionadded:: 0.2.0
+    """
+
+    __slots__ = ("_tokens", "response", "source_nodes")
+
+    def __init__(self, response: Any, tokens: Iterator[str]) -> None:
+        self.response = response
+        self.source_nodes = list(response.source_nodes or [])
+        self._tokens = tokens
+
+    def __iter__(self) -> ResponseStream:
+        return self
+
+    def __next__(self) -> str:
+        return next(self._tokens)
+
+    def close(self) -> None:
+        """Close the token generator: the LLM's stream stops."""
+        close = getattr(self._tokens, "close", None)
+        if callable(close):
+            close()
+
+
+class AsyncResponseStream:
+    """
+    :class:`ResponseStream` for an ``AsyncStreamingResponse`` (``aquery``).
+
+    ``async for`` its tokens; :meth:`aclose` closes the token generator.
+
+    .. versionadded:: 0.2.0
+    """
+
+    __slots__ = ("_tokens", "response", "source_nodes")
+
+    def __init__(self, response: Any, tokens: AsyncIterator[str]) -> None:
+        self.response = response
+        self.source_nodes = list(response.source_nodes or [])
+        self._tokens = tokens
+
+    def __aiter__(self) -> AsyncResponseStream:
+        return self
+
+    async def __anext__(self) -> str:
+        return await self._tokens.__anext__()
+
+    async def aclose(self) -> None:
+        """Close the token generator: the LLM's stream stops."""
+        close = getattr(self._tokens, "aclose", None)
+        if callable(close):
+            await close()
+
+
+def response_stream(response: Any) -> ResponseStream | AsyncResponseStream:
+    """
+    The stream of a LlamaIndex streaming response, for a decorated function to return.
+
+    Args:
+        response: A ``StreamingResponse`` (``query`` on an engine built with
+            ``streaming=True``) or an ``AsyncStreamingResponse`` (``aquery``),
+            its ``response_gen`` not read yet.
+
+    Returns:
+        A :class:`ResponseStream` (sync tokens) or an
+        :class:`AsyncResponseStream` (async tokens).
+
+    Raises:
+        TypeError: ``response`` has no unread ``response_gen`` (a plain
+            ``Response``: the engine does not stream; or a streaming response
+            read already, whose ``response_gen`` is spent).
+
+    .. versionadded:: 0.2.0
+    """
+    tokens = getattr(response, "response_gen", None)
+    if getattr(response, "response_txt", None) is not None:
+        tokens = None  # read already (str(response), print_response_stream()): spent
+    if isinstance(tokens, AsyncIterator):
+        return AsyncResponseStream(response, tokens)
+    if isinstance(tokens, Iterator):
+        return ResponseStream(response, tokens)
+    raise TypeError(
+        "response_stream() takes a LlamaIndex StreamingResponse whose response_gen is not read"
+        f" yet (an engine built with streaming=True); got {type(response).__name__}"
+    )
+
+
+def _streams(response: object) -> bool:
+    """Whether ``response`` is a LlamaIndex streaming response (it has a ``response_gen``)."""
+    return getattr(response, "response_gen", None) is not None
+
+
+def _merged_nodes(opened: Sequence[ResponseStream | AsyncResponseStream]) -> list[Any]:
+    """Every attempt's source nodes, each once, in the order the attempts retrieved them."""
+    nodes: list[Any] = []
+    seen: set[str] = set()
+    for stream in opened:
+        for node in stream.source_nodes:
+            key = getattr(getattr(node, "node", None), "node_id", None) or str(id(node))
+            if key not in seen:
+                seen.add(key)
+                nodes.append(node)
+    return nodes
+
+
 def _retry_bundle(query: str, bundle: QueryBundle) -> QueryBundle:
     """
     The bundle an iteration sends: the caller's, or the retry query over the caller's embedding.
@@ -212,7 +360,9 @@ def _retry_bundle(query: str, bundle: QueryBundle) -> QueryBundle:
 
 def _with_result(response: Any, result: RelapseResult) -> Any:
     """``response`` with the result under :data:`RESULT_KEY` in a copy of its metadata."""
-    if isinstance(response, (Response, PydanticResponse)):
+    if isinstance(
+        response, (Response, PydanticResponse, StreamingResponse, AsyncStreamingResponse)
+    ):
         metadata = dict(response.metadata or {})
         metadata[RESULT_KEY] = result
         response.metadata = metadata
@@ -237,8 +387,10 @@ class GroundedQueryEngine(BaseQueryEngine):
     recorded; the two compose too (:class:`GroundingEvaluator`).
 
     Args:
-        query_engine: Any LlamaIndex query engine returning a ``Response``
-            (not a streaming one: set ``streaming=False``).
+        query_engine: Any LlamaIndex query engine returning a ``Response``;
+            a streaming one (``streaming=True``) with ``release="sentence"``,
+            which then returns a ``StreamingResponse`` of the tokens that
+            passed (see the module docstring).
         loop: The :class:`relapse.Loop` to run (its options: ``max_iterations``,
             ``grounding_check``, ``on_exhausted``, ``tracer_provider``,
             ``capture_content``...).
@@ -249,7 +401,8 @@ class GroundedQueryEngine(BaseQueryEngine):
         TypeError: ``query_engine`` is not a ``BaseQueryEngine``, an option
             is bad (named in the message), or both ``loop`` and options are
             given. At query time: the engine returned something without
-            ``source_nodes`` (a streaming response).
+            ``source_nodes``, or a streaming response with
+            ``release="answer"``.
         NotGroundedError: at query time, with ``on_exhausted="raise"``.
     """
 
@@ -269,16 +422,28 @@ class GroundedQueryEngine(BaseQueryEngine):
         engine = query_engine
         _listen()
 
-        def ask(query: str, bundle: QueryBundle) -> RESPONSE_TYPE:
+        self.loop = loop_of("GroundedQueryEngine", loop, options)
+        #: Whether a streaming engine's tokens are released as they pass.
+        self._streaming = self.loop.options.get("release") == RELEASE_SENTENCE
+
+        def ask(
+            query: str, bundle: QueryBundle, opened: list[ResponseStream | AsyncResponseStream]
+        ) -> Any:
             usage = _QueryUsage()
             token = _QUERY.set(usage)
             try:
                 response = engine.query(_retry_bundle(query, bundle))
             finally:
                 _QUERY.reset(token)
+            if self._streaming and _streams(response):
+                # Its nodes now, its tokens as the loop reads them.
+                opened.append(response_stream(response))
+                return opened[-1]
             return _with_usage(response, total_usage(usage.usages))
 
-        async def aask(query: str, bundle: QueryBundle) -> RESPONSE_TYPE:
+        async def aask(
+            query: str, bundle: QueryBundle, opened: list[ResponseStream | AsyncResponseStream]
+        ) -> Any:
             usage = _QueryUsage()
             # Tasks the engine starts copy the context, and with it this object.
             token = _QUERY.set(usage)
@@ -286,11 +451,13 @@ class GroundedQueryEngine(BaseQueryEngine):
                 response = await engine.aquery(_retry_bundle(query, bundle))
             finally:
                 _QUERY.reset(token)
+            if self._streaming and _streams(response):
+                opened.append(response_stream(response))
+                return opened[-1]
             return _with_usage(response, total_usage(usage.usages))
 
         # The call span is named after these: "relapse GroundedQueryEngine".
         ask.__qualname__ = aask.__qualname__ = "GroundedQueryEngine"
-        self.loop = loop_of("GroundedQueryEngine", loop, options)
         run_loop = self.loop
         if "usage_of" not in run_loop.options:
             run_loop = run_loop.replace(usage_of=_usage_of_response)
@@ -310,24 +477,91 @@ class GroundedQueryEngine(BaseQueryEngine):
         Its ``response`` is the chosen attempt's ``Response``.
         """
         bundle = QueryBundle(query) if isinstance(query, str) else query
-        result: RelapseResult = self._ask.run(bundle.query_str, bundle)
+        result: RelapseResult = self._ask.run(bundle.query_str, bundle, [])
         _with_result(result.response, result)
         return result
 
     async def arun(self, query: str | QueryBundle) -> RelapseResult:
         """:meth:`run`, querying the wrapped engine with ``aquery``."""
         bundle = QueryBundle(query) if isinstance(query, str) else query
-        result: RelapseResult = await self._aask.run(bundle.query_str, bundle)
+        result: RelapseResult = await self._aask.run(bundle.query_str, bundle, [])
         _with_result(result.response, result)
         return result
 
     def _query(self, query_bundle: QueryBundle) -> RESPONSE_TYPE:
-        """The chosen attempt's response, with the result in its metadata."""
-        return self.run(query_bundle).response  # type: ignore[no-any-return]
+        """
+        The chosen attempt's response, with the result in its metadata.
+
+        With ``release="sentence"`` and a streaming engine: a
+        ``StreamingResponse`` whose ``response_gen`` yields the tokens as
+        their sentences pass (the loop runs as it is read); its
+        ``source_nodes`` are the first attempt's, every attempt's once the
+        stream is done, when ``metadata["relapse"]`` is the result.
+        """
+        if not self._streaming:
+            return self.run(query_bundle).response  # type: ignore[no-any-return]
+        opened: list[ResponseStream | AsyncResponseStream] = []
+        outcome = outcome_of(self._ask, query_bundle.query_str, query_bundle, opened)
+        if isinstance(outcome, GroundedStream):
+            return _streaming_response(outcome, opened)
+        _with_result(outcome.response, outcome)
+        return outcome.response  # type: ignore[no-any-return]
 
     async def _aquery(self, query_bundle: QueryBundle) -> RESPONSE_TYPE:
-        """The async :meth:`_query`."""
-        return (await self.arun(query_bundle)).response  # type: ignore[no-any-return]
+        """The async :meth:`_query` (an ``AsyncStreamingResponse`` when streaming)."""
+        if not self._streaming:
+            return (await self.arun(query_bundle)).response  # type: ignore[no-any-return]
+        opened: list[ResponseStream | AsyncResponseStream] = []
+        outcome = await outcome_of(self._aask, query_bundle.query_str, query_bundle, opened)
+        if isinstance(outcome, AsyncGroundedStream):
+            return _astreaming_response(outcome, opened)
+        if isinstance(outcome, GroundedStream):
+            # An aquery that returned a sync token stream: still a stream.
+            return _streaming_response(outcome, opened)
+        _with_result(outcome.response, outcome)
+        return outcome.response  # type: ignore[no-any-return]
+
+
+def _streaming_response(
+    stream: GroundedStream[str], opened: list[ResponseStream | AsyncResponseStream]
+) -> StreamingResponse:
+    """The ``StreamingResponse`` handed to the caller: the released tokens, the attempts' nodes."""
+    first = opened[0].response
+
+    def tokens() -> Generator[str, None, None]:
+        with stream:
+            yield from stream
+        # Done: the nodes every attempt was checked against, and the result.
+        response.source_nodes = _merged_nodes(opened)
+        _with_result(response, stream.result)
+
+    response = StreamingResponse(
+        response_gen=tokens(),
+        source_nodes=list(first.source_nodes or []),
+        metadata=dict(first.metadata or {}),
+    )
+    return response
+
+
+def _astreaming_response(
+    stream: AsyncGroundedStream[str], opened: list[ResponseStream | AsyncResponseStream]
+) -> AsyncStreamingResponse:
+    """:func:`_streaming_response` for ``aquery``: an ``AsyncStreamingResponse``."""
+    first = opened[0].response
+
+    async def tokens() -> AsyncGenerator[str, None]:
+        async with stream:
+            async for token in stream:
+                yield token
+        response.source_nodes = _merged_nodes(opened)
+        _with_result(response, stream.result)
+
+    response = AsyncStreamingResponse(
+        response_gen=tokens(),
+        source_nodes=list(first.source_nodes or []),
+        metadata=dict(first.metadata or {}),
+    )
+    return response
 
 
 #: ``EvaluationResult.feedback`` of a grounded response.

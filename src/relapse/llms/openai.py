@@ -22,6 +22,16 @@ An LLM call for any OpenAI-compatible endpoint: OpenAI, vLLM, Ollama, llama.cpp.
                            api="completions", sampling=Sampling(temperature=0.0))
     result = relapse.run(question, chunks, call_llm=llm)
 
+``stream=True`` sends every request streaming and returns the SDK's
+``Stream`` (``AsyncStream``) from both ``llm(prompt)`` and ``llm.create``: a
+grounded function returning it streams with ``release="sentence"``::
+
+    llm = OpenAICompatible(model="gpt-4o-mini", stream=True)
+
+    @relapse.grounded(chunks_arg="docs", release="sentence")
+    def answer(query: str, docs: list[str]):
+        return llm(relapse.prompts.context_prompt(query, docs))
+
 ``on_retry=resample(0.7)`` samples the retries of a grounded call (read
 through :func:`relapse.current_attempt`) instead of sending the rejected
 prompt's greedy settings again.
@@ -180,10 +190,17 @@ class _Request:
     sampling: Sampling
     system: str | None
     on_retry: OnRetry | None
+    stream: bool = False
 
     @classmethod
     def of(
-        cls, model: object, api: object, sampling: object, system: object, on_retry: object
+        cls,
+        model: object,
+        api: object,
+        sampling: object,
+        system: object,
+        on_retry: object,
+        stream: object = False,
     ) -> _Request:
         if not isinstance(model, str) or not model:
             raise TypeError(f"model must be a non-empty str, got {model!r}")
@@ -197,7 +214,9 @@ class _Request:
             raise TypeError(f"system must be a str or None, got {type(system).__name__}")
         if on_retry is not None and not callable(on_retry):
             raise TypeError("on_retry must be callable(attempt, sampling) -> Sampling")
-        return cls(model, api, sampling, system, on_retry)  # type: ignore[arg-type]
+        if not isinstance(stream, bool):
+            raise TypeError(f"stream must be a bool, got {type(stream).__name__}")
+        return cls(model, api, sampling, system, on_retry, stream)  # type: ignore[arg-type]
 
     def current_sampling(self) -> Sampling:
         """The options of the request about to be sent: ``on_retry``'s on a retry."""
@@ -223,6 +242,11 @@ class _Request:
                 messages.append({"role": "system", "content": self.system})
             messages.append({"role": "user", "content": prompt})
             arguments["messages"] = messages
+        if self.stream:
+            # The last chunk then reports the stream's usage (a stream
+            # stopped at a failing sentence never reaches it).
+            arguments["stream"] = True
+            arguments["stream_options"] = {"include_usage": True}
         return arguments
 
 
@@ -336,11 +360,12 @@ class _Endpoint:
         sampling: Sampling | None = None,
         system: str | None = None,
         on_retry: OnRetry | None = None,
+        stream: bool = False,
         timeout: float | None = None,
         max_retries: int | None = None,
         client: Any = None,
     ) -> None:
-        self._request = _Request.of(model, api, sampling or Sampling(), system, on_retry)
+        self._request = _Request.of(model, api, sampling or Sampling(), system, on_retry, stream)
         if client is not None:
             given = [
                 name
@@ -392,6 +417,12 @@ class OpenAICompatible(_Endpoint):
             iterations 2+ of a grounded call (read through
             :func:`relapse.current_attempt`); :func:`resample` samples the
             retries. None sends ``sampling`` on every iteration.
+        stream: Send every request with ``stream=True`` and
+            ``stream_options={"include_usage": True}``: :meth:`create` and
+            ``llm(prompt)`` return the SDK's ``Stream`` of chunks, which a
+            grounded function returns as it is, so ``release="sentence"``
+            hands its caller the chunks as their sentences pass and closes
+            the HTTP response at the first failing sentence.
         timeout: Seconds per request; the SDK's default when None.
         max_retries: Transport-level retries of the SDK; its default when None.
         client: An ``openai.OpenAI`` to use instead of building one; it has
@@ -421,7 +452,8 @@ class OpenAICompatible(_Endpoint):
 
         Returns:
             ``openai.types.chat.ChatCompletion`` or ``openai.types.Completion``,
-            with ``usage`` when the server reports it.
+            with ``usage`` when the server reports it; with ``stream=True``,
+            the SDK's ``Stream`` of their chunks, unread.
 
         Raises:
             TypeError: ``prompt`` is not a ``str``.
@@ -432,13 +464,14 @@ class OpenAICompatible(_Endpoint):
             return self.client.completions.create(**arguments)
         return self.client.chat.completions.create(**arguments)
 
-    def __call__(self, prompt: str) -> Answer:
+    def __call__(self, prompt: str) -> Any:
         """
         ``call_llm(prompt) -> answer``: :meth:`create`, then the answer text.
 
         Returns:
             The :class:`Answer`: the text (:func:`text_of`), a ``str``
-            carrying the response and its usage.
+            carrying the response and its usage. With ``stream=True``, the
+            SDK's ``Stream``, unread (relapse reads its chunks).
 
         Raises:
             MalformedResponseError: the reply holds no choice to read (see
@@ -447,6 +480,8 @@ class OpenAICompatible(_Endpoint):
             TypeError, openai.OpenAIError: as :meth:`create`.
         """
         response = self.create(prompt)
+        if self._request.stream:
+            return response
         return Answer(text_of(response), response)
 
 
@@ -469,7 +504,13 @@ class AsyncOpenAICompatible(_Endpoint):
             return await self.client.completions.create(**arguments)
         return await self.client.chat.completions.create(**arguments)
 
-    async def __call__(self, prompt: str) -> Answer:
-        """``call_llm(prompt) -> answer`` for :func:`relapse.arun`; see ``OpenAICompatible``'s."""
+    async def __call__(self, prompt: str) -> Any:
+        """
+        ``call_llm(prompt) -> answer`` for :func:`relapse.arun`; see ``OpenAICompatible``'s.
+
+        With ``stream=True``, the SDK's ``AsyncStream``, unread.
+        """
         response = await self.create(prompt)
+        if self._request.stream:
+            return response
         return Answer(text_of(response), response)
