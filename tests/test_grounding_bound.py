@@ -132,6 +132,7 @@ class TestBindings:
             ("30m", AMBIGUOUS + "m"),
             ("30 h", AMBIGUOUS + "h"),
             ("30%", "%"),
+            ("$30%", AMBIGUOUS + "$"),  # a currency and a percent: either
             ("30", None),
             ("homepage 30", None),  # "page" inside a word is no reference
         ],

@@ -738,7 +738,9 @@ class BoundGroundingCheck:
         if key is None or claim.code != FG001 or claim.parts:
             return True
         if claim.unit == "%":
-            unit: str | None = "%"
+            # The scanner's percent; one the binding does not read the same
+            # way ("$0%1") is judged as before, never foreign.
+            unit: str | None = "%" if binding_of(answer, claim.start, claim.end) == "%" else "?%"
         elif self._trivial(answer, claim):
             # "2 people": a trivial number bare of a unit claims little.
             unit = unit_of(answer, claim.start, claim.end)

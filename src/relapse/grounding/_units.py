@@ -348,9 +348,11 @@ def binding_of(text: str, start: int, end: int) -> str | None:
         ``"#reference"``; or None for a number bound to nothing the check reads.
     """
     currency = currency_before(text, start)
-    if currency is not None:
-        return currency
     written = _unit_written_after(text, end)
+    if currency is not None:
+        # "$0%": a currency and a unit after it; the check's readers take
+        # either, so it binds the number to neither for sure.
+        return currency if written is None else AMBIGUOUS + currency
     if written is not None:
         unit, spelling = written
         if (len(spelling) == 1 and spelling != "%") or spelling in _AMBIGUOUS_SPELLINGS:
