@@ -16,6 +16,7 @@ from relapse.grounding._keys import Key, number_key
 from relapse.grounding._unit_lookup import (
     AGREE,
     CONFLICT,
+    FOREIGN,
     UNRELATED,
     search_verdict,
     units_by_number,
@@ -26,15 +27,30 @@ from relapse.grounding._unit_lookup import (
 # Numbers in the writings the lookup reads (commas, decimals, scale words,
 # leading zeros, digits glued to others) and units of several dimensions.
 _NUMBERS = ["104", "40", "3,800", "3800", "3.8", "007", "1,234.5", "12 345", "5", "0.5", "2"]
-_UNITS = [" °F", " °C", " km", " miles", " kg", "%", " million", " thousand", "", " people"]
+_UNITS = [
+    " °F",
+    " °C",
+    " km",
+    " miles",
+    " kg",
+    "%",
+    " million",
+    " thousand",
+    "",
+    " people",
+    "m",
+    " h",
+]
 _PIECE = st.one_of(
     st.builds(lambda n, u: n + u, st.sampled_from(_NUMBERS), st.sampled_from(_UNITS)),
-    st.sampled_from(["$", "$5", " ", ", ", ". ", "the ", "1", ".", ",", "x", "\n"]),
+    st.sampled_from(
+        ["$", "$5", " ", ", ", ". ", "the ", "1", ".", ",", "x", "\n", "page ", "May "]
+    ),
 )
 _TEXT = st.lists(_PIECE, max_size=30).map("".join)
 _KEYS = [number_key("104", "", 0), number_key("38", "", 2), number_key("38", "", 5)]
 _KEYS += [number_key("7", "", 0), number_key("12345", "", 0), number_key("5", "", 0)]
-_CANONICAL_UNITS = ["°F", "°C", "km", "mi", "kg", "%", "$"]
+_CANONICAL_UNITS = ["°F", "°C", "km", "mi", "kg", "%", "$", "m", "h", "#people"]
 
 
 def _key(written: str) -> Key:
@@ -50,7 +66,7 @@ class TestVerdicts:
             (["It was 104 °F."], "°F", AGREE),
             (["It was 104 °F."], "°C", CONFLICT),
             (["It was 104."], "°C", AGREE),  # no unit: nothing to disagree with
-            (["It was 104 km away."], "°C", UNRELATED),  # another dimension
+            (["It was 104 km away."], "°C", FOREIGN),  # plainly another quantity
             (["It was 104 °F.", "Then 104 °C."], "°C", AGREE),
             (["It cost $104."], "$", AGREE),
             (["Room 1104 °F."], "°C", UNRELATED),  # 1104 is not 104

@@ -65,8 +65,8 @@ from relapse.grounding._quotes import (
     word_count,
 )
 from relapse.grounding._text import CHUNK_SEPARATOR, fold
-from relapse.grounding._unit_lookup import AGREE, CONFLICT, UNRELATED
-from relapse.grounding._units import convert, unit_after, unit_of
+from relapse.grounding._unit_lookup import AGREE, CONFLICT, FOREIGN, UNRELATED
+from relapse.grounding._units import AMBIGUOUS, binding_of, convert, unit_after, unit_of
 from relapse.grounding._words import Value, word_numbers
 
 #: Refusals a prompt asks the model to give verbatim. A quotation of one is the
@@ -730,23 +730,51 @@ class BoundGroundingCheck:
         ``104 °C`` is not supported by ``104 °F``: when the answer and the
         texts both give the number a unit of one dimension (temperature,
         length, money...), some occurrence must give the same unit, or none.
-        An occurrence with a unit of another dimension (``5 mph`` for ``5
-        days``) measures something else and is not compared; a number the
-        texts do not write in digits is not compared either.
+        A number the texts do not write in digits is not compared.
+
+        A number is bound to what it counts: when every occurrence of it in
+        the chunks is bound to something plainly else (``page 30``, ``May
+        30``, ``30 people`` or ``30 kg`` for ``30 minutes``;
+        :func:`._units.foreign`), it is no support, unless a chunk spells it
+        out (``thirty minutes``) or the question states it bound to the
+        same or to nothing. An
+        answer's number bound by an ambiguous spelling (``30m``) or to
+        nothing the check reads is never judged foreign.
         """
         key = claim.key
         if key is None or claim.code != FG001 or claim.parts:
             return True
-        unit = "%" if claim.unit == "%" else unit_of(answer, claim.start, claim.end)
-        if unit is None:
+        if claim.unit == "%":
+            # The scanner's percent; one the binding does not read the same
+            # way ("$0%1") is judged as before, never foreign.
+            unit: str | None = "%" if binding_of(answer, claim.start, claim.end) == "%" else "?%"
+        elif self._trivial(answer, claim):
+            # "2 people": a trivial number bare of a unit claims little.
+            unit = unit_of(answer, claim.start, claim.end)
+        else:
+            unit = binding_of(answer, claim.start, claim.end)
+        if unit is None or unit.startswith("#reference"):
             return True
-        conflicting = False
-        for index in (self._chunks, self._question):
-            verdict = index.unit_verdict(key, unit) if index is not None else UNRELATED
-            if verdict == AGREE:
-                return True
-            conflicting = conflicting or verdict == CONFLICT
-        return not conflicting
+        ambiguous = unit.startswith(AMBIGUOUS)
+        unit = unit.removeprefix(AMBIGUOUS)
+        question = self._question
+        verdicts = [self._chunks.unit_verdict(key, unit)]
+        if verdicts[0] == AGREE:
+            return True
+        verdicts.append(question.unit_verdict(key, unit) if question is not None else UNRELATED)
+        if verdicts[1] == AGREE:
+            return True
+        if CONFLICT in verdicts:
+            return False
+        if verdicts[0] != FOREIGN or ambiguous:
+            return True
+        # Bound elsewhere in every chunk occurrence in digits: still supported
+        # when a chunk spells it out, or the question states it unbound by
+        # anything the lookup reads (in words, say).
+        value = key_value(key)
+        return (value is not None and self._chunks.has_words_for(value)) or (
+            question is not None and verdicts[1] == UNRELATED and key in question.keys
+        )
 
     def _range_end(self, part: Key) -> bool:
         """Tell whether one end of a plain range is stated alone, or in words."""

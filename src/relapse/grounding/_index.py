@@ -746,11 +746,12 @@ class TextIndex:
 
         Args:
             key: A number key (``("n", digits, exponent)``).
-            unit: A canonical unit name (:func:`._units.unit_of`).
+            unit: The answer's binding of it (:func:`._units.binding_of`): a
+                canonical unit name or ``"#people"``.
 
         Returns:
-            :data:`._unit_lookup.AGREE`, :data:`._unit_lookup.CONFLICT` or
-            :data:`._unit_lookup.UNRELATED`.
+            :data:`._unit_lookup.AGREE`, :data:`._unit_lookup.CONFLICT`,
+            :data:`._unit_lookup.FOREIGN` or :data:`._unit_lookup.UNRELATED`.
         """
         cache_key = (key, unit)
         verdict = self._units.get(cache_key)
@@ -766,7 +767,7 @@ class TextIndex:
 
     def units_written(self, key: Key) -> frozenset[str | None]:
         """
-        Return every unit the texts write the number ``key`` with (None: without one).
+        Return what the texts bind the number ``key`` to: units, references, people (None: nothing).
 
         The same occurrences as :meth:`unit_verdict`, under the same budget.
 
@@ -774,7 +775,7 @@ class TextIndex:
             key: A number key.
 
         Returns:
-            The canonical units of the key's occurrences in digits; empty when
+            The bindings (:func:`._units.binding_of`) of the key's occurrences in digits; empty when
             the texts do not write it in digits.
         """
         if self._units_searched > SEARCH_BUDGET * (len(self.joined) + 1):

@@ -18,13 +18,15 @@ import re
 from collections.abc import Iterable, Iterator
 
 from relapse.grounding._keys import DECIMAL_CONTEXT, SCALE_EXPONENTS, Key, key_decimal, number_key
-from relapse.grounding._units import dimension_of, unit_of
+from relapse.grounding._units import AMBIGUOUS, binding_of, foreign, kind_of
 
 #: What the texts say of the units of a number: some occurrence has the
 #: answer's unit or none; none does but one has a unit of the same dimension
-#: (``°F`` for ``°C``); or neither (no occurrence in digits, or only units
-#: that measure something else).
-AGREE, CONFLICT, UNRELATED = "agree", "conflict", "unrelated"
+#: (``°F`` for ``°C``); every occurrence is bound to something plainly
+#: else (``page 30``, ``30 people``, ``30 kg`` for ``30 minutes``:
+#: :func:`._units.foreign`); or none of these (no occurrence in digits, or
+#: some bound to a kind that may stand for the answer's).
+AGREE, CONFLICT, FOREIGN, UNRELATED = "agree", "conflict", "foreign", "unrelated"
 
 # A number written with ASCII digits, thousands commas and a decimal point,
 # and a scale word after it: what the lookup reads at an occurrence.
@@ -83,7 +85,7 @@ def _read(text: str, number: re.Match[str]) -> tuple[Key, str | None]:
     if scale is not None:
         exponent = SCALE_EXPONENTS[scale.group(1)]
         end = scale.end()
-    return number_key(integer, fraction, exponent), unit_of(text, number.start(), end)
+    return number_key(integer, fraction, exponent), binding_of(text, number.start(), end)
 
 
 def _occurrences(text: str, key: Key) -> Iterator[str | None]:
@@ -109,20 +111,29 @@ def search_verdict(texts: Iterable[str], key: Key, unit: str) -> str:
     Args:
         texts: The texts that may write the number, in order.
         key: A number key (``("n", digits, exponent)``).
-        unit: The answer's unit for it, a canonical name (:func:`._units.unit_of`).
+        unit: The answer's binding of it (:func:`._units.binding_of`): a
+            canonical unit name or ``"#people"``.
 
     Returns:
-        :data:`AGREE`, :data:`CONFLICT` or :data:`UNRELATED`; the search stops
-        at the first occurrence that agrees.
+        :data:`AGREE`, :data:`CONFLICT`, :data:`FOREIGN` or
+        :data:`UNRELATED`; the search stops at the first occurrence that
+        agrees.
     """
-    dimension = dimension_of(unit)
-    conflict = False
+    return verdict_of(frozenset(_units_until_agreeing(texts, key, unit)), unit)
+
+
+def _units_until_agreeing(texts: Iterable[str], key: Key, unit: str) -> Iterator[str | None]:
+    """Yield the bindings of ``key``'s occurrences, up to the first that agrees with ``unit``."""
     for text in texts:
         for written_unit in _occurrences(text, key):
-            if written_unit is None or written_unit == unit:
-                return AGREE
-            conflict = conflict or dimension_of(written_unit) == dimension
-    return CONFLICT if conflict else UNRELATED
+            yield written_unit
+            if _agrees(written_unit, unit):
+                return
+
+
+def _agrees(written: str | None, unit: str) -> bool:
+    """Tell whether an occurrence's binding agrees with the answer's: none, or the same unit."""
+    return written is None or written == unit or written == AMBIGUOUS + unit
 
 
 def search_units(texts: Iterable[str], key: Key) -> frozenset[str | None]:
@@ -134,8 +145,9 @@ def search_units(texts: Iterable[str], key: Key) -> frozenset[str | None]:
         key: A number key.
 
     Returns:
-        The canonical units of its occurrences in digits (None: written
-        without one); empty when no text writes it in digits.
+        The bindings (:func:`._units.binding_of`: a unit, a reference,
+        people) of its occurrences in digits (None: bound to none); empty
+        when no text writes it in digits.
     """
     return frozenset(unit for text in texts for unit in _occurrences(text, key))
 
@@ -153,7 +165,7 @@ def units_by_number(texts: Iterable[str]) -> dict[Key, frozenset[str | None]]:
 
     Returns:
         Each number key the texts write in digits, with the set of its
-        units (None: written without one).
+        bindings (:func:`._units.binding_of`; None: bound to none).
     """
     found: dict[Key, set[str | None]] = {}
     for text in texts:
@@ -169,7 +181,11 @@ def units_by_number(texts: Iterable[str]) -> dict[Key, frozenset[str | None]]:
 
 def verdict_of(units: frozenset[str | None], unit: str) -> str:
     """Return :func:`search_verdict`'s verdict from a number's units (:func:`units_by_number`)."""
-    if None in units or unit in units:
+    if any(_agrees(written, unit) for written in units):
         return AGREE
-    dimension = dimension_of(unit)
-    return CONFLICT if any(dimension_of(other) == dimension for other in units) else UNRELATED
+    dimension = kind_of(unit)
+    if dimension is not None and any(kind_of(other) == dimension for other in units):
+        return CONFLICT
+    if units and all(foreign(unit, other) for other in units):
+        return FOREIGN
+    return UNRELATED

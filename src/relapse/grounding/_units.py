@@ -180,6 +180,12 @@ def unit_after(text: str, end: int) -> str | None:
         The unit's name (a key of :data:`UNITS`, or a written concentration
         such as ``"ng/ml"``), or None.
     """
+    written = _unit_written_after(text, end)
+    return None if written is None else written[0]
+
+
+def _unit_written_after(text: str, end: int) -> tuple[str, str] | None:
+    """Return the unit after ``text[:end]`` and its spelling as written, or None."""
     limit = end + UNIT_WINDOW
     scale = _SCALE.match(text, end, limit)
     if scale is not None:
@@ -188,9 +194,10 @@ def unit_after(text: str, end: int) -> str | None:
     if match is None:
         return None
     group = match.lastgroup
+    spelling = match.group().strip()
     if group == "generic":
-        return match.group().strip().lower().replace("μ", "µ")
-    return _GROUPS[group] if group is not None else None
+        return spelling.lower().replace("μ", "µ"), spelling
+    return (_GROUPS[group], spelling) if group is not None else None
 
 
 def currency_before(text: str, start: int) -> str | None:
@@ -266,3 +273,130 @@ def convert(value: float, source: str, target: str) -> float | None:
         return None
     base = value * first.factor + first.offset
     return (base - second.offset) / second.factor
+
+
+#: Prefix of a unit written with a spelling that also means something else
+#: (``30m``: metres, minutes or million; ``5 h``, ``2 L``, ``300 K``, ``6'``):
+#: it agrees and conflicts as its unit does, but is never taken for a
+#: quantity of another kind.
+AMBIGUOUS = "?"
+#: A number bound to what precedes it as a reference (``page 30``, ``Table
+#: 4``, ``No. 7``, ``§ 12``) or a date (``May 30``), not to a quantity.
+REFERENCE = "#reference"
+#: A number counting people (``30 people``, ``12 patients``).
+PEOPLE = "#people"
+
+_AMBIGUOUS_SPELLINGS = frozenset({"ha", "mi", "in.", "ms", "cc"})
+_REFERENCE_BEFORE = re.compile(
+    r"(?:(?<![^\W\d_])(?:[Pp]ages?|[Pp]p?\.|[Cc]hapters?|[Cc]h\.|[Ss]ections?|[Ff]igures?"
+    r"|[Ff]igs?\.|[Tt]ables?|[Vv]olumes?|[Vv]ol\.|[Nn]o\.|[Nn]os\.|[Aa]rticles?|[Aa]rt\."
+    r"|[Pp]aragraphs?|[Ll]ines?|[Cc]lauses?|[Vv]erses?)[\ \u00a0]?"
+    r"|[\u00a7#][\ \u00a0]?)\Z"
+)
+# A month before a day: "May 30" binds 30 only where a date ends there ("May
+# 30, 2020", "May 30.", "May 30 1990"): in "In May 30 were arrested" it counts.
+_MONTH_BEFORE = re.compile(
+    r"(?<![^\W\d_])(?:January|February|March|April|May|June|July|August|September|October"
+    r"|November|December|Jan\.|Feb\.|Mar\.|Apr\.|Jun\.|Jul\.|Aug\.|Sept?\.|Oct\.|Nov\.|Dec\.)"
+    r"[\ \u00a0]\Z"
+)
+_DATE_ENDS = re.compile(r"[,.;)]|[\ \u00a0]\d{4}(?!\d)|\Z")
+#: How far before a number a reference word is looked for.
+_REFERENCE_WINDOW = 12
+_PEOPLE_AFTER = re.compile(
+    r"[\ \u00a0](?:people|persons|individuals|patients|participants|subjects|students|pupils"
+    r"|children|kids|adults|men|women|employees|workers|staff|residents|inhabitants|members"
+    r"|volunteers|users|customers|passengers|victims|soldiers|troops)(?![^\W_])"
+)
+# Kinds close enough that one reading may stand for the other: "pounds" is
+# money or mass, "30 feet" a side of "30 square feet", "10 km per hour" a
+# speed, "5 g/day" a mass; these never make a number foreign.
+_CLOSE = frozenset(
+    frozenset(pair)
+    for pair in (
+        ("mass", "money"),
+        ("length", "area"),
+        ("length", "volume"),
+        ("area", "volume"),
+        ("speed", "length"),
+        ("speed", "time"),
+        ("flow", "volume"),
+        ("flow", "time"),
+        ("concentration", "mass"),
+        ("concentration", "volume"),
+        ("concentration", "time"),
+    )
+)
+
+
+def binding_of(text: str, start: int, end: int) -> str | None:
+    """
+    Return what the number at ``text[start:end]`` is bound to: a unit, a reference, people.
+
+    The unit (:func:`unit_of`) comes first, prefixed with :data:`AMBIGUOUS`
+    when its spelling also means something else; then people counted right
+    after the number (:data:`PEOPLE`); then a reference right before it, or
+    a month before it where a date ends after it (:data:`REFERENCE`).
+
+    Args:
+        text: Any text.
+        start: The number's start (its currency symbol, if any).
+        end: The number's end (after its scale word, if any).
+
+    Returns:
+        A canonical unit name, possibly prefixed with ``"?"``; ``"#people"``;
+        ``"#reference"``; or None for a number bound to nothing the check reads.
+    """
+    currency = currency_before(text, start)
+    written = _unit_written_after(text, end)
+    if currency is not None:
+        # "$0%": a currency and a unit after it; the check's readers take
+        # either, so it binds the number to neither for sure.
+        return currency if written is None else AMBIGUOUS + currency
+    if written is not None:
+        unit, spelling = written
+        if (len(spelling) == 1 and spelling != "%") or spelling in _AMBIGUOUS_SPELLINGS:
+            return AMBIGUOUS + unit
+        return unit
+    if _PEOPLE_AFTER.match(text, end, end + UNIT_WINDOW):
+        return PEOPLE
+    before = text[max(0, start - _REFERENCE_WINDOW) : start]
+    if _REFERENCE_BEFORE.search(before) or (
+        _MONTH_BEFORE.search(before) and _DATE_ENDS.match(text, end)
+    ):
+        return REFERENCE
+    return None
+
+
+def kind_of(binding: str | None) -> str | None:
+    """Return the dimension of a binding (:func:`binding_of`); None for a tag or None."""
+    if binding is None or binding.startswith("#"):
+        return None
+    return dimension_of(binding.removeprefix(AMBIGUOUS))
+
+
+def foreign(unit: str, binding: str | None) -> bool:
+    """
+    Tell whether a number bound to ``binding`` plainly counts something other than ``unit``.
+
+    ``30 minutes`` is not ``page 30``, ``30 people`` nor ``30 kg``. Not
+    foreign: a number bound to nothing, to the same unit, to an ambiguous
+    spelling, or to a kind close to the answer's (:data:`_CLOSE`); and people
+    against a percent (``30 of 100 people`` is ``30%``).
+
+    Args:
+        unit: The answer's binding of the number (a unit name, ``"#people"``).
+        binding: A binding of the same number in the texts.
+
+    Returns:
+        True when a careful reader would not take the one for the other.
+    """
+    if binding is None or binding == unit or binding.startswith(AMBIGUOUS):
+        return False
+    if binding == REFERENCE:
+        return True
+    mine, theirs = kind_of(unit), kind_of(binding)
+    if mine is None or theirs is None:
+        # People against a unit: foreign unless the unit is a percent.
+        return "percent" not in (mine, theirs)
+    return mine != theirs and frozenset((mine, theirs)) not in _CLOSE
