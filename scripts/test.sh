@@ -107,6 +107,6 @@ PY
   --import-mode=importlib --rootdir . -q tests/test_installed_wheel.py \
   tests/test_{decorator,run,any_function,answer_of,attempt,controls,outcomes,checks}.py \
   tests/test_{chunk_shapes,replies,streams,usage,cancellation,concurrency}.py \
-  tests/test_{hostile_contract,hostile_input,privacy,spans}.py \
+  tests/test_{hostile_contract,hostile_input,privacy}.py \
   tests/test_telemetry_{spans,check_span,content,events,metrics,usage}.py)
 rm -rf "$release_dir"
