@@ -218,9 +218,3 @@ class AsyncGroundedStream(Generic[T]):
     def response(self) -> Any:
         """The chosen attempt's response (a :class:`relapse.Streamed`); raises as :attr:`result`."""
         return self.result.response
-
-
-async def areplayed(result: RelapseResult) -> AsyncGenerator[Any, None]:
-    """The chosen attempt's pieces, replayed asynchronously."""
-    async for piece in result.response.replay():
-        yield piece

@@ -92,6 +92,17 @@ def _attempt_tag() -> str:
     return f"{ATTEMPT_TAG_PREFIX}{attempt.iteration if attempt is not None else 1}"
 
 
+def _attempt_config(
+    config: RunnableConfig,
+    manager: CallbackManagerForChainRun | AsyncCallbackManagerForChainRun,
+) -> tuple[_UsageCollector, RunnableConfig]:
+    """The config of one attempt's chain run: a child of ``manager``, tagged, collecting usage."""
+    collector = _UsageCollector()
+    callbacks = manager.get_child(_attempt_tag())
+    callbacks.add_handler(collector, inherit=True)
+    return collector, patch_config(config, callbacks=callbacks)
+
+
 def llm_result_usage(result: LLMResult) -> Usage | None:
     """
     The tokens one LLM run reported, as ``on_llm_end`` receives them.
@@ -333,10 +344,7 @@ class GroundedRunnable(Runnable[Input, Output], Generic[Input, Output]):
             manager: CallbackManagerForChainRun,
             usages: list[Usage | None],
         ) -> Any:
-            collector = _UsageCollector()
-            callbacks = manager.get_child(_attempt_tag())
-            callbacks.add_handler(collector, inherit=True)
-            child = patch_config(config, callbacks=callbacks)
+            collector, child = _attempt_config(config, manager)
             output = chain.invoke(inputs.write(value, query, chunks, feedback), child)
             usages.append(total_usage(collector.usages))
             return output
@@ -350,10 +358,7 @@ class GroundedRunnable(Runnable[Input, Output], Generic[Input, Output]):
             manager: AsyncCallbackManagerForChainRun,
             usages: list[Usage | None],
         ) -> Any:
-            collector = _UsageCollector()
-            callbacks = manager.get_child(_attempt_tag())
-            callbacks.add_handler(collector, inherit=True)
-            child = patch_config(config, callbacks=callbacks)
+            collector, child = _attempt_config(config, manager)
             output = await chain.ainvoke(inputs.write(value, query, chunks, feedback), child)
             usages.append(total_usage(collector.usages))
             return output
@@ -367,10 +372,7 @@ class GroundedRunnable(Runnable[Input, Output], Generic[Input, Output]):
             manager: CallbackManagerForChainRun,
             usages: list[Usage | None],
         ) -> Iterator[Any]:
-            collector = _UsageCollector()
-            callbacks = manager.get_child(_attempt_tag())
-            callbacks.add_handler(collector, inherit=True)
-            child = patch_config(config, callbacks=callbacks)
+            collector, child = _attempt_config(config, manager)
             pieces = chain.stream(inputs.write(value, query, chunks, feedback), child)
             return _counted(pieces, collector, usages)
 
@@ -383,10 +385,7 @@ class GroundedRunnable(Runnable[Input, Output], Generic[Input, Output]):
             manager: AsyncCallbackManagerForChainRun,
             usages: list[Usage | None],
         ) -> AsyncIterator[Any]:
-            collector = _UsageCollector()
-            callbacks = manager.get_child(_attempt_tag())
-            callbacks.add_handler(collector, inherit=True)
-            child = patch_config(config, callbacks=callbacks)
+            collector, child = _attempt_config(config, manager)
             pieces = chain.astream(inputs.write(value, query, chunks, feedback), child)
             return _acounted(pieces, collector, usages)
 
