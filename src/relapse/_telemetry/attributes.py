@@ -4,7 +4,7 @@ Every telemetry name relapse emits, in one place.
 Names under ``relapse.`` are the project's own. The others are OpenTelemetry
 semantic-convention names; they are spelled out here rather than imported
 from ``opentelemetry-semantic-conventions`` because the runtime depends on
-``opentelemetry-api`` alone. ``tests/test_telemetry_semconv.py`` pins each of
+``opentelemetry-api`` alone. ``tests/telemetry/test_semconv.py`` pins each of
 them to the semantic-conventions constant of the same meaning.
 
 ``docs/telemetry.md`` documents every name: its type and when it is set.

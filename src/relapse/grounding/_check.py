@@ -13,8 +13,6 @@ from typing import Any, ClassVar, NamedTuple
 from relapse._read.chunks import chunk_texts
 from relapse._results import Evidence, GroundingFinding, GroundingResult
 from relapse.checks._contract import CheckOperators
-from relapse.grounding._blocks import Failing, JudgedClaims, Supported, judge_claims
-from relapse.grounding._claims import Claim, new_claim
 from relapse.grounding._codes import (
     ALL_CODES,
     COPY_MESSAGE,
@@ -28,7 +26,20 @@ from relapse.grounding._codes import (
     MESSAGES,
     STOPPED_MESSAGE,
 )
-from relapse.grounding._context import (
+from relapse.grounding._echo import (
+    ECHO_PHRASES,
+    Lines,
+    asked_text,
+    echo_hits,
+    is_copy,
+    phrase_pattern,
+)
+from relapse.grounding._index.blocks import Failing, JudgedClaims, Supported, judge_claims
+from relapse.grounding._index.text_index import TextIndex
+from relapse.grounding._index.unit_lookup import AGREE, CONFLICT, FOREIGN, UNRELATED
+from relapse.grounding._names import name_spans, vocabulary
+from relapse.grounding._read.claims import Claim, new_claim
+from relapse.grounding._read.context import (
     CONTEXT_AFTER,
     CONTEXT_BEFORE,
     CONVERSION_WINDOW,
@@ -38,16 +49,16 @@ from relapse.grounding._context import (
     is_list_marker,
     is_reference,
 )
-from relapse.grounding._echo import (
-    ECHO_PHRASES,
-    Lines,
-    asked_text,
-    echo_hits,
-    is_copy,
-    phrase_pattern,
+from relapse.grounding._read.quotes import (
+    find_quotations,
+    introduces_question,
+    occurs_as_words,
+    quote_fragments,
+    word_count,
 )
-from relapse.grounding._index import TextIndex
-from relapse.grounding._keys import (
+from relapse.grounding._read.words import Value, word_numbers
+from relapse.grounding._text import CHUNK_SEPARATOR, fold
+from relapse.grounding._values.keys import (
     Key,
     int_key,
     key_decimal,
@@ -56,18 +67,7 @@ from relapse.grounding._keys import (
     number_key,
     value_key,
 )
-from relapse.grounding._names import name_spans, vocabulary
-from relapse.grounding._quotes import (
-    find_quotations,
-    introduces_question,
-    occurs_as_words,
-    quote_fragments,
-    word_count,
-)
-from relapse.grounding._text import CHUNK_SEPARATOR, fold
-from relapse.grounding._unit_lookup import AGREE, CONFLICT, FOREIGN, UNRELATED
-from relapse.grounding._units import AMBIGUOUS, binding_of, convert, unit_after, unit_of
-from relapse.grounding._words import Value, word_numbers
+from relapse.grounding._values.units import AMBIGUOUS, binding_of, convert, unit_after, unit_of
 
 #: Refusals a prompt asks the model to give verbatim. A quotation of one is the
 #: model naming its instruction (``I would say "Unable to answer based on given
@@ -735,7 +735,7 @@ class BoundGroundingCheck:
         A number is bound to what it counts: when every occurrence of it in
         the chunks is bound to something plainly else (``page 30``, ``May
         30``, ``30 people`` or ``30 kg`` for ``30 minutes``;
-        :func:`._units.foreign`), it is no support, unless a chunk spells it
+        :func:`relapse.grounding._values.units.foreign`), it is no support, unless a chunk spells it
         out (``thirty minutes``) or the question states it bound to the
         same or to nothing. An
         answer's number bound by an ambiguous spelling (``30m``) or to
@@ -945,7 +945,7 @@ def _word_claims(answer: str) -> Iterator[Claim]:
 
     ``seventy``, ``a dozen``, ``two thirds``, ``half a million`` (FG001);
     ``nineteen forty-five`` (FG002, a year). Ordinals up to ten and ``half``
-    or ``a quarter`` alone claim nothing (see :class:`._words.WordNumber`).
+    or ``a quarter`` alone claim nothing (see :class:`relapse.grounding._read.words.WordNumber`).
     """
     for word in word_numbers(answer):
         if not word.claim:
@@ -979,7 +979,7 @@ MAX_FAILING_SPANS = 1_000
 MAX_EVIDENCE = 1_000
 
 #: Characters of a supported plain number tested for a list marker or a
-#: reference before it is cited (:func:`._context.is_list_marker` reads at
+#: reference before it is cited (:func:`relapse.grounding._read.context.is_list_marker` reads at
 #: most three digits).
 MAX_MARKER_CHARS = 3
 
