@@ -206,3 +206,48 @@ def test_app_trace_in_phoenix(phoenix: str) -> None:
         [e["attributes"]["gen_ai.evaluation.score.label"] for e in s["events"]]
         for s in (first, second)
     ]
+
+    # Phoenix keeps the inline evaluation as span attributes and makes none of
+    # its own annotations from it on ingest; the copy that
+    # docs/integrations/tracing-backends.md gives ("The verdict as a Phoenix
+    # annotation") makes one per iteration through Phoenix's annotation API.
+    annotations_url = f"{phoenix}/v1/projects/{PROJECT}/span_annotations?" + "&".join(
+        f"span_ids={span_id(s)}" for s in (first, second)
+    )
+    assert [] == get(annotations_url)["data"]
+    prefix = "evaluations.0.evaluation."
+    annotations = [
+        {
+            "span_id": span["context"]["span_id"],
+            "name": attributes[prefix + "name"],
+            "annotator_kind": attributes[prefix + "annotator_kind"],
+            "result": {
+                "label": attributes[prefix + "label"],
+                "score": attributes[prefix + "score"],
+                "explanation": attributes.get(prefix + "explanation"),
+            },
+        }
+        for span in spans
+        if prefix + "label" in (attributes := span["attributes"])
+    ]
+    request = urllib.request.Request(
+        f"{phoenix}/v1/span_annotations?sync=true",
+        data=json.dumps({"data": annotations}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert 2 == len(json.loads(response.read())["data"])
+    # Content capture is off here: the explanation is codes and counts only.
+    assert {
+        span_id(first): ("relapse.default", "CODE", "fail", 0.0, "FG002: 1 failing span(s)"),
+        span_id(second): ("relapse.default", "CODE", "pass", 1.0, None),
+    } == {
+        a["span_id"]: (
+            a["name"],
+            a["annotator_kind"],
+            a["result"]["label"],
+            a["result"]["score"],
+            a["result"]["explanation"],
+        )
+        for a in get(annotations_url)["data"]
+    }

@@ -286,4 +286,4 @@ class TestWordsOfAChunk:
         index = TextIndex(texts)
         full = word_values("\x00".join(texts))
         for value in [*sorted(full, key=float), *extra]:
-            assert index.has_words_for(value) == (value in full), value
+            assert index.words.has(value) == (value in full), value

@@ -398,7 +398,7 @@ class BoundGroundingCheck:
     def _place_of(self, support: object) -> tuple[int, int, int] | None:
         """Return the chunks' place of a key or a spelled value: (chunk, start, end), or None."""
         if isinstance(support, _Spelled):
-            return self._chunks.word_place(support.value)
+            return self._chunks.words.place(support.value)
         if isinstance(support, tuple):
             chunks = self._chunks
             where = chunks.place(support)
@@ -415,10 +415,10 @@ class BoundGroundingCheck:
             # Folded once per prepare (the chunks from the text quotations fold too).
             context = self._copy_context = (
                 asked_text(self._question_text),
-                self._chunks.folded.split(CHUNK_SEPARATOR),
+                self._chunks.quotations.folded.split(CHUNK_SEPARATOR),
             )
         asked, folded = context
-        return is_copy(answer, asked, folded, self._chunks.folded)
+        return is_copy(answer, asked, folded, self._chunks.quotations.folded)
 
     def _echo(
         self, answer: str, failed: list[tuple[int, int]], covered: list[tuple[int, int]]
@@ -432,7 +432,7 @@ class BoundGroundingCheck:
             if held is None:
                 # Case-folded: a chunk's "fg001" is the same code.
                 written = what.casefold() if what.startswith("FG") else fold(what)
-                held = in_chunks[what] = written in self._chunks.folded
+                held = in_chunks[what] = written in self._chunks.quotations.folded
             if held:
                 continue
             if lines is None:
@@ -543,10 +543,12 @@ class BoundGroundingCheck:
             ``(chunk, start, end)`` in that chunk folded (the chunk -1 when
             it cannot be told); True when only the question holds it; False.
         """
-        found = self._chunks.find_quoted(fragment)
+        found = self._chunks.quotations.find(fragment)
         if found is not None:
             return found
-        return self._question is not None and occurs_as_words(self._question.folded, fragment)
+        return self._question is not None and occurs_as_words(
+            self._question.quotations.folded, fragment
+        )
 
     def _has(self, key: Key, plain: bool) -> bool:
         """Tell whether the chunks (or the question, or the trivial set) hold ``key``."""
@@ -653,7 +655,7 @@ class BoundGroundingCheck:
                 return False
             if isinstance(value, Fraction) and not _spelled_out_decimal(value):
                 return False
-        return _Spelled(value) if self._chunks.has_words_for(value) else False
+        return _Spelled(value) if self._chunks.words.has(value) else False
 
     def _one_key(self, alternative: tuple[Key, ...], plain: bool) -> Key | bool:
         """
@@ -689,7 +691,7 @@ class BoundGroundingCheck:
                 return False
             ratio: Key = ("n", key[1], key[2] - 2)  # type: ignore[operator]
             if self._has(ratio, plain=False) and any(
-                None in index.units_written(ratio) for index in indexes
+                None in index.units.written(ratio) for index in indexes
             ):
                 return True
             exponent = key[2]
@@ -710,13 +712,13 @@ class BoundGroundingCheck:
             return False
         return any(
             self._has(percent, plain=False)
-            and any("%" in index.units_written(percent) for index in indexes)
+            and any("%" in index.units.written(percent) for index in indexes)
             for percent in _percents_of(Fraction(value))
         )
 
     def _states_fraction(self, fraction: Fraction) -> bool:
         """Tell whether the texts state ``fraction`` as a fraction: in words, or ``n/d``."""
-        if self._chunks.has_words_for(fraction):
+        if self._chunks.words.has(fraction):
             return True
         written: Key = ("t", f"{fraction.numerator}/{fraction.denominator}")
         key = value_key(fraction)
@@ -758,10 +760,10 @@ class BoundGroundingCheck:
         ambiguous = unit.startswith(AMBIGUOUS)
         unit = unit.removeprefix(AMBIGUOUS)
         question = self._question
-        verdicts = [self._chunks.unit_verdict(key, unit)]
+        verdicts = [self._chunks.units.verdict(key, unit)]
         if verdicts[0] == AGREE:
             return True
-        verdicts.append(question.unit_verdict(key, unit) if question is not None else UNRELATED)
+        verdicts.append(question.units.verdict(key, unit) if question is not None else UNRELATED)
         if verdicts[1] == AGREE:
             return True
         if CONFLICT in verdicts:
@@ -772,7 +774,7 @@ class BoundGroundingCheck:
         # when a chunk spells it out, or the question states it unbound by
         # anything the lookup reads (in words, say).
         value = key_value(key)
-        return (value is not None and self._chunks.has_words_for(value)) or (
+        return (value is not None and self._chunks.words.has(value)) or (
             question is not None and verdicts[1] == UNRELATED and key in question.keys
         )
 
@@ -782,7 +784,7 @@ class BoundGroundingCheck:
             return True
         value = key_int(part)
         return value is not None and (
-            self._chunks.has_words_for(value)
+            self._chunks.words.has(value)
             or (self._question is not None and int_key(value) in self._question.keys)
         )
 
@@ -905,7 +907,7 @@ def _quotation_place(
         high = end
     if chunk < 0:
         return None
-    span = chunks.unfolded(chunk, low, high)
+    span = chunks.quotations.unfolded(chunk, low, high)
     return None if span is None else (chunk, *span)
 
 
@@ -1122,11 +1124,12 @@ def _hedged_support(index: TextIndex, key: Key, precision: int, direction: str) 
 
     ``about 1.2 million``: some number rounds to it (within half a unit of
     its last written digit). ``at least 200``: a number at or above it;
-    ``up to 30``: at or below it (see :meth:`TextIndex.bounds`).
+    ``up to 30``: at or below it (see
+    :meth:`relapse.grounding._index.number_line.NumberLine.bounds`).
     """
     if direction == "about":
-        return index.rounds_to(key, precision)
-    return index.bounds(key, direction)
+        return index.numbers.rounds_to(key, precision)
+    return index.numbers.bounds(key, direction)
 
 
 def _not_a_claim(answer: str, claim: Claim) -> bool:
