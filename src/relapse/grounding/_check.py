@@ -30,11 +30,12 @@ from relapse.grounding._echo import (
     ECHO_PHRASES,
     Lines,
     asked_text,
+    copies,
     echo_hits,
-    is_copy,
     phrase_pattern,
 )
 from relapse.grounding._index.blocks import Failing, JudgedClaims, Supported, judge_claims
+from relapse.grounding._index.folded import FoldedChunks
 from relapse.grounding._index.text_index import TextIndex
 from relapse.grounding._index.unit_lookup import AGREE, CONFLICT, FOREIGN, UNRELATED
 from relapse.grounding._names import name_spans, vocabulary
@@ -57,7 +58,7 @@ from relapse.grounding._read.quotes import (
     word_count,
 )
 from relapse.grounding._read.words import Value, word_numbers
-from relapse.grounding._text import CHUNK_SEPARATOR, fold
+from relapse.grounding._text import fold
 from relapse.grounding._values.keys import (
     Key,
     int_key,
@@ -274,7 +275,7 @@ class BoundGroundingCheck:
         self._question = TextIndex([query], eager_words=True) if config.exempt_question else None
         self._known_words: frozenset[str] | None = None
         # The folded question and chunks FG004's copy rule compares (built on first use).
-        self._copy_context: tuple[str, list[str]] | None = None
+        self._copy_context: tuple[str, FoldedChunks] | None = None
 
     def _names(self) -> frozenset[str]:
         """Return the folded words of the chunks and the question (FG005; built on first use)."""
@@ -412,13 +413,14 @@ class BoundGroundingCheck:
         """Tell whether the answer only copies the chunks or the question back (FG004)."""
         context = self._copy_context
         if context is None:
-            # Folded once per prepare (the chunks from the text quotations fold too).
+            # Once per prepare; the chunks are folded as the answers' probes
+            # need them, once each.
             context = self._copy_context = (
                 asked_text(self._question_text),
-                self._chunks.quotations.folded.split(CHUNK_SEPARATOR),
+                FoldedChunks(self._chunks.texts),
             )
         asked, folded = context
-        return is_copy(answer, asked, folded, self._chunks.quotations.folded)
+        return copies(answer, asked, folded.holding)
 
     def _echo(
         self, answer: str, failed: list[tuple[int, int]], covered: list[tuple[int, int]]
