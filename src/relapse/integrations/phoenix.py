@@ -19,7 +19,8 @@ posts them there; add it beside the OTLP exporter that sends the spans::
 Every inline evaluation of every finished span becomes one annotation, with
 the values on the span and nothing else (the explanation is there only as
 relapse's content policy left it). Phoenix queues annotations whose span it
-has not stored yet, so the two exporters need no ordering.
+has not stored yet and retries them (every 10 s, for 10 minutes, in Phoenix
+20.26), so the two exporters need no ordering.
 """
 
 from __future__ import annotations
@@ -53,6 +54,10 @@ ANNOTATIONS_PATH: Final = "/v1/span_annotations"
 #: for one annotation with another kind, so such an evaluation is skipped.
 ANNOTATOR_KINDS: Final = frozenset({"CODE", "LLM", "HUMAN"})
 
+#: Annotation names Phoenix reserves for itself: it rejects a whole request
+#: (400) holding one ("note" is its span notes'), so such an evaluation is skipped.
+RESERVED_NAMES: Final = frozenset({"note"})
+
 _EVALUATION_KEY: Final = re.compile(
     rf"^{re.escape(attr.OPENINFERENCE_EVALUATIONS)}\.(?P<index>\d+)\."
     rf"{re.escape(attr.EVALUATION_NAME)}$"
@@ -64,33 +69,44 @@ class PhoenixAnnotationExporter(SpanExporter):
     A span exporter that posts spans' inline evaluations to Phoenix as annotations.
 
     For each finished span, each index ``N`` with a string
-    ``evaluations.N.evaluation.name`` and an
-    ``evaluations.N.evaluation.annotator_kind`` of ``CODE``, ``LLM`` or
-    ``HUMAN`` gives one annotation of that span (its OpenTelemetry span id,
+    ``evaluations.N.evaluation.name`` (other than ``note``, which Phoenix
+    reserves) and an ``evaluations.N.evaluation.annotator_kind`` of
+    ``CODE``, ``LLM`` or ``HUMAN`` gives one annotation of that span (its OpenTelemetry span id,
     16 lowercase hex digits): the name, the annotator kind and a result of
-    whichever of ``label`` (str), ``score`` (number) and ``explanation``
-    (str) the span carries. One batch is one ``POST
+    whichever of ``label`` (str), ``score`` (a finite number) and
+    ``explanation`` (str) the span carries. One batch is one ``POST
     {endpoint}/v1/span_annotations`` with ``{"data": [...]}``; a batch with
     no evaluations sends nothing.
 
     Telemetry never breaks the caller: :meth:`export` never raises. A
     network error, a timeout or an HTTP error status returns
     ``SpanExportResult.FAILURE`` and logs a warning on the
-    ``relapse.telemetry`` logger.
+    ``relapse.telemetry`` logger; the batch is not retried (Phoenix keeps
+    the spans, and their inline evaluations, either way). Each export waits
+    for Phoenix, so install it under a ``BatchSpanProcessor``, whose worker
+    thread does the waiting, not under a ``SimpleSpanProcessor``, which
+    would make every span's end wait in the caller's thread.
 
     Args:
         endpoint: Phoenix's base address, scheme ``http`` or ``https``
-            (``http://localhost:6006`` for ``phoenix serve``), without the
-            ``/v1/...`` path.
-        timeout: Seconds to wait for Phoenix per request, finite and > 0.
+            (``http://localhost:6006`` for ``phoenix serve``; with a path
+            when Phoenix is served under one), without ``/v1/...``, a
+            query or credentials.
+        timeout: Seconds, finite and > 0, that connecting and each read
+            of the response may take (urllib's socket timeout; resolving
+            the host name is the system's).
         headers: Extra HTTP headers for every request (an
             ``authorization`` header for a Phoenix with authentication).
+            ``Content-Type`` is always ``application/json``.
 
     Raises:
         TypeError: ``endpoint`` is not a str, ``timeout`` not a number, or
             ``headers`` not a mapping of str to str.
-        ValueError: ``endpoint`` is not an http(s) address with a host, or
-            ``timeout`` is not finite and > 0.
+        ValueError: ``endpoint`` is not an http(s) address with a host and
+            a valid port, or has credentials, a query, a fragment or a
+            ``/v1`` path segment; ``timeout`` is not finite and > 0; a
+            header name is empty or holds ``:``, a space or a line break, or
+            a value holds a line break.
 
     .. versionadded:: 0.2.0
     """
@@ -105,13 +121,7 @@ class PhoenixAnnotationExporter(SpanExporter):
         if not isinstance(endpoint, str):
             msg = f"endpoint must be a str, got {type(endpoint).__name__}"
             raise TypeError(msg)
-        parsed = urllib.parse.urlsplit(endpoint)
-        if parsed.scheme not in {"http", "https"} or not parsed.netloc:
-            msg = f"endpoint must be an http:// or https:// address with a host, got {endpoint!r}"
-            raise ValueError(msg)
-        if parsed.query or parsed.fragment:
-            msg = f"endpoint must be Phoenix's base address, without a query, got {endpoint!r}"
-            raise ValueError(msg)
+        _check_endpoint(endpoint)
         if isinstance(timeout, bool) or not isinstance(timeout, int | float):
             msg = f"timeout must be a number of seconds, got {type(timeout).__name__}"
             raise TypeError(msg)
@@ -127,6 +137,14 @@ class PhoenixAnnotationExporter(SpanExporter):
             if not isinstance(key, str) or not isinstance(value, str):
                 msg = f"headers must map str to str, got {key!r}: {value!r}"
                 raise TypeError(msg)
+            # http.client refuses these only when sending, which would fail
+            # every export; a header cannot hold a line break at all.
+            if not key or any(c in key for c in ":\r\n \t") or any(c in value for c in "\r\n"):
+                msg = (
+                    "headers must have non-empty names without ':', spaces or line breaks"
+                    f" and values without line breaks, got {key!r}: {value!r}"
+                )
+                raise ValueError(msg)
         #: The address every batch is posted to.
         self.url: Final = endpoint.rstrip("/") + ANNOTATIONS_PATH
         self._timeout = float(timeout)
@@ -159,16 +177,24 @@ class PhoenixAnnotationExporter(SpanExporter):
             with urllib.request.urlopen(request, timeout=self._timeout) as response:
                 response.read()
         except urllib.error.HTTPError as error:
+            error.close()
             log.warning(
-                "Phoenix refused %d annotation(s) at %s: HTTP %d",
+                "Phoenix refused %d annotation(s) at %s: HTTP %d %s",
                 len(annotations),
                 self.url,
                 error.code,
+                error.reason,
             )
             return SpanExportResult.FAILURE
+        except (urllib.error.URLError, OSError) as error:
+            # Phoenix down, unreachable or too slow: expected now and then,
+            # so one line without a traceback.
+            reason = error.reason if isinstance(error, urllib.error.URLError) else error
+            log.warning("could not post annotations to %s: %s", self.url, reason)
+            return SpanExportResult.FAILURE
         except Exception:
-            # Phoenix down, a timeout, a span that cannot be read: a failed
-            # export, never the caller's exception.
+            # A span that cannot be read, or anything else: a failed export,
+            # never the caller's exception.
             log.warning("could not post annotations to %s", self.url, exc_info=True)
             return SpanExportResult.FAILURE
         return SpanExportResult.SUCCESS
@@ -207,9 +233,12 @@ def annotations_of(span: ReadableSpan) -> list[dict[str, object]]:
     for index in indices:
         name = attributes.get(attr.evaluation_key(index, attr.EVALUATION_NAME))
         kind = attributes.get(attr.evaluation_key(index, attr.EVALUATION_ANNOTATOR_KIND))
-        if not isinstance(name, str) or kind not in ANNOTATOR_KINDS:
+        if not isinstance(name, str) or name in RESERVED_NAMES or kind not in ANNOTATOR_KINDS:
             log.debug(
-                "span %016x: evaluation %d has no name or annotator kind", context.span_id, index
+                "span %016x: evaluation %d has no name, a name Phoenix reserves or an"
+                " annotator kind it does not accept",
+                context.span_id,
+                index,
             )
             continue
         result: dict[str, object] = {}
@@ -217,7 +246,8 @@ def annotations_of(span: ReadableSpan) -> list[dict[str, object]]:
         if isinstance(label, str):
             result["label"] = label
         score = attributes.get(attr.evaluation_key(index, attr.EVALUATION_SCORE))
-        if isinstance(score, int | float) and not isinstance(score, bool):
+        # NaN and infinities are not JSON: Phoenix would refuse the whole batch.
+        if isinstance(score, int | float) and not isinstance(score, bool) and math.isfinite(score):
             result["score"] = score
         explanation = attributes.get(attr.evaluation_key(index, attr.EVALUATION_EXPLANATION))
         if isinstance(explanation, str):
@@ -231,3 +261,31 @@ def annotations_of(span: ReadableSpan) -> list[dict[str, object]]:
             }
         )
     return annotations
+
+
+def _check_endpoint(endpoint: str) -> None:
+    """Raise ValueError unless ``endpoint`` is an http(s) base address Phoenix can be under."""
+    parsed = urllib.parse.urlsplit(endpoint)
+    if parsed.scheme not in {"http", "https"} or not parsed.hostname:
+        msg = f"endpoint must be an http:// or https:// address with a host, got {endpoint!r}"
+        raise ValueError(msg)
+    try:
+        parsed.port  # noqa: B018 - parsing the port is the check
+    except ValueError:
+        msg = f"endpoint has a port that is not a number in 0-65535: {endpoint!r}"
+        raise ValueError(msg) from None
+    if parsed.username is not None or parsed.password is not None:
+        # urllib would not send them; credentials belong in headers=.
+        msg = f"endpoint must not hold credentials (pass an authorization header): {endpoint!r}"
+        raise ValueError(msg)
+    if parsed.query or parsed.fragment:
+        msg = f"endpoint must be Phoenix's base address, without a query, got {endpoint!r}"
+        raise ValueError(msg)
+    # Phoenix's API is under {base}/v1/...: a path naming an API route (the
+    # OTLP traces endpoint, the annotations endpoint) is not the base.
+    if "v1" in parsed.path.split("/"):
+        msg = (
+            "endpoint must be Phoenix's base address, without /v1/..."
+            f" (http://localhost:6006, not .../v1/traces), got {endpoint!r}"
+        )
+        raise ValueError(msg)
