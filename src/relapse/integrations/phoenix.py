@@ -8,6 +8,7 @@ span attributes and makes its annotations only from its REST API.
 :class:`PhoenixAnnotationExporter` is an OpenTelemetry span exporter that
 posts them there; add it beside the OTLP exporter that sends the spans::
 
+    from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
     from opentelemetry.sdk.trace import TracerProvider
     from opentelemetry.sdk.trace.export import BatchSpanProcessor
     from relapse.integrations.phoenix import PhoenixAnnotationExporter
