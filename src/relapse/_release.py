@@ -271,8 +271,10 @@ def read_released(
         nonlocal text, check_s
         text += fresh
         # White space at a piece's end carries no claim: the piece is
-        # releasable once the text before it has passed.
-        pending.append((piece, max(len(text) - len(fresh), len(text.rstrip())), len(text)))
+        # releasable once the text before it has passed (its own text
+        # stripped, not the whole text: that would copy it at every piece).
+        kept = fresh.rstrip()
+        pending.append((piece, len(text) - len(fresh) + len(kept), len(text)))
         if not fresh:
             return progress
         began = time.perf_counter()

@@ -305,6 +305,26 @@ class BoundGroundingCheck:
         Raises:
             TypeError: ``answer`` is not a ``str``.
         """
+        return self.judged(answer, copies=True)
+
+    def judged(self, answer: str, *, copies: bool) -> GroundingResult:
+        """
+        :meth:`check`, with or without the rule that an answer copying the chunks is none.
+
+        The incremental check (``release="sentence"``) judges a window of a
+        streamed answer with ``copies=False``: whether the answer is a copy
+        is a verdict on the whole answer, which it judges apart.
+
+        Args:
+            answer: The answer to check.
+            copies: Apply FG004's copy rule (:meth:`check` does).
+
+        Returns:
+            The verdict, as :meth:`check` gives it.
+
+        Raises:
+            TypeError: ``answer`` is not a ``str``.
+        """
         if not isinstance(answer, str):
             raise TypeError(f"answer must be a str, got {type(answer).__name__}")
         codes = self._config.codes
@@ -354,7 +374,7 @@ class BoundGroundingCheck:
         note = ""
         if cut < len(answer):
             note = STOPPED_MESSAGE.format(limit=MAX_FAILING_SPANS, cut=cut, length=len(answer))
-        if FG004 in codes and self._copies(answer):
+        if copies and FG004 in codes and self._copies(answer):
             # Every claim of a copied chunk is in the chunks, so no other rule
             # objects; but a copy of the context or the question answers
             # nothing. Its span is the whole answer, which holds any echo.
@@ -408,8 +428,15 @@ class BoundGroundingCheck:
             return where
         return None
 
-    def _copies(self, answer: str) -> bool:
-        """Tell whether the answer only copies the chunks or the question back (FG004)."""
+    def copy_context(self) -> tuple[str, list[str], str]:
+        """
+        What FG004's copy rule compares an answer with (built on first use).
+
+        Returns:
+            ``(asked, chunks, folded)``: the question as
+            :func:`relapse.grounding._echo.asked_text` gives it, the chunk
+            texts folded, and the same joined by the chunk separator.
+        """
         context = self._copy_context
         if context is None:
             # Folded once per prepare (the chunks from the text quotations fold too).
@@ -417,8 +444,17 @@ class BoundGroundingCheck:
                 asked_text(self._question_text),
                 self._chunks.folded.split(CHUNK_SEPARATOR),
             )
-        asked, folded = context
-        return is_copy(answer, asked, folded, self._chunks.folded)
+        return context[0], context[1], self._chunks.folded
+
+    @property
+    def codes(self) -> frozenset[str]:
+        """The finding codes this check reports."""
+        return frozenset(self._config.codes)
+
+    def _copies(self, answer: str) -> bool:
+        """Tell whether the answer only copies the chunks or the question back (FG004)."""
+        asked, folded, joined = self.copy_context()
+        return is_copy(answer, asked, folded, joined)
 
     def _echo(
         self, answer: str, failed: list[tuple[int, int]], covered: list[tuple[int, int]]
