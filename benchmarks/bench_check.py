@@ -372,7 +372,7 @@ def dense_bounds(repeats: int) -> None:
     loop over its matches can cost) and the whole check.
     """
     from relapse.grounding import default_grounding_check
-    from relapse.grounding._scan import _SCAN
+    from relapse.grounding._read.scan import _SCAN
 
     def regex_alone(joined: str) -> object:
         return list(_SCAN.finditer(joined))

@@ -1,13 +1,28 @@
 """
-Render docs/phoenix-trace.png: a recovered call as Phoenix shows it, in a real browser.
+Render docs/phoenix-trace.png: a recovered call and its check's verdict as Phoenix shows them.
 
 Starts ``phoenix serve`` on free loopback ports in a temporary folder, runs
 ``examples/otel-collector/app.py`` against it with content capture on, finds
 the trace and its spans over Phoenix's REST API, and has headless Chromium
-(Debian's ``chromium`` package) screenshot the trace view with the first
-check span selected: the tree shows the call recovering (a GUARDRAIL check
-span under each iteration), the pane the rejected answer and why. Phoenix and
-Chromium are stopped by their process ids.
+(Debian's ``chromium`` package) open the trace view with the rejected first
+``relapse.iteration`` span selected. The check's verdict is on that span as
+OpenInference's inline evaluation (``evaluations.0.evaluation.*``). Phoenix
+(20.26) keeps it as span attributes, not as one of its annotations (those
+come only through its annotation API), and lists them on the span's
+Attributes tab, which no address selects. So the script clicks that tab,
+widens the table's Key column, turns on row wrapping, searches the table
+for ``evaluations.0.evaluation.`` and screenshots the tree (the call
+recovering: a GUARDRAIL check span under each iteration) beside the
+evaluation's five rows (name, label ``fail``, score 0, annotator kind
+``CODE``, explanation).
+
+Chromium is driven over the DevTools protocol on a pipe
+(``--remote-debugging-pipe``: file descriptors 3 and 4, NUL-terminated JSON),
+so nothing but the standard library is needed. The script exits non-zero,
+naming what it missed, when an element it clicks is not on the page or the
+click changes nothing, or when the table shows other rows or values than the
+span's evaluation, cuts one off, or does not fit it in the picture. Phoenix
+and Chromium are stopped by their process ids.
 
     apt-get install chromium
     RELAPSE_PHOENIX_BIN=.venv-phoenix/bin/phoenix .venv/bin/python scripts/phoenix_screenshot.py
@@ -15,10 +30,15 @@ Chromium are stopped by their process ids.
 
 from __future__ import annotations
 
+import base64
+import contextlib
+import fcntl
 import json
 import os
 import re
+import select
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -33,6 +53,37 @@ ROOT = Path(__file__).resolve().parents[1]
 APP = ROOT / "examples" / "otel-collector" / "app.py"
 OUTPUT = ROOT / "docs" / "phoenix-trace.png"
 PROJECT = "relapse-demo"
+#: The picture's size in CSS pixels (device scale 1): the trace tree and the
+#: span pane side by side, the evaluation's keys not cut off.
+WIDTH, HEIGHT = 1600, 900
+#: How far to widen the attribute table's key column (320 px at first), so
+#: that ``evaluations.0.evaluation.annotator_kind`` is not cut off.
+KEY_WIDEN_PX = 80
+#: Seconds to wait for Chromium's reply to one DevTools command.
+REPLY_TIMEOUT_S = 60
+#: The attribute prefix of the inline evaluation the picture shows.
+EVALUATION = "evaluations.0.evaluation."
+#: The flags known to work headless on a closed network, as root: no
+#: sandbox (it refuses to start as root), no GPU, and none of Chromium's own
+#: connections to Google's hosts (refused here, many at a time).
+CHROMIUM_FLAGS = (
+    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--hide-scrollbars",
+)  # fmt: skip
+#: What the child process runs first (subprocess cannot place a descriptor
+#: at a given number): move the two pipe ends to the file descriptors 3
+#: (Chromium reads commands) and 4 (it writes replies), which
+#: --remote-debugging-pipe uses, then exec Chromium under the same process id.
+PIPE_TRAMPOLINE = (
+    "import os, sys\n"
+    "read_end, write_end = int(sys.argv[1]), int(sys.argv[2])\n"
+    "os.dup2(read_end, 3)\n"
+    "os.dup2(write_end, 4)\n"
+    "os.close(read_end)\n"
+    "os.close(write_end)\n"
+    "os.execv(sys.argv[3], sys.argv[3:])\n"
+)
 
 
 def free_port() -> int:
@@ -64,8 +115,285 @@ def wait_for(condition: Any, what: str, timeout_s: float = 180.0) -> Any:
     sys.exit(f"timed out waiting for {what}")
 
 
+def stop(process: subprocess.Popen[bytes], *, group: bool = False) -> None:
+    """
+    Stop ``process`` by its id: SIGTERM, then SIGKILL after 30 s.
+
+    With ``group``, the signal goes to the process group ``process`` leads
+    (started with ``start_new_session``), so Chromium's renderer and utility
+    processes go with it.
+    """
+    if process.poll() is not None:
+        return
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            if group:
+                os.killpg(process.pid, sig)
+            else:
+                process.send_signal(sig)
+        except ProcessLookupError:  # it exited between the poll and the signal
+            pass
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            continue
+        return
+
+
+class Browser:
+    """
+    One headless Chromium page driven over the DevTools protocol on a pipe.
+
+    Args:
+        chromium: The Chromium executable.
+        profile: A new, empty folder for the profile (``--user-data-dir``).
+
+    Raises:
+        RuntimeError: when Chromium closes the pipe or answers a command with
+            an error (the command's name and Chromium's message).
+    """
+
+    def __init__(self, chromium: str, profile: Path) -> None:
+        commands_read, commands_write = os.pipe()
+        replies_read, replies_write = os.pipe()
+        # Duplicated to 10 or above, so that moving them to 3 and 4 in the
+        # child cannot overwrite one with the other.
+        child_read = fcntl.fcntl(commands_read, fcntl.F_DUPFD, 10)
+        child_write = fcntl.fcntl(replies_write, fcntl.F_DUPFD, 10)
+        os.close(commands_read)
+        os.close(replies_write)
+        argv = [chromium, *CHROMIUM_FLAGS, f"--window-size={WIDTH},{HEIGHT}",
+                f"--user-data-dir={profile}", "--remote-debugging-pipe", "about:blank"]  # fmt: skip
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", PIPE_TRAMPOLINE, str(child_read), str(child_write), *argv],
+            pass_fds=(child_read, child_write),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        os.close(child_read)
+        os.close(child_write)
+        self._commands = os.fdopen(commands_write, "wb", buffering=0)
+        self._replies = os.fdopen(replies_read, "rb", buffering=0)
+        self._pending = b""
+        self._last_id = 0
+        self.session = ""
+
+    def call(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Send one DevTools command (to the page once one is open); return its result."""
+        self._last_id += 1
+        message: dict[str, Any] = {"id": self._last_id, "method": method, "params": params or {}}
+        if self.session:
+            message["sessionId"] = self.session
+        self._commands.write(json.dumps(message).encode() + b"\0")
+        while True:
+            while b"\0" not in self._pending:
+                if not select.select([self._replies], [], [], REPLY_TIMEOUT_S)[0]:
+                    raise RuntimeError(
+                        f"chromium sent nothing for {REPLY_TIMEOUT_S} s after {method}"
+                    )
+                chunk = self._replies.read(1 << 16)
+                if not chunk:
+                    raise RuntimeError(f"chromium closed the DevTools pipe during {method}")
+                self._pending += chunk
+            raw, self._pending = self._pending.split(b"\0", 1)
+            reply = json.loads(raw)
+            if reply.get("id") != self._last_id:
+                continue  # an event, or the reply to nothing we wait for
+            if "error" in reply:
+                raise RuntimeError(f"{method}: {reply['error'].get('message')}")
+            result: dict[str, Any] = reply["result"]
+            return result
+
+    def open(self, url: str) -> None:
+        """Open ``url`` in a new page of ``WIDTH`` x ``HEIGHT`` CSS pixels."""
+        target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+        self.session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})[
+            "sessionId"
+        ]
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": False},
+        )
+        self.call("Page.navigate", {"url": url})
+
+    def evaluate(self, expression: str) -> Any:
+        """The JSON value of the JavaScript ``expression`` in the page."""
+        result = self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True})
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    def locate(self, element: str, what: str) -> tuple[float, float]:
+        """
+        The middle, in CSS pixels, of the element the JavaScript expression ``element`` finds.
+
+        Exits naming ``what`` when the page has not drawn it within 60 s.
+        """
+        where = (
+            f"(() => {{ const found = {element}; if (!found) return null;"
+            " const box = found.getBoundingClientRect();"
+            " return box.width && box.height"
+            " ? [box.x + box.width / 2, box.y + box.height / 2] : null;"
+            " })()"
+        )
+        x, y = wait_for(lambda: self.evaluate(where), what, timeout_s=60)
+        return x, y
+
+    def mouse(self, kind: str, x: float, y: float, *, held: bool) -> None:
+        """One mouse event of ``kind`` at (``x``, ``y``), the left button ``held`` or not."""
+        self.call(
+            "Input.dispatchMouseEvent",
+            {"type": kind, "x": x, "y": y, "button": "left", "buttons": int(held), "clickCount": 1},
+        )
+
+    def click(self, element: str, what: str, *, until: str) -> None:
+        """
+        Click the middle of ``element`` (see ``locate``) until the JavaScript ``until`` holds.
+
+        A real press and release, as a user's. A click that lands before
+        the page has wired the element up does nothing, so it is repeated,
+        every 2 s, until ``until`` is true; exits naming ``what`` after 60 s.
+        """
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            x, y = self.locate(element, what)
+            self.mouse("mouseMoved", x, y, held=False)
+            self.mouse("mousePressed", x, y, held=True)
+            self.mouse("mouseReleased", x, y, held=False)
+            for _ in range(4):
+                time.sleep(0.5)
+                if self.evaluate(until):
+                    return
+        sys.exit(f"clicking {what} did nothing: {until} stayed false")
+
+    def drag(self, element: str, what: str, dx: float) -> None:
+        """Drag ``element`` (see ``locate``) ``dx`` CSS pixels to the right, in ten steps."""
+        x, y = self.locate(element, what)
+        self.mouse("mouseMoved", x, y, held=False)
+        self.mouse("mousePressed", x, y, held=True)
+        for step in range(1, 11):
+            self.mouse("mouseMoved", x + dx * step / 10, y, held=True)
+        self.mouse("mouseReleased", x + dx, y, held=False)
+
+    def screenshot(self, path: Path) -> None:
+        """Write the page as it is now to ``path`` (PNG)."""
+        path.write_bytes(base64.b64decode(self.call("Page.captureScreenshot")["data"]))
+
+    def close(self) -> None:
+        """Close Chromium (Browser.close, then its process group by id if it lingers)."""
+        try:
+            self.session = ""
+            self.call("Browser.close")
+            self.process.wait(timeout=30)
+        except (RuntimeError, OSError, subprocess.TimeoutExpired):
+            pass
+        stop(self.process, group=True)
+        # Chromium's helper processes (same process group, started with it)
+        # exit a moment after the browser: wait up to 10 s, then kill the
+        # group's stragglers.
+        for _ in range(20):
+            try:
+                os.killpg(self.process.pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.5)
+        else:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+        self._commands.close()
+        self._replies.close()
+
+
+#: The rows of the span's attribute table (two cells: key, value; the
+#: header's key is "Key"), which the page's other table (the project's
+#: traces, behind the trace view) has none of.
+ATTRIBUTE_ROWS = (
+    "[...document.querySelectorAll('tr')].filter(r => r.cells.length === 2"
+    " && r.cells[0].innerText.trim() !== 'Key')"
+)
+
+
+def shown_attributes(browser: Browser) -> dict[str, str]:
+    """The rows the span's attribute table shows now: key -> value, as displayed."""
+    rows = browser.evaluate(f"{ATTRIBUTE_ROWS}.map(r => [...r.cells].map(c => c.innerText.trim()))")
+    return {str(key): str(value) for key, value in rows}
+
+
+def screenshot_evaluation(chromium: str, profile: Path, url: str, expected: dict[str, str]) -> None:
+    """
+    Screenshot the selected span's attributes, searched for the inline evaluation.
+
+    ``expected`` maps each ``evaluations.0.evaluation.*`` key to the text the
+    table must show for it (Phoenix's rendering of the span's value); exits
+    naming the difference when the table shows anything else.
+    """
+    browser = Browser(chromium, profile)
+    try:
+        browser.open(url)
+        attributes_tab = (
+            "[...document.querySelectorAll('[role=tab]')]"
+            ".find(e => e.innerText.trim() === 'Attributes')"
+        )
+        browser.click(
+            attributes_tab,
+            "the selected span's Attributes tab",
+            until=f"{attributes_tab}.getAttribute('aria-selected') === 'true'",
+        )
+        key_header = "[...document.querySelectorAll('th')].find(e => e.innerText.trim() === 'Key')"
+        resizer = f"{key_header}?.querySelector('.resizer')"
+        browser.locate(resizer, "the resize handle of the attribute table's Key column")
+        key_width = f"{key_header}.getBoundingClientRect().width"
+        before = browser.evaluate(key_width)
+        browser.drag(resizer, "the resize handle of the attribute table's Key column", KEY_WIDEN_PX)
+        after = browser.evaluate(key_width)
+        if after < before + KEY_WIDEN_PX - 1:
+            sys.exit(f"dragging the Key column's handle widened it from {before} to {after} px")
+        # Long values wrap onto more lines instead of ending in an ellipsis
+        # (the button then reads "Clip each row to a single line").
+        attribute_card = f"{key_header}?.closest('section')"
+        browser.click(
+            f"{attribute_card}?.querySelector("
+            "'button[aria-label=\"Wrap each row over as many lines as it needs\"]')",
+            "the attribute table's wrap-rows button",
+            until=f"!!{attribute_card}?.querySelector("
+            '\'button[aria-label="Clip each row to a single line"][aria-pressed="true"]\')',
+        )
+        browser.click(
+            f"{attribute_card}?.querySelector("
+            "'button[aria-label=\"Search JSON keys and values\"]')",
+            "the search button of the span's attributes",
+            until="document.activeElement?.placeholder === 'Search attributes'",
+        )
+        browser.call("Input.insertText", {"text": EVALUATION})
+        # The search filters the table a moment after the typing: wait until
+        # the evaluation's rows, and only they, are left.
+        shown = wait_for(
+            lambda: (rows := shown_attributes(browser)) == expected and rows,
+            f"the attribute table to show exactly {expected}",
+            timeout_s=30,
+        )
+        visible = browser.evaluate(
+            f"{ATTRIBUTE_ROWS}.every(r => r.getBoundingClientRect().bottom <= {HEIGHT})"
+        )
+        if not visible:
+            sys.exit(f"the evaluation's rows do not all fit in {WIDTH}x{HEIGHT}: {shown}")
+        cut_off = browser.evaluate(
+            f"{ATTRIBUTE_ROWS}.flatMap(r => [...r.querySelectorAll('*')])"
+            ".filter(e => e.scrollWidth > e.clientWidth).map(e => e.innerText.trim())"
+        )
+        if cut_off:
+            sys.exit(f"the attribute table cuts off {cut_off}: widen KEY_WIDEN_PX or WIDTH")
+        # The filtered table is drawn; let the search box's debounce and the
+        # layout settle before the capture.
+        time.sleep(1.0)
+        browser.screenshot(OUTPUT)
+    finally:
+        browser.close()
+
+
 def main() -> None:
-    """Start Phoenix, send it a recovered call's trace, and screenshot the trace view."""
+    """Start Phoenix, send it a recovered call's trace, and screenshot the rejected attempt."""
     phoenix = os.environ.get("RELAPSE_PHOENIX_BIN") or shutil.which("phoenix")
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if phoenix is None or chromium is None:
@@ -107,26 +435,29 @@ def main() -> None:
             lambda: len(data := get(spans_url)["data"]) >= 8 and data, "the trace in phoenix"
         )
         rejected = min(
-            (s for s in spans if s["name"] == "relapse.check"), key=lambda s: s["start_time"]
+            (s for s in spans if s["name"] == "relapse.iteration"), key=lambda s: s["start_time"]
         )
+        evaluation = {
+            key: value
+            for key, value in rejected["attributes"].items()
+            if key.startswith(EVALUATION)
+        }
+        if evaluation.get(EVALUATION + "label") != "fail":
+            sys.exit(f"the first iteration span carries no failing inline evaluation: {evaluation}")
+        # The table shows each value as Phoenix prints it: a whole-number
+        # double without its fraction (0.0 as "0").
+        expected = {
+            key: format(value, "g") if isinstance(value, float) else str(value)
+            for key, value in evaluation.items()
+        }
         (project,) = [p for p in get(base + "/v1/projects")["data"] if p["name"] == PROJECT]
         url = (
             f"{base}/projects/{project['id']}/traces/{trace_id}?selectedSpanNodeId={rejected['id']}"
         )
-        subprocess.run(
-            [chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-             "--window-size=1400,900", "--virtual-time-budget=20000",
-             f"--user-data-dir={workdir / 'chromium'}", f"--screenshot={OUTPUT}", url],
-            capture_output=True, timeout=180, check=True,
-        )  # fmt: skip
+        screenshot_evaluation(chromium, workdir / "chromium", url, expected)
         print(f"wrote {OUTPUT} ({url})")
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait(timeout=30)
+        stop(server)
         shutil.rmtree(workdir, ignore_errors=True)
 
 

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 # The local extra's llama-cpp-python is compiled the first time (about 6
 # minutes on 2 cores) for a CPU baseline every machine of ours has; see setup.sh.
-# The docs group too: tests/test_docs_build.py runs `mkdocs build --strict`.
+# The docs group too: tests/project/test_docs_build.py runs `mkdocs build --strict`.
 # Every install is held to constraints.txt, the versions last tested
 # (`bash scripts/lock.sh` refreshes it); only the release step below takes
 # the newest releases of relapse's runtime dependencies.
@@ -42,7 +42,7 @@ export RELAPSE_PHOENIX_BIN="$PWD/.venv-phoenix/bin/phoenix"
 # (mkdocs.yml sets strict; the flag repeats it so nobody loses it by accident).
 # Not --quiet: that hides the warnings, and --strict fails only on warnings it
 # sees. NO_MKDOCS_2_WARNING silences mkdocs-material's MkDocs 2.0 banner only.
-# tests/test_docs_build.py proves a broken docstring fails this very command.
+# tests/project/test_docs_build.py proves a broken docstring fails this very command.
 .venv/bin/ruff check docs/_ext
 .venv/bin/ruff format --check docs/_ext
 docs_site=$(mktemp -d)
@@ -55,7 +55,7 @@ release_dir=$(mktemp -d)
 .venv/bin/python -m build --outdir "$release_dir/dist" .
 .venv/bin/twine check --strict "$release_dir"/dist/*
 sdist_files=$(tar -tzf "$release_dir"/dist/relapse-*.tar.gz)
-for required in LICENSE tests/test_run.py tests/conftest.py src/relapse/py.typed; do
+for required in LICENSE tests/engine/test_run.py tests/conftest.py src/relapse/py.typed; do
   if ! grep -q "^relapse-[^/]*/$required\$" <<<"$sdist_files"; then
     echo "the sdist lacks $required" >&2
     exit 1
@@ -105,8 +105,9 @@ print(f"the installed wheel's core tests run against the newest {tested}")
 PY
 (cd "$sdist_tree" && env -u PYTHONPATH "$release_dir/venv/bin/python" -m pytest -p no:cacheprovider \
   --import-mode=importlib --rootdir . -q tests/test_installed_wheel.py \
-  tests/test_{decorator,run,any_function,answer_of,attempt,controls,outcomes,checks}.py \
-  tests/test_{chunk_shapes,replies,streams,usage,cancellation,concurrency}.py \
-  tests/test_{hostile_contract,hostile_input,privacy}.py \
-  tests/test_telemetry_{spans,check_span,content,events,metrics,usage}.py)
+  tests/decorator/test_{decorator,any_function,odd_input,pickling,async_detection}.py \
+  tests/engine/test_{run,attempt,controls,cancellation,concurrency,user_exceptions,retry_excerpt}.py \
+  tests/read/test_{answer_of,chunk_shapes,replies,streams,usage}.py \
+  tests/checks/test_{checks,llm_judge}.py tests/evaluation/test_outcomes.py \
+  tests/telemetry/test_{spans,check_span,content,events,metrics,usage,privacy}.py)
 rm -rf "$release_dir"

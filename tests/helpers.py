@@ -81,7 +81,7 @@ def in_provider_span(llm: Any, provider: Any, name: str) -> Any:
 
 
 # Module-level decorated functions, so that they pickle by reference and can
-# be sent to a process pool (tests/test_hostile_contract.py).
+# be sent to a process pool (tests/decorator/test_pickling.py).
 
 
 @relapse.grounded(chunks_arg="docs", grounding_check=forbid("WRONG"))

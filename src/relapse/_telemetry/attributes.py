@@ -4,7 +4,7 @@ Every telemetry name relapse emits, in one place.
 Names under ``relapse.`` are the project's own. The others are OpenTelemetry
 semantic-convention names; they are spelled out here rather than imported
 from ``opentelemetry-semantic-conventions`` because the runtime depends on
-``opentelemetry-api`` alone. ``tests/test_telemetry_semconv.py`` pins each of
+``opentelemetry-api`` alone. ``tests/telemetry/test_semconv.py`` pins each of
 them to the semantic-conventions constant of the same meaning.
 
 ``docs/telemetry.md`` documents every name: its type and when it is set.
@@ -161,9 +161,10 @@ OBSERVATION_LEVEL_WARNING: Final = "WARNING"
 #: (sorted, unique, comma-separated): no content.
 LANGFUSE_OBSERVATION_STATUS_MESSAGE: Final = "langfuse.observation.status_message"
 
-# OpenInference inline evaluations on the iteration span: the check's verdict,
-# which Phoenix shows as an annotation of the span. The iteration span holds
-# one: index 0.
+# OpenInference inline evaluations on the iteration span: the check's verdict.
+# Phoenix (20.26) lists them among the span's attributes; it does not turn
+# them into its own annotations on ingest. The iteration span holds one:
+# index 0.
 #: Prefix of the inline evaluations; keys are ``evaluations.{N}.{attribute}``.
 OPENINFERENCE_EVALUATIONS: Final = "evaluations"
 #: str: the check's name.

@@ -27,7 +27,7 @@ it; until then the sentence is *held back*. The hold-back rules:
 * **Open quotation.** A quotation mark that opens a quotation with no closer
   yet holds everything from it: the quotation's extent, and so its verdict
   and the numbers it covers, is unknown until it closes, a paragraph breaks
-  or :data:`~relapse.grounding._quotes.MAX_QUOTE` characters pass.
+  or :data:`~relapse.grounding._read.quotes.MAX_QUOTE` characters pass.
 * **Answer-level verdicts.** While the text fed so far is itself a copy of
   the chunks or the question (FG004), or the check rejects it without saying
   where, nothing more is released: such a verdict is about the whole answer,
@@ -61,9 +61,8 @@ from relapse.checks._contract import Check, Verdict, _AllOf, can_judge_increment
 from relapse.checks._window import CopyWatch, QuoteTracker, window_start
 from relapse.grounding._check import BoundGroundingCheck, GroundingCheck, _finding
 from relapse.grounding._codes import COPY_MESSAGE, EMPTY_MESSAGE, FG004, FG005, MESSAGES
-from relapse.grounding._dates import MONTHS
 from relapse.grounding._echo import echo_hits
-from relapse.grounding._quotes import (
+from relapse.grounding._read.quotes import (
     _CLOSERS,
     _DELIMITERS,
     _PARAGRAPH_BREAK,
@@ -71,11 +70,12 @@ from relapse.grounding._quotes import (
     _next_closer,
     delimiters,
 )
-from relapse.grounding._sentences import sentence_ends, spans_between
-from relapse.grounding._words import SMALL_WORDS, TENS_WORDS
+from relapse.grounding._read.sentences import sentence_ends, spans_between
+from relapse.grounding._read.words import SMALL_WORDS, TENS_WORDS
+from relapse.grounding._values.calendar import MONTHS
 
 #: Characters after a claim that the default check's readers and rules read
-#: (``relapse.grounding._blocks.LOOK_AHEAD``, kept equal by a test): a
+#: (``relapse.grounding._index.blocks.LOOK_AHEAD``, kept equal by a test): a
 #: verdict on a claim is final once the text reaches this far past it.
 LOOK_AHEAD = 144
 #: Characters after a sentence's last claim-like character searched for
@@ -293,7 +293,7 @@ def open_quotation(text: str) -> int | None:
     """
     Where a quotation opens in ``text`` that may still close in text to come.
 
-    The pairing is :func:`relapse.grounding._quotes.find_quotations`'s: a
+    The pairing is :func:`relapse.grounding._read.quotes.find_quotations`'s: a
     quotation mark that opens (its neighbours known: the last character's
     role is not) and finds no closer yet, with no paragraph break after it
     and fewer than ``MAX_QUOTE`` characters since, holds the text from it.
@@ -335,7 +335,7 @@ class IncrementalCheck:
     thread-safe, not reusable. Feed it each piece's new text with
     :meth:`feed`; at the end of the stream call :meth:`finish`. The
     guarantee, against the whole-answer check ``check(full)`` on the full
-    text (proved by ``tests/test_incremental_properties.py``):
+    text (proved by ``tests/checks/test_incremental_properties.py``):
 
     * no claim of an error finding of ``check(full)`` lies (even in part)
       inside ``text[:releasable]`` at any point, a verdict about the whole

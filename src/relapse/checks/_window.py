@@ -16,12 +16,12 @@ only where nothing before it can change what the window reads:
   same neighbours in the window as in the whole text);
 * it is at least :data:`WINDOW_BACK` characters before the first sentence
   not released: twice the default check's look-back
-  (:data:`relapse.grounding._blocks.LOOK_BACK`, the longest window of its
+  (:data:`relapse.grounding._index.blocks.LOOK_BACK`, the longest window of its
   context rules and readers), so the scanner has read a sentence boundary
   and a full look-back of text before the first claim that matters;
 * no quotation of the whole text's pairing spans it, and no quotation mark
   before it is still undecided (:class:`QuoteTracker` follows the pairing of
-  :func:`relapse.grounding._quotes.find_quotations` as the text grows);
+  :func:`relapse.grounding._read.quotes.find_quotations` as the text grows);
 * whether the answer is a copy of the chunks or the question (FG004) is a
   verdict on the whole answer: :class:`CopyWatch` tells, from the text since
   its last look, when the answer so far cannot be one.
@@ -38,10 +38,10 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 
-from relapse.grounding._blocks import LOOK_BACK
+from relapse.grounding._index.blocks import LOOK_BACK
 from relapse.grounding._check import BoundGroundingCheck
 from relapse.grounding._echo import COPY_SHARE
-from relapse.grounding._quotes import (
+from relapse.grounding._read.quotes import (
     _CLOSERS,
     _DELIMITERS,
     _PARAGRAPH_BREAK,
@@ -70,7 +70,7 @@ class QuoteTracker:
     """
     The quotation pairing of a growing text, decided from its start.
 
-    :func:`relapse.grounding._quotes.find_quotations` pairs each opening mark
+    :func:`relapse.grounding._read.quotes.find_quotations` pairs each opening mark
     with the next closing mark it accepts, within ``MAX_QUOTE`` characters
     and no paragraph break, and resumes after it. An opener's pairing is
     decided once the text shows it (a closer, a break, or ``MAX_QUOTE``

@@ -23,7 +23,7 @@ from relapse.grounding._check import (
 )
 from relapse.grounding._codes import ALL_CODES, DEFAULT_CODES
 from relapse.grounding._echo import ECHO_PHRASES
-from relapse.grounding._sentences import sentence_spans
+from relapse.grounding._read.sentences import sentence_spans
 
 __all__ = [
     "ALL_CODES",

@@ -13,8 +13,6 @@ from typing import Any, ClassVar, NamedTuple
 from relapse._read.chunks import chunk_texts
 from relapse._results import Evidence, GroundingFinding, GroundingResult
 from relapse.checks._contract import CheckOperators
-from relapse.grounding._blocks import Failing, JudgedClaims, Supported, judge_claims
-from relapse.grounding._claims import Claim, new_claim
 from relapse.grounding._codes import (
     ALL_CODES,
     COPY_MESSAGE,
@@ -28,7 +26,20 @@ from relapse.grounding._codes import (
     MESSAGES,
     STOPPED_MESSAGE,
 )
-from relapse.grounding._context import (
+from relapse.grounding._echo import (
+    ECHO_PHRASES,
+    Lines,
+    asked_text,
+    echo_hits,
+    is_copy,
+    phrase_pattern,
+)
+from relapse.grounding._index.blocks import Failing, JudgedClaims, Supported, judge_claims
+from relapse.grounding._index.text_index import TextIndex
+from relapse.grounding._index.unit_lookup import AGREE, CONFLICT, FOREIGN, UNRELATED
+from relapse.grounding._names import name_spans, vocabulary
+from relapse.grounding._read.claims import Claim, new_claim
+from relapse.grounding._read.context import (
     CONTEXT_AFTER,
     CONTEXT_BEFORE,
     CONVERSION_WINDOW,
@@ -38,16 +49,16 @@ from relapse.grounding._context import (
     is_list_marker,
     is_reference,
 )
-from relapse.grounding._echo import (
-    ECHO_PHRASES,
-    Lines,
-    asked_text,
-    echo_hits,
-    is_copy,
-    phrase_pattern,
+from relapse.grounding._read.quotes import (
+    find_quotations,
+    introduces_question,
+    occurs_as_words,
+    quote_fragments,
+    word_count,
 )
-from relapse.grounding._index import TextIndex
-from relapse.grounding._keys import (
+from relapse.grounding._read.words import Value, word_numbers
+from relapse.grounding._text import CHUNK_SEPARATOR, fold
+from relapse.grounding._values.keys import (
     Key,
     int_key,
     key_decimal,
@@ -56,18 +67,7 @@ from relapse.grounding._keys import (
     number_key,
     value_key,
 )
-from relapse.grounding._names import name_spans, vocabulary
-from relapse.grounding._quotes import (
-    find_quotations,
-    introduces_question,
-    occurs_as_words,
-    quote_fragments,
-    word_count,
-)
-from relapse.grounding._text import CHUNK_SEPARATOR, fold
-from relapse.grounding._unit_lookup import AGREE, CONFLICT, FOREIGN, UNRELATED
-from relapse.grounding._units import AMBIGUOUS, binding_of, convert, unit_after, unit_of
-from relapse.grounding._words import Value, word_numbers
+from relapse.grounding._values.units import AMBIGUOUS, binding_of, convert, unit_after, unit_of
 
 #: Refusals a prompt asks the model to give verbatim. A quotation of one is the
 #: model naming its instruction (``I would say "Unable to answer based on given
@@ -418,7 +418,7 @@ class BoundGroundingCheck:
     def _place_of(self, support: object) -> tuple[int, int, int] | None:
         """Return the chunks' place of a key or a spelled value: (chunk, start, end), or None."""
         if isinstance(support, _Spelled):
-            return self._chunks.word_place(support.value)
+            return self._chunks.words.place(support.value)
         if isinstance(support, tuple):
             chunks = self._chunks
             where = chunks.place(support)
@@ -442,9 +442,9 @@ class BoundGroundingCheck:
             # Folded once per prepare (the chunks from the text quotations fold too).
             context = self._copy_context = (
                 asked_text(self._question_text),
-                self._chunks.folded.split(CHUNK_SEPARATOR),
+                self._chunks.quotations.folded.split(CHUNK_SEPARATOR),
             )
-        return context[0], context[1], self._chunks.folded
+        return context[0], context[1], self._chunks.quotations.folded
 
     @property
     def codes(self) -> frozenset[str]:
@@ -468,7 +468,7 @@ class BoundGroundingCheck:
             if held is None:
                 # Case-folded: a chunk's "fg001" is the same code.
                 written = what.casefold() if what.startswith("FG") else fold(what)
-                held = in_chunks[what] = written in self._chunks.folded
+                held = in_chunks[what] = written in self._chunks.quotations.folded
             if held:
                 continue
             if lines is None:
@@ -579,10 +579,12 @@ class BoundGroundingCheck:
             ``(chunk, start, end)`` in that chunk folded (the chunk -1 when
             it cannot be told); True when only the question holds it; False.
         """
-        found = self._chunks.find_quoted(fragment)
+        found = self._chunks.quotations.find(fragment)
         if found is not None:
             return found
-        return self._question is not None and occurs_as_words(self._question.folded, fragment)
+        return self._question is not None and occurs_as_words(
+            self._question.quotations.folded, fragment
+        )
 
     def _has(self, key: Key, plain: bool) -> bool:
         """Tell whether the chunks (or the question, or the trivial set) hold ``key``."""
@@ -689,7 +691,7 @@ class BoundGroundingCheck:
                 return False
             if isinstance(value, Fraction) and not _spelled_out_decimal(value):
                 return False
-        return _Spelled(value) if self._chunks.has_words_for(value) else False
+        return _Spelled(value) if self._chunks.words.has(value) else False
 
     def _one_key(self, alternative: tuple[Key, ...], plain: bool) -> Key | bool:
         """
@@ -725,7 +727,7 @@ class BoundGroundingCheck:
                 return False
             ratio: Key = ("n", key[1], key[2] - 2)  # type: ignore[operator]
             if self._has(ratio, plain=False) and any(
-                None in index.units_written(ratio) for index in indexes
+                None in index.units.written(ratio) for index in indexes
             ):
                 return True
             exponent = key[2]
@@ -746,13 +748,13 @@ class BoundGroundingCheck:
             return False
         return any(
             self._has(percent, plain=False)
-            and any("%" in index.units_written(percent) for index in indexes)
+            and any("%" in index.units.written(percent) for index in indexes)
             for percent in _percents_of(Fraction(value))
         )
 
     def _states_fraction(self, fraction: Fraction) -> bool:
         """Tell whether the texts state ``fraction`` as a fraction: in words, or ``n/d``."""
-        if self._chunks.has_words_for(fraction):
+        if self._chunks.words.has(fraction):
             return True
         written: Key = ("t", f"{fraction.numerator}/{fraction.denominator}")
         key = value_key(fraction)
@@ -771,7 +773,7 @@ class BoundGroundingCheck:
         A number is bound to what it counts: when every occurrence of it in
         the chunks is bound to something plainly else (``page 30``, ``May
         30``, ``30 people`` or ``30 kg`` for ``30 minutes``;
-        :func:`._units.foreign`), it is no support, unless a chunk spells it
+        :func:`relapse.grounding._values.units.foreign`), it is no support, unless a chunk spells it
         out (``thirty minutes``) or the question states it bound to the
         same or to nothing. An
         answer's number bound by an ambiguous spelling (``30m``) or to
@@ -794,10 +796,10 @@ class BoundGroundingCheck:
         ambiguous = unit.startswith(AMBIGUOUS)
         unit = unit.removeprefix(AMBIGUOUS)
         question = self._question
-        verdicts = [self._chunks.unit_verdict(key, unit)]
+        verdicts = [self._chunks.units.verdict(key, unit)]
         if verdicts[0] == AGREE:
             return True
-        verdicts.append(question.unit_verdict(key, unit) if question is not None else UNRELATED)
+        verdicts.append(question.units.verdict(key, unit) if question is not None else UNRELATED)
         if verdicts[1] == AGREE:
             return True
         if CONFLICT in verdicts:
@@ -808,7 +810,7 @@ class BoundGroundingCheck:
         # when a chunk spells it out, or the question states it unbound by
         # anything the lookup reads (in words, say).
         value = key_value(key)
-        return (value is not None and self._chunks.has_words_for(value)) or (
+        return (value is not None and self._chunks.words.has(value)) or (
             question is not None and verdicts[1] == UNRELATED and key in question.keys
         )
 
@@ -818,7 +820,7 @@ class BoundGroundingCheck:
             return True
         value = key_int(part)
         return value is not None and (
-            self._chunks.has_words_for(value)
+            self._chunks.words.has(value)
             or (self._question is not None and int_key(value) in self._question.keys)
         )
 
@@ -941,7 +943,7 @@ def _quotation_place(
         high = end
     if chunk < 0:
         return None
-    span = chunks.unfolded(chunk, low, high)
+    span = chunks.quotations.unfolded(chunk, low, high)
     return None if span is None else (chunk, *span)
 
 
@@ -981,7 +983,7 @@ def _word_claims(answer: str) -> Iterator[Claim]:
 
     ``seventy``, ``a dozen``, ``two thirds``, ``half a million`` (FG001);
     ``nineteen forty-five`` (FG002, a year). Ordinals up to ten and ``half``
-    or ``a quarter`` alone claim nothing (see :class:`._words.WordNumber`).
+    or ``a quarter`` alone claim nothing (see :class:`relapse.grounding._read.words.WordNumber`).
     """
     for word in word_numbers(answer):
         if not word.claim:
@@ -1015,7 +1017,7 @@ MAX_FAILING_SPANS = 1_000
 MAX_EVIDENCE = 1_000
 
 #: Characters of a supported plain number tested for a list marker or a
-#: reference before it is cited (:func:`._context.is_list_marker` reads at
+#: reference before it is cited (:func:`relapse.grounding._read.context.is_list_marker` reads at
 #: most three digits).
 MAX_MARKER_CHARS = 3
 
@@ -1158,11 +1160,12 @@ def _hedged_support(index: TextIndex, key: Key, precision: int, direction: str) 
 
     ``about 1.2 million``: some number rounds to it (within half a unit of
     its last written digit). ``at least 200``: a number at or above it;
-    ``up to 30``: at or below it (see :meth:`TextIndex.bounds`).
+    ``up to 30``: at or below it (see
+    :meth:`relapse.grounding._index.number_line.NumberLine.bounds`).
     """
     if direction == "about":
-        return index.rounds_to(key, precision)
-    return index.bounds(key, direction)
+        return index.numbers.rounds_to(key, precision)
+    return index.numbers.bounds(key, direction)
 
 
 def _not_a_claim(answer: str, claim: Claim) -> bool:

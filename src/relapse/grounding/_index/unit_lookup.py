@@ -1,0 +1,197 @@
+"""
+The unit lookup: with which units the chunks write a number the answer gives a unit.
+
+``104 °C`` is not supported by a chunk's ``104 °F``: a supported number that
+the answer writes with a unit is looked up in the texts, and each occurrence
+that reads as the same number has a unit (the one after it, or its currency
+symbol) or none. Two ways to the same verdict: :func:`search_verdict` looks
+for the number's writings in the texts that may hold them and stops at the
+first occurrence that agrees, which is cheap for a few lookups;
+:func:`units_by_number` reads every number of the texts once, which bounds
+the cost of many lookups in long, number-dense texts.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Iterator
+
+from relapse.grounding._values.keys import (
+    DECIMAL_CONTEXT,
+    SCALE_EXPONENTS,
+    Key,
+    key_decimal,
+    number_key,
+)
+from relapse.grounding._values.units import AMBIGUOUS, binding_of, foreign, kind_of
+
+#: What the texts say of the units of a number: some occurrence has the
+#: answer's unit or none; none does but one has a unit of the same dimension
+#: (``°F`` for ``°C``); every occurrence is bound to something plainly
+#: else (``page 30``, ``30 people``, ``30 kg`` for ``30 minutes``:
+#: :func:`relapse.grounding._values.units.foreign`); or none of these (no occurrence in digits, or
+#: some bound to a kind that may stand for the answer's).
+AGREE, CONFLICT, FOREIGN, UNRELATED = "agree", "conflict", "foreign", "unrelated"
+
+# A number written with ASCII digits, thousands commas and a decimal point,
+# and a scale word after it: what the lookup reads at an occurrence.
+_NUMBER_AT = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
+_SCALE_AFTER = re.compile(r"[ \u00a0-]?(hundred|thousand|million|billion|trillion)(?![^\W\d_])")
+
+#: Longest writing of a number looked for.
+MAX_WRITTEN_DIGITS = 40
+
+
+@functools.lru_cache(maxsize=4096)
+def writings(key: Key) -> tuple[str, ...]:
+    """
+    Return how a number is commonly written: ``3.8``, ``3800``, ``3,800`` (each scale).
+
+    Args:
+        key: A number key.
+
+    Returns:
+        The digit strings to look for, sorted, with and without thousands
+        commas, for the number itself and as the mantissa of each scale word.
+    """
+    value = key_decimal(key)
+    found: set[str] = set()
+    if value is None:
+        return ()
+    for exponent in (0, 2, 3, 6, 9, 12):
+        mantissa = value.scaleb(-exponent, DECIMAL_CONTEXT)
+        if exponent and mantissa < 1:
+            break
+        written = format(mantissa.normalize(DECIMAL_CONTEXT), "f")
+        if len(written) > MAX_WRITTEN_DIGITS:
+            continue
+        found.add(written)
+        integer, dot, fraction = written.partition(".")
+        if len(integer) > 3:
+            found.add(f"{int(integer):,}{dot}{fraction}")
+    return tuple(sorted(found))
+
+
+def _starts_a_number(text: str, position: int) -> bool:
+    """Tell whether the digit at ``position`` starts a number: no digit, ``3,`` or ``3.`` before."""
+    before = text[position - 1 : position] if position else ""
+    return not (
+        before.isdigit()
+        or (before in (",", ".") and position >= 2 and text[position - 2].isdigit())
+    )
+
+
+def _read(text: str, number: re.Match[str]) -> tuple[Key, str | None]:
+    """Return the key of a number match (with a scale word after it) and its unit."""
+    integer, _, fraction = number.group().replace(",", "").partition(".")
+    end = number.end()
+    scale = _SCALE_AFTER.match(text, end)
+    exponent = 0
+    if scale is not None:
+        exponent = SCALE_EXPONENTS[scale.group(1)]
+        end = scale.end()
+    return number_key(integer, fraction, exponent), binding_of(text, number.start(), end)
+
+
+def _occurrences(text: str, key: Key) -> Iterator[str | None]:
+    """Yield the unit of each occurrence of ``key`` in ``text``, writing by writing."""
+    for written in writings(key):
+        position = text.find(written)
+        while position >= 0:
+            following = position + 1
+            if _starts_a_number(text, position):
+                number = _NUMBER_AT.match(text, position)
+                if number is not None:
+                    following = number.end()
+                    read, unit = _read(text, number)
+                    if read == key:
+                        yield unit
+            position = text.find(written, following)
+
+
+def search_verdict(texts: Iterable[str], key: Key, unit: str) -> str:
+    """
+    Tell whether ``texts`` write the number ``key`` with ``unit``, searching for its writings.
+
+    Args:
+        texts: The texts that may write the number, in order.
+        key: A number key (``("n", digits, exponent)``).
+        unit: The answer's binding of it (:func:`relapse.grounding._values.units.binding_of`): a
+            canonical unit name or ``"#people"``.
+
+    Returns:
+        :data:`AGREE`, :data:`CONFLICT`, :data:`FOREIGN` or
+        :data:`UNRELATED`; the search stops at the first occurrence that
+        agrees.
+    """
+    return verdict_of(frozenset(_units_until_agreeing(texts, key, unit)), unit)
+
+
+def _units_until_agreeing(texts: Iterable[str], key: Key, unit: str) -> Iterator[str | None]:
+    """Yield the bindings of ``key``'s occurrences, up to the first that agrees with ``unit``."""
+    for text in texts:
+        for written_unit in _occurrences(text, key):
+            yield written_unit
+            if _agrees(written_unit, unit):
+                return
+
+
+def _agrees(written: str | None, unit: str) -> bool:
+    """Tell whether an occurrence's binding agrees with the answer's: none, or the same unit."""
+    return written is None or written == unit or written == AMBIGUOUS + unit
+
+
+def search_units(texts: Iterable[str], key: Key) -> frozenset[str | None]:
+    """
+    Return every unit ``texts`` write the number ``key`` with, searching for its writings.
+
+    Args:
+        texts: The texts that may write the number.
+        key: A number key.
+
+    Returns:
+        The bindings (:func:`relapse.grounding._values.units.binding_of`: a unit, a reference,
+        people) of its occurrences in digits (None: bound to none); empty
+        when no text writes it in digits.
+    """
+    return frozenset(unit for text in texts for unit in _occurrences(text, key))
+
+
+def units_by_number(texts: Iterable[str]) -> dict[Key, frozenset[str | None]]:
+    """
+    Return the units every number of ``texts`` is written with, in one reading.
+
+    The occurrences are those :func:`search_verdict` finds: a number read
+    where it starts, whose text begins with one of its :func:`writings`
+    (``007`` is not an occurrence of 7).
+
+    Args:
+        texts: The texts.
+
+    Returns:
+        Each number key the texts write in digits, with the set of its
+        bindings (:func:`relapse.grounding._values.units.binding_of`; None: bound to none).
+    """
+    found: dict[Key, set[str | None]] = {}
+    for text in texts:
+        for number in _NUMBER_AT.finditer(text):
+            position = number.start()
+            if not _starts_a_number(text, position):
+                continue
+            key, unit = _read(text, number)
+            if any(text.startswith(written, position) for written in writings(key)):
+                found.setdefault(key, set()).add(unit)
+    return {key: frozenset(units) for key, units in found.items()}
+
+
+def verdict_of(units: frozenset[str | None], unit: str) -> str:
+    """Return :func:`search_verdict`'s verdict from a number's units (:func:`units_by_number`)."""
+    if any(_agrees(written, unit) for written in units):
+        return AGREE
+    dimension = kind_of(unit)
+    if dimension is not None and any(kind_of(other) == dimension for other in units):
+        return CONFLICT
+    if units and all(foreign(unit, other) for other in units):
+        return FOREIGN
+    return UNRELATED

@@ -1,0 +1,167 @@
+"""
+Numbers the chunks spell out in words: a view of the index built when an answer needs one.
+
+An answer's ``70`` is supported by a chunk's ``seventy``. Reading every run
+of number words in the chunks costs a grammar's work per word, so the view
+searches only for the words every writing of the value holds and reads the
+runs they occur in; past a budget it reads every run at once. Its reference
+twin is that full reading (``tests/grounding/test_quantities.py``,
+``test_looking_words_up_reads_what_a_full_reading_reads``).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import TYPE_CHECKING
+
+from relapse.grounding._read.words import (
+    MAX_WORD_NUMBER,
+    WORDS_RE,
+    Value,
+    head_words,
+    read_run,
+    run_start,
+    word_values,
+)
+
+if TYPE_CHECKING:
+    from relapse.grounding._index.text_index import TextIndex
+
+
+class WordNumbers:
+    """The values the texts of an index spell out in words, read by head word on demand."""
+
+    __slots__ = (
+        "_cost",
+        "_heads_read",
+        "_index",
+        "_lowered_text",
+        "_places",
+        "_seen",
+        "_starts",
+        "_values",
+    )
+
+    def __init__(self, index: TextIndex) -> None:
+        """
+        Prepare the view of ``index`` (no word is read yet).
+
+        Args:
+            index: The texts' index; with places, the view records where each
+                value is spelled (:meth:`place`).
+        """
+        self._index = index
+        self._values: set[Value] | None = None  # every run read at once, past the budget
+        self._seen: set[Value] = set()
+        self._starts: set[int] = set()
+        self._heads_read: set[str] = set()
+        self._cost = 0
+        self._lowered_text: str | None = None
+        self._places: dict[Value, tuple[int, int]] | None = {} if index.records_places else None
+
+    def has(self, value: Value) -> bool:
+        """
+        Tell whether the texts spell out ``value`` in words (``Seventy`` for 70).
+
+        The words one of which every writing of the value holds
+        (:func:`relapse.grounding._read.words.head_words`) are searched for,
+        in lower case, capitalized and in capitals, and each run of number
+        words they occur in is read whole, once, with the grammar the answer
+        is read with: so ``seventy`` in ``three hundred seventy`` and
+        ``billion`` in ``3 billion`` are no numbers of their own here either.
+        Past a budget of twice the texts' length, every run of the texts is
+        read at once instead (:func:`relapse.grounding._read.words.word_values`):
+        the same values, at a cost linear in the texts.
+
+        Args:
+            value: A whole number or a fraction.
+
+        Returns:
+            True when some run of number words in the texts reads ``value``.
+        """
+        if self._values is None:
+            with self._index.lock:
+                for head in head_words(value):
+                    if head not in self._heads_read and self._values is None:
+                        self._read_head(head)
+                        self._heads_read.add(head)
+        values = self._values if self._values is not None else self._seen
+        return value in values
+
+    def place(self, value: Value) -> tuple[int, int, int] | None:
+        """
+        Return where the texts spell out ``value`` in words, as :meth:`has` found it.
+
+        Args:
+            value: A value :meth:`has` was asked about.
+
+        Returns:
+            ``(text, start, end)`` as :meth:`.text_index.TextIndex.place`
+            gives it; None when the index records no places, or read every run
+            at once past its budget (which keeps no offsets).
+        """
+        if self._places is None:
+            return None
+        found = self._places.get(value)
+        if found is None:
+            return None
+        start, end = found
+        starts = self._index.all_starts()
+        ordinal = bisect_right(starts, start) - 1
+        return ordinal, start - starts[ordinal], end - starts[ordinal]
+
+    def _read_head(self, head: str) -> None:
+        """Read every run of number words that holds ``head`` (or all of them, past the budget)."""
+        text = self._index.joined
+        budget = 2 * len(text) + MAX_WORD_NUMBER
+        spellings = {head, head.capitalize(), head.upper()}
+        # One search of the lowered text finds all three spellings at their
+        # offsets; the spelling is then checked there.
+        lowered = self._lowered()
+        for spelling in (head,) if lowered is not None else spellings:
+            haystack = lowered if lowered is not None else text
+            position = haystack.find(spelling)
+            while position >= 0:
+                if (
+                    position not in self._starts
+                    and not (position and text[position - 1].isalnum())
+                    and text[position : position + len(head)] in spellings
+                ):
+                    start = run_start(text, position, MAX_WORD_NUMBER)
+                    if start is None or self._cost > budget:
+                        self._values = word_values(text)
+                        return
+                    self._cost += position - start
+                    self._read_runs(start, position)
+                position = haystack.find(spelling, position + len(spelling))
+
+    def _lowered(self) -> str | None:
+        """Return the joined texts lowered, offsets kept (built on first use), else None."""
+        if self._lowered_text is None:
+            joined = self._index.joined
+            lowered = joined.lower()
+            # Lowering never shortens a character; of the same length, the
+            # lowered text has every character at its offset ("İ" lowers to two).
+            self._lowered_text = lowered if len(lowered) == len(joined) else ""
+        return self._lowered_text or None
+
+    def _read_runs(self, start: int, position: int) -> None:
+        """Read the runs of number words from ``start`` up to the one holding ``position``."""
+        text = self._index.joined
+        places = self._places
+        for run in WORDS_RE.finditer(text, start):
+            if run.start() > position:
+                return
+            numbers, words = read_run(text, run.start(), run.end())
+            self._cost += run.end() - run.start()
+            self._starts.update(words)
+            for number in numbers:
+                self._seen.add(number.value)
+                self._seen.update(number.also)
+                if places is not None:
+                    at = (number.start, number.end)
+                    places.setdefault(number.value, at)
+                    for also in number.also:
+                        places.setdefault(also, at)
+            if run.end() > position:
+                return

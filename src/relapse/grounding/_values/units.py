@@ -1,0 +1,402 @@
+"""
+Units: the unit a number is written with, and the conversions the check computes.
+
+A unit is read right after a number (``104 °F``, ``5km``, ``209,000 m3/s``,
+``3 cups``) or, for money, as a currency symbol right before it (``$5``,
+``US$ 5``). Spellings of one unit share a canonical name (``km``,
+``kilometres`` and ``kilometers`` are ``"km"``), so an answer and a chunk
+agree on a unit when the names are equal.
+
+Units of temperature, length, area, volume, mass, time and speed carry a
+factor to their dimension's base unit (and an offset for temperature), so a
+parenthesised conversion (``40 °C (104 °F)``) can be computed. Currencies
+have no factor: exchange rates change, so an amount converted into another
+currency is checked like any other number.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from relapse.grounding._values.keys import CURRENCY_SYMBOLS
+
+
+class Unit(NamedTuple):
+    """A unit: its canonical name, its dimension, and its conversion to the base unit."""
+
+    #: Canonical name, equal for every spelling (``"km"``).
+    name: str
+    #: ``"temperature"``, ``"length"``, ``"area"``, ``"volume"``, ``"mass"``,
+    #: ``"time"``, ``"speed"``, ``"flow"``, ``"percent"``, ``"money"`` or
+    #: ``"concentration"``.
+    dimension: str
+    #: Base units per unit (metres per foot); 0 when no conversion is computed.
+    factor: float = 0.0
+    #: Added after the factor (temperature only: to degrees Celsius).
+    offset: float = 0.0
+
+
+_M = r"(?:met(?:er|re)s?)"
+_PER_SECOND = r"(?:\s+per\s+second|/s(?:ec)?)"
+# (canonical name, dimension, factor to the base unit, offset, spellings as
+# regex pieces). Bases: degrees Celsius, metre, square metre, litre,
+# kilogram, second, metre per second, cubic metre per second. Longer
+# spellings that share a start with shorter ones come first.
+_TABLE: tuple[tuple[str, str, float, float, tuple[str, ...]], ...] = (
+    ("m3/s", "flow", 1.0, 0.0, (rf"(?:m3|m\u00b3|cubic\s+{_M}){_PER_SECOND}", r"cumecs?")),
+    (
+        "ft3/s",
+        "flow",
+        0.028316846592,
+        0.0,
+        (rf"(?:ft3|ft\u00b3|cubic\s+f(?:ee|oo)t){_PER_SECOND}", r"cfs"),
+    ),
+    (
+        "km/h",
+        "speed",
+        1 / 3.6,
+        0.0,
+        (r"km/h", r"kph", r"kmh", r"kilomet(?:er|re)s?\s+(?:per|an|a)\s+hour"),
+    ),
+    ("mph", "speed", 0.44704, 0.0, (r"mph", r"miles?\s+(?:per|an|a)\s+hour")),
+    ("m/s", "speed", 1.0, 0.0, (r"m/s", rf"{_M}\s+per\s+second")),
+    ("knot", "speed", 1852 / 3600, 0.0, (r"knots?",)),
+    (
+        "°C",
+        "temperature",
+        1.0,
+        0.0,
+        (
+            r"[°º]\s?C(?![^\W\d_])",
+            r"\u2103",
+            r"degrees?\s+(?:C(?![^\W\d_])|[Cc]elsius|[Cc]entigrade)",
+            r"[°º]?\s?[Cc]elsius",
+            r"[°º]?\s?[Cc]entigrade",
+        ),
+    ),
+    (
+        "°F",
+        "temperature",
+        5 / 9,
+        -32 * 5 / 9,
+        (
+            r"[°º]\s?F(?![^\W\d_])",
+            r"\u2109",
+            r"degrees?\s+(?:F(?![^\W\d_])|[Ff]ahrenheit)",
+            r"[°º]?\s?[Ff]ahrenheit",
+        ),
+    ),
+    # "300 K" (a space before it) is kelvin; "300K" is the scanner's 300 thousand.
+    ("K", "temperature", 1.0, -273.15, (r"[Kk]elvins?", r"[°º]\s?K", r"(?<=[\ \u00a0\u202f])K")),
+    ("km2", "area", 1e6, 0.0, (r"km2", r"km\u00b2", r"sq\.?\s?km", r"square\s+kilomet(?:er|re)s?")),
+    ("cm2", "area", 1e-4, 0.0, (r"cm2", r"cm\u00b2", r"square\s+centimet(?:er|re)s?")),
+    ("m2", "area", 1.0, 0.0, (r"m2", r"m\u00b2", r"sq\.?\s?m(?![^\W\d_])", rf"square\s+{_M}")),
+    ("ft2", "area", 0.09290304, 0.0, (r"ft2", r"ft\u00b2", r"sq\.?\s?ft", r"square\s+f(?:ee|oo)t")),
+    ("mi2", "area", 2589988.110336, 0.0, (r"mi2", r"mi\u00b2", r"sq\.?\s?mi", r"square\s+miles?")),
+    ("acre", "area", 4046.8564224, 0.0, (r"acres?",)),
+    ("ha", "area", 1e4, 0.0, (r"ha", r"hectares?")),
+    ("m3", "volume", 1000.0, 0.0, (r"m3", r"m\u00b3", rf"cubic\s+{_M}")),
+    ("cm3", "volume", 1e-3, 0.0, (r"cm3", r"cm\u00b3", r"cc", r"cubic\s+centimet(?:er|re)s?")),
+    ("ft3", "volume", 28.316846592, 0.0, (r"ft3", r"ft\u00b3", r"cubic\s+f(?:ee|oo)t")),
+    ("fl oz", "volume", 0.0295735295625, 0.0, (r"fl\.?\s?oz", r"fluid\s+ounces?")),
+    ("ml", "volume", 1e-3, 0.0, (r"[mM][lL]", r"millilit(?:er|re)s?")),
+    ("cl", "volume", 1e-2, 0.0, (r"c[lL]", r"centilit(?:er|re)s?")),
+    ("dl", "volume", 1e-1, 0.0, (r"d[lL]", r"decilit(?:er|re)s?")),
+    ("l", "volume", 1.0, 0.0, (r"[lL]", r"lit(?:er|re)s?")),
+    ("gal", "volume", 3.785411784, 0.0, (r"gal", r"gallons?")),
+    ("qt", "volume", 0.946352946, 0.0, (r"qts?", r"quarts?")),
+    ("pt", "volume", 0.473176473, 0.0, (r"pints?",)),
+    ("cup", "volume", 0.2365882365, 0.0, (r"cups?",)),
+    ("tbsp", "volume", 0.01478676478125, 0.0, (r"[Tt]bsps?", r"tablespoons?")),
+    ("tsp", "volume", 0.00492892159375, 0.0, (r"tsps?", r"teaspoons?")),
+    ("nm", "length", 1e-9, 0.0, (r"nm", r"nanomet(?:er|re)s?")),
+    ("µm", "length", 1e-6, 0.0, (r"[µμ]m", r"microns?", r"micromet(?:er|re)s?")),
+    ("mm", "length", 1e-3, 0.0, (r"mm", r"millimet(?:er|re)s?")),
+    ("cm", "length", 1e-2, 0.0, (r"cm", r"centimet(?:er|re)s?")),
+    ("km", "length", 1e3, 0.0, (r"km", r"kilomet(?:er|re)s?")),
+    ("m", "length", 1.0, 0.0, (r"m", _M)),
+    ("in", "length", 0.0254, 0.0, (r"in\.", r"inch(?:es)?", r"\"", r"\u2033")),
+    ("ft", "length", 0.3048, 0.0, (r"ft", r"feet", r"foot", r"\u2032")),
+    ("yd", "length", 0.9144, 0.0, (r"yds?", r"yards?")),
+    ("mi", "length", 1609.344, 0.0, (r"mi", r"miles?")),
+    ("mg", "mass", 1e-6, 0.0, (r"mg", r"milligrams?", r"milligrammes?")),
+    ("µg", "mass", 1e-9, 0.0, (r"[µμ]g", r"mcg", r"micrograms?")),
+    ("kg", "mass", 1.0, 0.0, (r"kg", r"kilos?", r"kilograms?", r"kilogrammes?")),
+    ("g", "mass", 1e-3, 0.0, (r"g", r"grams?", r"grammes?")),
+    ("t", "mass", 1e3, 0.0, (r"tonnes?", r"metric\s+tons?")),
+    ("ton", "mass", 0.0, 0.0, (r"tons?",)),
+    ("lb", "mass", 0.45359237, 0.0, (r"lbs?", r"pounds?")),
+    ("oz", "mass", 0.028349523125, 0.0, (r"oz", r"ounces?")),
+    ("ms", "time", 1e-3, 0.0, (r"ms", r"millisec(?:ond)?s?")),
+    ("s", "time", 1.0, 0.0, (r"secs?", r"seconds?")),
+    ("min", "time", 60.0, 0.0, (r"mins?", r"minutes?")),
+    ("h", "time", 3600.0, 0.0, (r"h", r"hrs?", r"hours?")),
+    ("day", "time", 86400.0, 0.0, (r"days?",)),
+    ("week", "time", 604800.0, 0.0, (r"weeks?", r"wks?")),
+    ("month", "time", 2629800.0, 0.0, (r"months?",)),
+    ("year", "time", 31557600.0, 0.0, (r"years?", r"yrs?")),
+    ("%", "percent", 0.0, 0.0, (r"%", r"\u066a", r"\uff05", r"percent", r"per\s?cent", r"pct")),
+    ("$", "money", 0.0, 0.0, (r"dollars?", r"USD", r"US\s+dollars?")),
+    # Cents and pence are units of their own: 50 cents is not $50.
+    ("¢", "money", 0.0, 0.0, (r"\u00a2", r"cents?")),
+    ("p", "money", 0.0, 0.0, (r"(?<=\d)p", r"pence", r"penn(?:y|ies)")),
+    ("€", "money", 0.0, 0.0, (r"euros?", r"EUR")),
+    ("£", "money", 0.0, 0.0, (r"GBP", r"pounds?\s+sterling")),
+    ("¥", "money", 0.0, 0.0, (r"yen", r"JPY")),
+    ("₹", "money", 0.0, 0.0, (r"rupees?", r"INR")),
+)
+# Concentrations and rates written with a slash: "0-1 ng/mL", "5 mg/dL", "3 mmol/L".
+_GENERIC = r"(?:[nµμumk]?(?:g|mol|[lL]|IU|U))/(?:[nµμumdk]?[lLgm][23]?|min|h|day)"
+
+UNITS: dict[str, Unit] = {
+    name: Unit(name, dimension, factor, offset) for name, dimension, factor, offset, _ in _TABLE
+}
+_GROUPS = {f"u{index}": row[0] for index, row in enumerate(_TABLE)}
+# A unit right after a number: an optional space (none before a symbol
+# such as "°" or '"'), then a spelling that no letter or digit continues.
+_UNIT_AFTER = re.compile(
+    r"[\ \u00a0\u202f]?(?:"
+    + "|".join(
+        f"(?P<u{index}>{'|'.join(spellings)})" for index, (*_, spellings) in enumerate(_TABLE)
+    )
+    + rf"|(?P<generic>{_GENERIC}))(?![^\W_])"
+)
+#: Characters after a number read for its unit (its scale word included).
+UNIT_WINDOW = 60
+# Scale words between a number and its unit ("5 million km") are skipped.
+_SCALE = re.compile(r"[\ \u00a0](?:thousand|million|billion|trillion)(?=[\ \u00a0])")
+
+
+def unit_after(text: str, end: int) -> str | None:
+    """
+    Return the canonical name of the unit written right after ``text[:end]``, if any.
+
+    Args:
+        text: Any text.
+        end: Where the number's digits (or its scale word) end.
+
+    Returns:
+        The unit's name (a key of :data:`UNITS`, or a written concentration
+        such as ``"ng/ml"``), or None.
+    """
+    written = _unit_written_after(text, end)
+    return None if written is None else written[0]
+
+
+def _unit_written_after(text: str, end: int) -> tuple[str, str] | None:
+    """Return the unit after ``text[:end]`` and its spelling as written, or None."""
+    limit = end + UNIT_WINDOW
+    scale = _SCALE.match(text, end, limit)
+    if scale is not None:
+        end = scale.end()
+    match = _UNIT_AFTER.match(text, end, limit)
+    if match is None:
+        return None
+    group = match.lastgroup
+    spelling = match.group().strip()
+    if group == "generic":
+        return spelling.lower().replace("μ", "µ"), spelling
+    return (_GROUPS[group], spelling) if group is not None else None
+
+
+def currency_before(text: str, start: int) -> str | None:
+    """
+    Return the currency symbol written right before ``text[start:]`` (``$``, ``US$ ``).
+
+    Args:
+        text: Any text.
+        start: Where the number starts (its first digit or its symbol).
+
+    Returns:
+        The symbol (``"$"`` for ``US$`` too), or None.
+    """
+    if start < len(text) and text[start] in CURRENCY_SYMBOLS:
+        return text[start]
+    index = start - 1
+    if index >= 1 and text[index] in " \u00a0":
+        index -= 1
+    if index >= 0 and text[index] in CURRENCY_SYMBOLS:
+        return text[index]
+    return None
+
+
+def unit_of(text: str, start: int, end: int) -> str | None:
+    """
+    Return the unit of the number at ``text[start:end]``: its currency, or the unit after it.
+
+    Args:
+        text: Any text.
+        start: The number's start (its currency symbol, if any).
+        end: The number's end.
+
+    Returns:
+        A canonical unit name, or None when the number has no unit.
+    """
+    return currency_before(text, start) or unit_after(text, end)
+
+
+def dimension_of(unit: str | None) -> str | None:
+    """
+    Return the dimension of a canonical unit name (``"length"`` for ``"km"``).
+
+    Args:
+        unit: A name :func:`unit_of` returned, or None.
+
+    Returns:
+        The dimension; ``"concentration"`` for a written concentration
+        (``"ng/ml"``); None for None.
+    """
+    if unit is None:
+        return None
+    known = UNITS.get(unit)
+    return known.dimension if known is not None else "concentration"
+
+
+def convert(value: float, source: str, target: str) -> float | None:
+    """
+    Convert ``value`` from unit ``source`` to unit ``target``.
+
+    Args:
+        value: The quantity in ``source`` units.
+        source: A canonical unit name.
+        target: A canonical unit name.
+
+    Returns:
+        The quantity in ``target`` units, or None when the units have
+        different dimensions or no computed conversion (currencies, ``ton``).
+    """
+    first, second = UNITS.get(source), UNITS.get(target)
+    if first is None or second is None or first.dimension != second.dimension:
+        return None
+    if not first.factor or not second.factor:
+        return None
+    base = value * first.factor + first.offset
+    return (base - second.offset) / second.factor
+
+
+#: Prefix of a unit written with a spelling that also means something else
+#: (``30m``: metres, minutes or million; ``5 h``, ``2 L``, ``300 K``, ``6'``):
+#: it agrees and conflicts as its unit does, but is never taken for a
+#: quantity of another kind.
+AMBIGUOUS = "?"
+#: A number bound to what precedes it as a reference (``page 30``, ``Table
+#: 4``, ``No. 7``, ``§ 12``) or a date (``May 30``), not to a quantity.
+REFERENCE = "#reference"
+#: A number counting people (``30 people``, ``12 patients``).
+PEOPLE = "#people"
+
+_AMBIGUOUS_SPELLINGS = frozenset({"ha", "mi", "in.", "ms", "cc"})
+_REFERENCE_BEFORE = re.compile(
+    r"(?:(?<![^\W\d_])(?:[Pp]ages?|[Pp]p?\.|[Cc]hapters?|[Cc]h\.|[Ss]ections?|[Ff]igures?"
+    r"|[Ff]igs?\.|[Tt]ables?|[Vv]olumes?|[Vv]ol\.|[Nn]o\.|[Nn]os\.|[Aa]rticles?|[Aa]rt\."
+    r"|[Pp]aragraphs?|[Ll]ines?|[Cc]lauses?|[Vv]erses?)[\ \u00a0]?"
+    r"|[\u00a7#][\ \u00a0]?)\Z"
+)
+# A month before a day: "May 30" binds 30 only where a date ends there ("May
+# 30, 2020", "May 30.", "May 30 1990"): in "In May 30 were arrested" it counts.
+_MONTH_BEFORE = re.compile(
+    r"(?<![^\W\d_])(?:January|February|March|April|May|June|July|August|September|October"
+    r"|November|December|Jan\.|Feb\.|Mar\.|Apr\.|Jun\.|Jul\.|Aug\.|Sept?\.|Oct\.|Nov\.|Dec\.)"
+    r"[\ \u00a0]\Z"
+)
+_DATE_ENDS = re.compile(r"[,.;)]|[\ \u00a0]\d{4}(?!\d)|\Z")
+#: How far before a number a reference word is looked for.
+_REFERENCE_WINDOW = 12
+_PEOPLE_AFTER = re.compile(
+    r"[\ \u00a0](?:people|persons|individuals|patients|participants|subjects|students|pupils"
+    r"|children|kids|adults|men|women|employees|workers|staff|residents|inhabitants|members"
+    r"|volunteers|users|customers|passengers|victims|soldiers|troops)(?![^\W_])"
+)
+# Kinds close enough that one reading may stand for the other: "pounds" is
+# money or mass, "30 feet" a side of "30 square feet", "10 km per hour" a
+# speed, "5 g/day" a mass; these never make a number foreign.
+_CLOSE = frozenset(
+    frozenset(pair)
+    for pair in (
+        ("mass", "money"),
+        ("length", "area"),
+        ("length", "volume"),
+        ("area", "volume"),
+        ("speed", "length"),
+        ("speed", "time"),
+        ("flow", "volume"),
+        ("flow", "time"),
+        ("concentration", "mass"),
+        ("concentration", "volume"),
+        ("concentration", "time"),
+    )
+)
+
+
+def binding_of(text: str, start: int, end: int) -> str | None:
+    """
+    Return what the number at ``text[start:end]`` is bound to: a unit, a reference, people.
+
+    The unit (:func:`unit_of`) comes first, prefixed with :data:`AMBIGUOUS`
+    when its spelling also means something else; then people counted right
+    after the number (:data:`PEOPLE`); then a reference right before it, or
+    a month before it where a date ends after it (:data:`REFERENCE`).
+
+    Args:
+        text: Any text.
+        start: The number's start (its currency symbol, if any).
+        end: The number's end (after its scale word, if any).
+
+    Returns:
+        A canonical unit name, possibly prefixed with ``"?"``; ``"#people"``;
+        ``"#reference"``; or None for a number bound to nothing the check reads.
+    """
+    currency = currency_before(text, start)
+    written = _unit_written_after(text, end)
+    if currency is not None:
+        # "$0%": a currency and a unit after it; the check's readers take
+        # either, so it binds the number to neither for sure.
+        return currency if written is None else AMBIGUOUS + currency
+    if written is not None:
+        unit, spelling = written
+        if (len(spelling) == 1 and spelling != "%") or spelling in _AMBIGUOUS_SPELLINGS:
+            return AMBIGUOUS + unit
+        return unit
+    if _PEOPLE_AFTER.match(text, end, end + UNIT_WINDOW):
+        return PEOPLE
+    before = text[max(0, start - _REFERENCE_WINDOW) : start]
+    if _REFERENCE_BEFORE.search(before) or (
+        _MONTH_BEFORE.search(before) and _DATE_ENDS.match(text, end)
+    ):
+        return REFERENCE
+    return None
+
+
+def kind_of(binding: str | None) -> str | None:
+    """Return the dimension of a binding (:func:`binding_of`); None for a tag or None."""
+    if binding is None or binding.startswith("#"):
+        return None
+    return dimension_of(binding.removeprefix(AMBIGUOUS))
+
+
+def foreign(unit: str, binding: str | None) -> bool:
+    """
+    Tell whether a number bound to ``binding`` plainly counts something other than ``unit``.
+
+    ``30 minutes`` is not ``page 30``, ``30 people`` nor ``30 kg``. Not
+    foreign: a number bound to nothing, to the same unit, to an ambiguous
+    spelling, or to a kind close to the answer's (:data:`_CLOSE`); and people
+    against a percent (``30 of 100 people`` is ``30%``).
+
+    Args:
+        unit: The answer's binding of the number (a unit name, ``"#people"``).
+        binding: A binding of the same number in the texts.
+
+    Returns:
+        True when a careful reader would not take the one for the other.
+    """
+    if binding is None or binding == unit or binding.startswith(AMBIGUOUS):
+        return False
+    if binding == REFERENCE:
+        return True
+    mine, theirs = kind_of(unit), kind_of(binding)
+    if mine is None or theirs is None:
+        # People against a unit: foreign unless the unit is a percent.
+        return "percent" not in (mine, theirs)
+    return mine != theirs and frozenset((mine, theirs)) not in _CLOSE

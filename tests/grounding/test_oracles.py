@@ -1,0 +1,247 @@
+"""
+Independent oracles for how the check reads quantities (issue 21): Babel, num2words, pint.
+
+Each property writes a number the way a well-kept library writes it and asks
+the check to read it as the same value as its plain digits: supported by a
+chunk stating that value, unsupported by a chunk stating another one.
+
+- Babel formats decimals in every locale whose digits are ASCII
+  (``babel.numbers.format_decimal``);
+- num2words writes cardinals, ordinals and years in English;
+- pint converts every pair of units the check converts between.
+
+What the check deliberately reads otherwise is listed in docs/findings.md
+("Limits of the quantity reading"), with the volume of each property; the
+properties below exclude exactly those cases, by the rule stated there.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from itertools import combinations
+
+import pint
+import pytest
+from babel import localedata
+from babel.numbers import format_decimal
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from num2words import num2words
+
+from relapse.grounding import default_grounding_check
+from relapse.grounding._check import CONVERSION_TOLERANCE
+from relapse.grounding._values.units import UNITS, convert
+
+#: Examples per property (the volumes docs/findings.md reports).
+BABEL_EXAMPLES = 3_000
+WORDS_EXAMPLES = 2_000
+PINT_EXAMPLES = 2_000
+
+
+def _ascii_digit_locales() -> list[str]:
+    """The Babel locales whose decimal format writes ASCII digits."""
+    found = []
+    for locale in localedata.locale_identifiers():
+        written = format_decimal(Decimal("1234567.891"), locale=locale)
+        if all(char.isascii() for char in written if char.isdigit()):
+            found.append(locale)
+    return sorted(found)
+
+
+LOCALES = _ascii_digit_locales()
+
+
+def _ok(chunk: str, answer: str) -> bool:
+    """The default check's verdict on ``answer`` against one chunk."""
+    return default_grounding_check("", [chunk], answer).ok
+
+
+def _plain(value: Decimal) -> str:
+    """A value in plain digits: no grouping, a point, its sign."""
+    return format(value.normalize(), "f") if value != value.to_integral() else str(int(value))
+
+
+# Toki Pona's Babel data groups digits by two ("1 23 45").
+_PAIRS = re.compile(r"\d\xa0\d\d(?:\xa0|,|$)")
+# Babel's fr_CH writes long numbers ungrouped or grouped only at the end
+# ("557279364,814", "1000000'000"): a comma, apostrophe or space after more
+# than three digits separates two numbers for the check.
+_LONG_LEAD = re.compile(r"\d{4}(?:,\d|['\u2019\xa0\u202f]\d{3})")
+
+
+def _babel_non_goal(written: str) -> bool:
+    """Tell whether a Babel writing falls under a documented limit of the check."""
+    return bool(_PAIRS.search(written) or _LONG_LEAD.search(written))
+
+
+_VALUES = st.one_of(
+    st.integers(3, 10**12).map(Decimal),
+    st.decimals(3, 10**9, places=3, allow_nan=False, allow_infinity=False),
+    st.decimals(Decimal("0.001"), 3, places=3, allow_nan=False, allow_infinity=False),
+)
+
+
+class TestBabelDecimals:
+    @settings(max_examples=BABEL_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(locale=st.sampled_from(LOCALES), value=_VALUES, negative=st.booleans())
+    def test_a_locale_writing_is_its_plain_value(
+        self, locale: str, value: Decimal, negative: bool
+    ) -> None:
+        value = -value if negative else value
+        assume(abs(value) >= 3 or value != value.to_integral())  # 0, 1, 2 claim nothing
+        written = format_decimal(value, locale=locale)
+        assume(not _babel_non_goal(written))
+        answer = f"The total was {written} units."
+        assert _ok(f"The total was {_plain(value)} units.", answer), (locale, written)
+        other = value + (1 if value == value.to_integral() else Decimal("0.001"))
+        assert not _ok(f"The total was {_plain(other)} units.", answer), (locale, written)
+
+    def test_every_ascii_locale_is_drawn_from(self) -> None:
+        """Babel 2.x: every locale formats with ASCII digits by default."""
+        assert len(LOCALES) > 1_000
+
+
+class TestNum2WordsEnglish:
+    @settings(max_examples=WORDS_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(number=st.integers(3, 10**15 - 2))
+    def test_cardinals(self, number: int) -> None:
+        answer = f"There were {num2words(number)} of them."
+        assert _ok(f"There were {number} of them.", answer), answer
+        assert not _ok(f"There were {number + 1} of them.", answer), answer
+
+    @settings(max_examples=WORDS_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(number=st.integers(11, 10**15 - 2))
+    def test_ordinals(self, number: int) -> None:
+        """Spelled ordinals from eleven up are claims (``third`` orders the answer's steps)."""
+        answer = f"It was the {num2words(number, to='ordinal')} of them."
+        assert _ok(f"It was number {number} of them.", answer), answer
+        assert not _ok(f"It was number {number + 1} of them.", answer), answer
+
+    @settings(max_examples=WORDS_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(year=st.integers(1000, 2098))
+    def test_years(self, year: int) -> None:
+        answer = f"It happened in {num2words(year, to='year')}."
+        assert _ok(f"It happened in {year}.", answer), answer
+        assert not _ok(f"It happened in {year + 1}.", answer), answer
+
+    @settings(max_examples=WORDS_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(number=st.integers(3, 999).map(lambda n: n * 10 ** (n % 4)))
+    def test_words_in_a_chunk_ground_digits(self, number: int) -> None:
+        """
+        The other way round: a chunk's words, an answer's digits (up to three significant).
+
+        Not a year (1500 to 2099 in digits): a year in digits needs digits.
+        """
+        assume(not 1500 <= number <= 2099)
+        chunk = f"There were {num2words(number)} of them."
+        assert _ok(chunk, f"There were {number} of them."), chunk
+        assert not _ok(chunk, f"There were {number + 1} of them."), chunk
+
+
+# The check's canonical unit names, as pint spells them.
+_PINT_NAMES = {
+    "m3/s": "meter ** 3 / second",
+    "ft3/s": "foot ** 3 / second",
+    "km/h": "kilometer / hour",
+    "mph": "mile / hour",
+    "m/s": "meter / second",
+    "knot": "knot",
+    "°C": "degree_Celsius",
+    "°F": "degree_Fahrenheit",
+    "K": "kelvin",
+    "km2": "kilometer ** 2",
+    "cm2": "centimeter ** 2",
+    "m2": "meter ** 2",
+    "ft2": "foot ** 2",
+    "mi2": "mile ** 2",
+    "acre": "acre",
+    "ha": "hectare",
+    "m3": "meter ** 3",
+    "cm3": "centimeter ** 3",
+    "ft3": "foot ** 3",
+    "fl oz": "fluid_ounce",
+    "ml": "milliliter",
+    "cl": "centiliter",
+    "dl": "deciliter",
+    "l": "liter",
+    "gal": "gallon",
+    "qt": "quart",
+    "pt": "pint",
+    "cup": "cup",
+    "tbsp": "tablespoon",
+    "tsp": "teaspoon",
+    "nm": "nanometer",
+    "µm": "micrometer",
+    "mm": "millimeter",
+    "cm": "centimeter",
+    "km": "kilometer",
+    "m": "meter",
+    "in": "inch",
+    "ft": "foot",
+    "yd": "yard",
+    "mi": "mile",
+    "mg": "milligram",
+    "µg": "microgram",
+    "kg": "kilogram",
+    "g": "gram",
+    "t": "tonne",
+    "lb": "pound",
+    "oz": "ounce",
+    "ms": "millisecond",
+    "s": "second",
+    "min": "minute",
+    "h": "hour",
+    "day": "day",
+    "week": "week",
+    "month": "month",
+    "year": "julian_year",
+}
+_CONVERTED = sorted(name for name, unit in UNITS.items() if unit.factor)
+_PAIRS_OF_UNITS = [
+    (first, second)
+    for first, second in combinations(_CONVERTED, 2)
+    if UNITS[first].dimension == UNITS[second].dimension
+]
+_REGISTRY = pint.UnitRegistry()
+
+#: How far the check's factors may be from pint's: well within the
+#: tolerance conversions are checked with, so no verdict can turn on it.
+FACTOR_TOLERANCE = 1e-5
+
+
+def _pint_convert(value: float, source: str, target: str) -> float:
+    """Convert with pint."""
+    quantity = _REGISTRY.Quantity(value, _PINT_NAMES[source])
+    return float(quantity.to(_PINT_NAMES[target]).magnitude)
+
+
+class TestPintConversions:
+    def test_every_converted_unit_has_a_pint_name(self) -> None:
+        assert set(_CONVERTED) == set(_PINT_NAMES)
+
+    @pytest.mark.parametrize(("source", "target"), _PAIRS_OF_UNITS)
+    def test_every_pair_agrees(self, source: str, target: str) -> None:
+        for value in (1.0, 37.5, 1000.0):
+            for first, second in ((source, target), (target, source)):
+                ours = convert(value, first, second)
+                assert ours is not None
+                theirs = _pint_convert(value, first, second)
+                assert ours == pytest.approx(theirs, rel=FACTOR_TOLERANCE, abs=1e-9)
+
+    @settings(max_examples=PINT_EXAMPLES, deadline=None)
+    @given(
+        pair=st.sampled_from(_PAIRS_OF_UNITS),
+        value=st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False),
+        forward=st.booleans(),
+    )
+    def test_within_the_stated_tolerance(
+        self, pair: tuple[str, str], value: float, forward: bool
+    ) -> None:
+        source, target = pair if forward else pair[::-1]
+        ours = convert(value, source, target)
+        assert ours is not None
+        theirs = _pint_convert(value, source, target)
+        # Far within the tolerance a written conversion is checked with (3%).
+        assert abs(ours - theirs) <= CONVERSION_TOLERANCE * abs(theirs) + 1e-6
+        assert abs(ours - theirs) <= FACTOR_TOLERANCE * abs(theirs) + 1e-6

@@ -1,0 +1,289 @@
+"""
+Quantities read as a careful reader reads them (issue 21): value, sign, scale, unit, era.
+
+Each case is an answer, a chunk and the verdict a careful reader gives: the
+spans the check must flag (empty: the chunk supports the answer). Every
+expected verdict is worked out by hand from the rule in ``docs/findings.md``,
+never copied from the check's output. The cases come in pairs where they can:
+the same claim against a chunk that supports it and one that does not, so a
+fix that passes everything, or fails everything, fails here.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from relapse.grounding import default_grounding_check
+from relapse.grounding._index.text_index import TextIndex
+from relapse.grounding._read.words import word_values
+
+
+def flagged(chunk: str, answer: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Return ``(code, spans)`` of every finding of ``answer`` against one chunk."""
+    result = default_grounding_check("", [chunk], answer)
+    return tuple((finding.code, finding.spans) for finding in result.findings)
+
+
+def fg001(*spans: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The findings of an answer whose numbers ``spans`` are unsupported."""
+    return (("FG001", spans),)
+
+
+def fg002(*spans: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The findings of an answer whose dates ``spans`` are unsupported."""
+    return (("FG002", spans),)
+
+
+PASSES: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+
+class TestScaleWordsAreNotNumbersOnTheirOwn:
+    """A chunk's ``3 billion`` holds 3 × 10⁹, not "billion" (one billion) on its own."""
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            (
+                "The deal was worth $1 billion.",
+                "The deal was worth $3 billion.",
+                fg001("$1 billion"),
+            ),
+            ("They sold 1,000 units.", "They sold 7 thousand units.", fg001("1,000")),
+            ("One million people came.", "Two million people came.", fg001("One million")),
+            ("A million people came.", "15 million people came.", fg001("A million")),
+            ("About 1,000 people came.", "Some 7 thousand people came.", fg001("1,000")),
+            ("They sold 1 million units.", "They sold 2.5 million units.", fg001("1 million")),
+            ("It was worth a billion.", "It was worth 3 billion.", fg001("a billion")),
+            # The same claims, supported.
+            ("The deal was worth $1 billion.", "The deal was worth one billion dollars.", PASSES),
+            ("They sold 1,000 units.", "They sold a thousand units.", PASSES),
+            ("One million people came.", "1,000,000 people came.", PASSES),
+            ("A million people came.", "One million people came.", PASSES),
+            ("They sold 7,000 units.", "They sold 7 thousand units.", PASSES),
+        ],
+    )
+    def test_scale_word_after_a_number(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+    def test_words_inside_a_longer_number_are_not_a_number(self) -> None:
+        """``seventy`` is no number of ``three hundred seventy``: the run reads 370."""
+        assert flagged("It took three hundred seventy days.", "It took 70 days.") == fg001("70")
+        assert flagged("It took three hundred seventy days.", "It took 370 days.") == PASSES
+
+
+class TestSigns:
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("It was \u20135 \u00b0C at night.", "It was 5 \u00b0C at night.", fg001("\u20135")),
+            ("It was minus 5 degrees.", "It was 5 \u00b0C.", fg001("minus 5")),
+            ("It was negative 12 degrees.", "It was 12 \u00b0C.", fg001("negative 12")),
+            ("It was \u20135 \u00b0C at night.", "It was -5 \u00b0C at night.", PASSES),
+            ("It was minus 5 degrees.", "It was \u22125 \u00b0C.", PASSES),
+            ("It was -5 \u00b0C.", "It was minus 5 degrees Celsius.", PASSES),
+            # An en dash between numbers is a range, and "minus" between them arithmetic.
+            ("It lasts 10\u201315 minutes.", "It lasts 10-15 minutes.", PASSES),
+            ("Then 12 minus 5 is 7.", "Take 12 and 5, which leaves 7.", PASSES),
+        ],
+    )
+    def test_minus_signs(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+
+class TestTimesOfDay:
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("The shop opens at 3 pm.", "The shop opens at 3 am.", fg001("3 pm")),
+            ("The shop opens at 3 pm.", "The shop opens at 15:00.", PASSES),
+            ("The shop opens at 3:30 p.m.", "The shop opens at 15:30.", PASSES),
+            ("The shop opens at 15:30.", "The shop opens at 3:30 PM.", PASSES),
+            ("The shop opens at 3 PM.", "The shop opens at 3pm.", PASSES),
+            ("The shop opens at 9 am.", "The shop opens at 9:00.", PASSES),
+            ("The shop opens at 3:30 pm.", "The shop opens at 3:30 am.", fg001("3:30 pm")),
+            ("The shop opens at 4 pm.", "The shop opens at 15:00.", fg001("4 pm")),
+        ],
+    )
+    def test_am_and_pm(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+
+class TestFractionsInWords:
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("Half a million people came.", "500,000 people came.", PASSES),
+            (
+                "A quarter of a million people came.",
+                "5 million people came.",
+                fg001("A quarter of a million"),
+            ),
+            ("A quarter of a million people came.", "250,000 people came.", PASSES),
+            ("Two and a half million people came.", "2.5 million people came.", PASSES),
+            ("Half a dozen people came.", "6 people came.", PASSES),
+            ("Half a million people came.", "A million people came.", fg001("Half a million")),
+            ("500,000 people came.", "Half a million people came.", PASSES),
+            ("Three quarters of a million came.", "750,000 came.", PASSES),
+        ],
+    )
+    def test_fractions_of_a_scale(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+
+class TestUnitsOfOneDimension:
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("It costs 50 cents.", "It costs 50 dollars.", fg001("50")),
+            ("It costs 50p.", "It costs \u00a350.", fg001("50")),
+            ("It melts at 300 \u00b0C.", "It melts at 300 K.", fg001("300")),
+            ("It costs 50 cents.", "It costs 50\u00a2.", PASSES),
+            ("It costs 50p.", "It costs 50 pence.", PASSES),
+            ("It melts at 300 K.", "It melts at 300 kelvin.", PASSES),
+        ],
+    )
+    def test_units_differ(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+
+class TestPercentsAndRatios:
+    """``45%`` is the ratio 0.45; ``33%`` is one third rounded to the percent."""
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("Turnout was 45%.", "Turnout was a share of 0.45.", PASSES),
+            ("Turnout was 33%.", "One third voted.", PASSES),
+            ("Turnout was 67%.", "Two thirds voted.", PASSES),
+            ("Turnout was 33.3%.", "One third voted.", PASSES),
+            ("Turnout was 25%.", "A quarter voted.", PASSES),
+            ("Turnout was 50%.", "Half of them voted.", PASSES),
+            ("Turnout was 45%.", "Turnout was a share of 0.46.", fg001("45%")),
+            ("Turnout was 34%.", "One third voted.", fg001("34%")),
+            ("Turnout was 33.4%.", "One third voted.", fg001("33.4%")),
+            ("Turnout was 45%.", "It is 0.45 mm thick.", fg001("45%")),
+            ("Turnout was 45%.", "Turnout was 9/20.", PASSES),
+            # The other way round: a fraction in words, a chunk's percent.
+            ("Two thirds voted.", "Turnout was 67%.", PASSES),
+            ("One third voted.", "Turnout was 33.3%.", PASSES),
+            ("Two thirds voted.", "Turnout was 60%.", fg001("Two thirds")),
+            ("Two thirds voted.", "Turnout was 67 people.", fg001("Two thirds")),
+            ("One third voted.", "Turnout was 1/3.", PASSES),
+        ],
+    )
+    def test_percent_of_a_ratio(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+
+class TestExponents:
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("It has 1e6 cells.", "It has 1,000,000 cells.", PASSES),
+            ("It has 2.5E-3 mol.", "It has 0.0025 mol.", PASSES),
+            ("It has 1,000,000 cells.", "It has 1e6 cells.", PASSES),
+            ("It has 1e6 cells.", "It has 1,000 cells.", fg001("1e6")),
+        ],
+    )
+    def test_e_notation(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+
+class TestYearsAndEras:
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("It ended in nineteen forty-five.", "It ended in 1945.", PASSES),
+            # A year in digits needs digits: chunks do not write years in words.
+            ("It ended in 1945.", "It ended in nineteen forty-five.", fg002("1945")),
+            ("It ended in nineteen forty-four.", "It ended in 1945.", fg002("nineteen forty-four")),
+            ("Rome was founded in 753 BC.", "Rome was founded in 753 AD.", fg002("753 BC")),
+            ("Rome was founded in 753 BC.", "Rome was founded in 753 B.C.", PASSES),
+            ("It was built in AD 753.", "It was built in 753 CE.", PASSES),
+            ("It was built in 753 AD.", "It was built in 753 BC.", fg002("753 AD")),
+            ("It is from around 300 years ago.", "It is from over 300 years BC.", fg001("300")),
+            ("It is from 300 years before Christ.", "It is from over 300 years BC.", PASSES),
+        ],
+    )
+    def test_eras(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+
+class TestSeparatorsAndOrdinals:
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("It has 12\u2009345 people.", "It has 12,345 people.", PASSES),
+            ("It has 29'000 people.", "It has 29,000 people.", PASSES),
+            ("It has 1\u2019234\u2019567 people.", "It has 1,234,567 people.", PASSES),
+            ("It has 1.234.567 people.", "It has 1,234,567 people.", PASSES),
+            ("It has 1.234.567,5 people.", "It has 1,234,567.5 people.", PASSES),
+            ("It has 1\u202f234\u202f567,891 people.", "It has 1,234,567.891 people.", PASSES),
+            ("It has 12\u2009345 people.", "It has 12,346 people.", fg001("12\u2009345")),
+            ("It was the 3rd attempt.", "It was the third attempt.", PASSES),
+            ("It was the 4th attempt.", "It was the third attempt.", fg001("4th")),
+        ],
+    )
+    def test_formats(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+
+class TestOtherScripts:
+    def test_cjk_corner_quotes_are_quotations(self) -> None:
+        answer = "The memo said \u300cthe plan was rejected\u300d today."
+        assert flagged("The plan was approved.", answer) == (("FG003", ("the plan was rejected",)),)
+        assert flagged("Finally the plan was rejected.", answer) == PASSES
+        white = "The memo said \u300ethe plan was rejected\u300f today."
+        assert flagged("The plan was approved.", white) == (("FG003", ("the plan was rejected",)),)
+
+    def test_quotations_in_chinese_and_japanese(self) -> None:
+        """No spaces between words: the quotation is found inside a sentence, and counted."""
+        answer = "報告は「計画は否決された」という。"
+        assert flagged("委員会によると計画は否決された。", answer) == PASSES
+        assert flagged("計画は承認された。", answer) == (("FG003", ("計画は否決された",)),)
+
+    def test_circled_digits_are_numbers(self) -> None:
+        assert flagged("They invited 7 guests.", "They invited \u2462 guests.") == fg001("\u2462")
+        assert flagged("They invited 3 guests.", "They invited \u2462 guests.") == PASSES
+        assert flagged("They invited \u2473 guests.", "They invited 20 guests.") == PASSES
+        # An enclosed number opening a line is a list marker.
+        assert flagged("Rinse the rice.", "\u2462 Rinse the rice.") == PASSES
+
+
+# Pieces of text dense in number words, their separators and their look-alikes.
+_WORD_PIECES = st.sampled_from(
+    [
+        *("one ", "two ", "three ", "seven", "twelve ", "nineteen ", "twenty", "seventy "),
+        *("forty-five ", "hundred ", "thousand", "million ", "dozen ", "oh ", "five "),
+        *("half ", "a ", "an ", "quarter ", "quarters ", "third ", "thirds ", "eighth "),
+        *("first ", "twentieth ", "twenty-first ", "of ", " and ", ", ", "-", " ", "."),
+        *("One ", "TWO ", "Half a million ", "someone ", "3 ", "the ", "\x00", "seventy-"),
+        *("and a half ", "ten ", "oh-five ", "trillion ", "billion ", "hundredth ", "six "),
+    ]
+)
+
+
+class TestWordsOfAChunk:
+    @settings(max_examples=1_000, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(
+        texts=st.lists(st.lists(_WORD_PIECES, max_size=30).map("".join), min_size=1, max_size=3),
+        extra=st.lists(
+            st.one_of(
+                st.integers(0, 3_000_000),
+                st.fractions(min_value=0, max_value=5, max_denominator=12),
+            ),
+            max_size=5,
+        ),
+    )
+    def test_looking_words_up_reads_what_a_full_reading_reads(
+        self, texts: list[str], extra: list[int | Fraction]
+    ) -> None:
+        """The lookup by head words finds exactly the values of every run read at once."""
+        index = TextIndex(texts)
+        full = word_values("\x00".join(texts))
+        for value in [*sorted(full, key=float), *extra]:
+            assert index.words.has(value) == (value in full), value

@@ -1,0 +1,147 @@
+"""The unit lookup: searching for a number's writings and reading every number agree."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import relapse.grounding._index.text_index as index_module
+from relapse._results import GroundingResult
+from relapse.grounding import default_grounding_check
+from relapse.grounding._index.unit_lookup import (
+    AGREE,
+    CONFLICT,
+    FOREIGN,
+    UNRELATED,
+    search_verdict,
+    units_by_number,
+    verdict_of,
+    writings,
+)
+from relapse.grounding._values.keys import Key, number_key
+
+# Numbers in the writings the lookup reads (commas, decimals, scale words,
+# leading zeros, digits glued to others) and units of several dimensions.
+_NUMBERS = ["104", "40", "3,800", "3800", "3.8", "007", "1,234.5", "12 345", "5", "0.5", "2"]
+_UNITS = [
+    " °F",
+    " °C",
+    " km",
+    " miles",
+    " kg",
+    "%",
+    " million",
+    " thousand",
+    "",
+    " people",
+    "m",
+    " h",
+]
+_PIECE = st.one_of(
+    st.builds(lambda n, u: n + u, st.sampled_from(_NUMBERS), st.sampled_from(_UNITS)),
+    st.sampled_from(
+        ["$", "$5", " ", ", ", ". ", "the ", "1", ".", ",", "x", "\n", "page ", "May "]
+    ),
+)
+_TEXT = st.lists(_PIECE, max_size=30).map("".join)
+_KEYS = [number_key("104", "", 0), number_key("38", "", 2), number_key("38", "", 5)]
+_KEYS += [number_key("7", "", 0), number_key("12345", "", 0), number_key("5", "", 0)]
+_CANONICAL_UNITS = ["°F", "°C", "km", "mi", "kg", "%", "$", "m", "h", "#people"]
+
+
+def _key(written: str) -> Key:
+    """The key of a plain number written with digits and a point."""
+    integer, _, fraction = written.partition(".")
+    return number_key(integer, fraction, 0)
+
+
+class TestVerdicts:
+    @pytest.mark.parametrize(
+        ("texts", "unit", "verdict"),
+        [
+            (["It was 104 °F."], "°F", AGREE),
+            (["It was 104 °F."], "°C", CONFLICT),
+            (["It was 104."], "°C", AGREE),  # no unit: nothing to disagree with
+            (["It was 104 km away."], "°C", FOREIGN),  # plainly another quantity
+            (["It was 104 °F.", "Then 104 °C."], "°C", AGREE),
+            (["It cost $104."], "$", AGREE),
+            (["Room 1104 °F."], "°C", UNRELATED),  # 1104 is not 104
+            (["It was 0104 °F."], "°C", UNRELATED),  # nor is 0104: a leading zero
+        ],
+    )
+    def test_by_hand(self, texts: list[str], unit: str, verdict: str) -> None:
+        self._assert_both(texts, _key("104"), unit, verdict)
+
+    @pytest.mark.parametrize(
+        ("texts", "number"),
+        [
+            (["Ship 1,1045 kg."], "5"),  # the 5 ends "1,1045", read as 1,104 and 5
+            (["Ship 1,23 kg."], "23"),  # the 23 is not a number after "1,"
+            (["Ship 2.5 kg."], "5"),
+        ],
+    )
+    def test_digits_that_do_not_start_a_number(self, texts: list[str], number: str) -> None:
+        self._assert_both(texts, _key(number), "kg", UNRELATED)
+
+    @staticmethod
+    def _assert_both(texts: list[str], key: Key, unit: str, verdict: str) -> None:
+        """Assert both ways of the lookup give ``verdict``."""
+        assert search_verdict(texts, key, unit) == verdict
+        assert verdict_of(units_by_number(texts).get(key, frozenset()), unit) == verdict
+
+    def test_a_number_with_a_scale_word(self) -> None:
+        key = number_key("38", "", 5)  # 3,800,000
+        # The number, and its mantissa before "hundred", "thousand" and "million".
+        assert set(writings(key)) == {
+            *("3800000", "3,800,000", "38000", "38,000", "3800", "3,800", "3.8")
+        }
+        texts = ["Sales were 3.8 million kg."]
+        assert units_by_number(texts) == {key: frozenset({"kg"})}
+        assert search_verdict(texts, key, "kg") == AGREE
+
+    @settings(max_examples=600, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(
+        texts=st.lists(_TEXT, max_size=4),
+        key=st.sampled_from(_KEYS),
+        unit=st.sampled_from(_CANONICAL_UNITS),
+    )
+    def test_searching_and_reading_every_number_agree(
+        self, texts: list[str], key: Key, unit: str
+    ) -> None:
+        read = verdict_of(units_by_number(texts).get(key, frozenset()), unit)
+        assert search_verdict(texts, key, unit) == read
+
+
+@contextmanager
+def _reading_every_number() -> Iterator[None]:
+    """Make every unit lookup read every number of the chunks (a spent budget)."""
+    saved = index_module.SEARCH_BUDGET
+    index_module.SEARCH_BUDGET = -1
+    try:
+        yield
+    finally:
+        index_module.SEARCH_BUDGET = saved
+
+
+def _both(chunks: list[str], answer: str) -> tuple[GroundingResult, GroundingResult]:
+    """Check with the unit lookup searching, then reading every number."""
+    searching = default_grounding_check("q", chunks, answer)
+    with _reading_every_number():
+        reading = default_grounding_check("q", chunks, answer)
+    return searching, reading
+
+
+class TestInTheCheck:
+    def test_a_unit_that_disagrees_is_found_both_ways(self) -> None:
+        for result in _both(["It was 104 °F."], "It was 104 °C."):
+            assert [finding.code for finding in result.findings] == ["FG001"]
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(chunks=st.lists(_TEXT, max_size=4), answer=_TEXT)
+    def test_the_same_verdicts_both_ways(self, chunks: list[str], answer: str) -> None:
+        searching, reading = _both(chunks, answer)
+        assert searching == reading
