@@ -15,7 +15,7 @@ deliver it, to both paths in one run; the table gives the check time per
 sentence of each (the best of ``--repeat`` runs), their ratio, and the
 whole-answer check once on the full answer, for scale. Both paths give the
 same progress at every word (checked here too, and by
-``tests/test_incremental_properties.py``).
+``tests/checks/test_incremental_properties.py``).
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from helpers import INVENTED, SIX, LoopFake, record, write
 from relapse.cli import main
 from relapse.llms.local import LocalModelUnavailable
 from relapse.testing import FakeClock
-from test_stream_release import BAD, DOCS, FIRST, GOOD, REST, TAIL, words
+from stream_cases import BAD, DOCS, FIRST, GOOD, REST, TAIL, words
 
 SAMPLE = Path(__file__).resolve().parents[2] / "src" / "relapse" / "data" / "dev.jsonl"
 

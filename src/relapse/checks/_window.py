@@ -30,7 +30,7 @@ The window's verdict (the check without its copy rule) is used only to say
 that no claim after the released text fails. When it holds an error there,
 or a verdict about the whole answer, or the answer may be a copy, the check
 runs on the whole text as before: every verdict and every finding reported
-is the whole-text check's (``tests/test_incremental_properties.py`` compares
+is the whole-text check's (``tests/checks/test_incremental_properties.py`` compares
 the two paths).
 """
 
@@ -38,9 +38,9 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 
-from relapse.grounding._index.blocks import LOOK_BACK
 from relapse.grounding._check import BoundGroundingCheck
 from relapse.grounding._echo import COPY_SHARE
+from relapse.grounding._index.blocks import LOOK_BACK
 from relapse.grounding._read.quotes import (
     _CLOSERS,
     _DELIMITERS,

@@ -21,10 +21,10 @@ from langchain_core.messages import AIMessageChunk
 from openai.types.chat import ChatCompletionChunk
 
 import relapse
+from openai_scripted import Events, chat_event, text_of
 from relapse._read.rebuild import led
 from relapse._release import joins, piece_text
-from test_stream_openai import Events, chat_event, text_of
-from test_stream_release import BAD, DOCS, FIRST, REST, TAIL
+from stream_cases import BAD, DOCS, FIRST, REST, TAIL
 
 #: The retry: its first token is "It", with no space in front.
 RETRY = (
