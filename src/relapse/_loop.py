@@ -57,7 +57,7 @@ from relapse._telemetry.streaming import (
     release_attributes,
     stopped_by_caller,
 )
-from relapse.checks._contract import SILENT_REJECTION_CODE, Verdict, annotator_kind, prepare
+from relapse.checks._contract import SILENT_REJECTION_CODE, Verdict, prepare
 from relapse.checks._incremental import incremental
 from relapse.exceptions import MalformedResponseError, NotGroundedError
 from relapse.prompts import fit_retry
@@ -70,7 +70,10 @@ NOTE_PREFIX = "relapse: raised during iteration"
 _NON_ANSWER_CODES = frozenset({"FG004", SILENT_REJECTION_CODE})
 
 
-@dataclass(frozen=True)
+# The loop's messages to its drivers are slotted and not frozen: a frozen
+# dataclass's __init__ pays one object.__setattr__ per field, and an Ask is
+# built on every iteration of every call. Nothing mutates them.
+@dataclass(slots=True)
 class Ask:
     """One request from the loop to its driver: call the model for ``attempt``."""
 
@@ -84,7 +87,7 @@ class Ask:
     keep_streams: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Await:
     """A request to await an async check's verdict (refused by the sync driver)."""
 
@@ -93,7 +96,7 @@ class Await:
     span: Span = INVALID_SPAN
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Raised:
     """An exception travelling between the loop and its driver, to be raised unchanged."""
 
@@ -411,7 +414,7 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
         the user's exception (recorded on the spans, with the transcript
         attached) or :class:`NotGroundedError` with ``on_exhausted="raise"``.
     """
-    telemetry = policy.telemetry
+    telemetry = policy.telemetry.for_call()
     within = _CURRENT.get()
     own_chunks = policy.readers.chunks_of is not None
     call_span = telemetry.start_call(policy.max_iterations, None if own_chunks else len(chunks))
@@ -437,7 +440,6 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
     try:
         # The check gets the texts list as it is; the Attempt an immutable copy.
         checker: Callable[[str], Verdict] = prepare(policy.check, query, chunks)
-        annotator = annotator_kind(policy.check)
         while True:
             span = telemetry.start_iteration(call_span, attempt.iteration)
             span_open = True
@@ -467,7 +469,7 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                 salvaged = policy.readers.salvage(sent.paid)
                 transcript.append(make_record(attempt, salvaged, None, time.perf_counter() - began))
             raw = _unwrapped(sent)
-            reply = Reply(raw, "", None)
+            reply: Reply | None = None
             checking = False
             try:
                 if read is not None:
@@ -498,6 +500,8 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
             except BaseException as error:
                 # The paid response stays in the transcript even when reading
                 # it or checking its answer fails.
+                if reply is None:
+                    reply = Reply(raw, "", None)
                 failed = make_record(attempt, reply, None, time.perf_counter() - began)
                 transcript.append(failed)
                 if checking:
@@ -534,7 +538,7 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                 check_s,
                 check_span,
                 len(attempt.chunks),
-                annotator,
+                policy.annotator,
             )
             outcome = _stop(policy, transcript, started)
             if outcome is not None:

@@ -22,7 +22,7 @@ from relapse._read.replies import AnswerOf, ChunksOf, Readers, UsageOf
 from relapse._state import Attempt
 from relapse._telemetry import Telemetry
 from relapse._telemetry import attributes as attr
-from relapse.checks._contract import Check, can_judge_incrementally, check_name
+from relapse.checks._contract import Check, annotator_kind, can_judge_incrementally, check_name
 from relapse.grounding import default_grounding_check
 from relapse.prompts import compact_retry, retry_note
 
@@ -67,6 +67,8 @@ class Policy:
     max_iterations: int
     check: Check
     check_name: str
+    #: Who judges, ``"CODE"`` or ``"LLM"`` (:func:`annotator_kind` of ``check``).
+    annotator: str
     on_exhausted: OnExhausted
     #: ``rewrite(attempt) -> str``: the caller's, or the entry point's default.
     rewrite: Rewrite
@@ -503,6 +505,7 @@ def make_policy(name: str, given: Mapping[str, object]) -> Policy:
         max_iterations=options["max_iterations"],
         check=check,
         check_name=check_name(check),
+        annotator=annotator_kind(check),
         on_exhausted=options["on_exhausted"],
         rewrite=compact_retry if rewrite is None else rewrite,
         custom_rewrite=rewrite is not None,

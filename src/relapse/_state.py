@@ -7,7 +7,6 @@ handed to every policy and documented field by field.
 
 from __future__ import annotations
 
-from contextlib import suppress
 from contextvars import ContextVar, Token
 from dataclasses import dataclass
 
@@ -110,5 +109,8 @@ class attempt_scope:  # noqa: N801 (a context manager used like a function, as c
             self._token = None
             # A coroutine closed from another context cannot reset its token;
             # that context never saw the attempt, so there is nothing to undo.
-            with suppress(ValueError):
+            # (try, not contextlib.suppress: this runs on every LLM call.)
+            try:  # noqa: SIM105 (suppress allocates a context manager per call)
                 _CURRENT.reset(token)
+            except ValueError:
+                pass

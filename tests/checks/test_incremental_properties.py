@@ -22,7 +22,8 @@ sample are fed the same way. At every point:
 Long answers (past the window of :mod:`relapse.checks._window`) are fed both
 ways, judged by windows and judged whole: every progress must be the same;
 and :class:`relapse.checks._window.CopyWatch` must never rule out an answer
-that :func:`relapse.grounding._echo.is_copy` finds a copy.
+that the copy rule (:func:`relapse.grounding._echo.copies`, as the check runs
+it) finds a copy.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from relapse.checks._incremental import IncrementalCheck, _reading, claim_spans
 from relapse.checks._window import CopyWatch
 from relapse.evaluation import load_annotated
 from relapse.grounding import ALL_CODES, GroundingCheck, default_grounding_check, sentence_spans
-from relapse.grounding._echo import is_copy
+from relapse.grounding._echo import copies
 
 CHUNKS = [
     "Paris has 2.1 million residents and 40 museums. The tower was finished on 31 March 1889.",
@@ -381,13 +382,13 @@ class TestWindow:
     @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(data=st.data())
     def test_copy_watch_is_a_necessary_condition(self, data: st.DataObject) -> None:
-        """Whenever CopyWatch says the text so far cannot be a copy, is_copy agrees."""
+        """Whenever CopyWatch says the text so far cannot be a copy, the copy rule agrees."""
         text = data.draw(long_answers())
         size = data.draw(st.integers(5, 40))
         bound = default_grounding_check.prepare(QUERY, CHUNKS)
-        asked, folded, joined = bound.copy_context()
+        asked, folded = bound.copy_context()
         watch = CopyWatch(bound)
         for end in [*range(size, len(text), size), len(text)]:
             prefix = text[:end]
             if not watch.may_copy(prefix):
-                assert not is_copy(prefix, asked, folded, joined), prefix
+                assert not copies(prefix, asked, folded.holding), prefix

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import relapse
 from grounding_verdicts import codes_and_spans, failing_spans, verdict
@@ -13,6 +17,9 @@ from relapse.grounding import (
     _echo,
     default_grounding_check,
 )
+from relapse.grounding._index.folded import FOLDS_TO_ASCII, FoldedChunks
+from relapse.grounding._index.prefilter import digest
+from relapse.grounding._text import CHUNK_SEPARATOR, fold, fold_map
 from relapse.testing import attempt_after
 
 #: Two RAGTruth-like passages (MS MARCO): 46 words (233 characters) and 16 (82).
@@ -283,3 +290,87 @@ class TestNotAnAnswer:
     def test_the_sanctioned_refusal_passes(self) -> None:
         """The refusal the retry query asks for is an answer, not an echo."""
         assert relapse.default_grounding_check("q", ["x"], "The context does not say.").ok
+
+
+# The fast path of the copy rule and its twin (every chunk folded).
+_PIECES = st.sampled_from(
+    [
+        MICE[:60],
+        WOOL,
+        "Straße",
+        "STRASSE",
+        "\u212aelvin",
+        "o\ufb03ce",
+        "don\u2019t",
+        "a \u2014 b",
+        "x\x00y",
+        "  \n\t",
+        "...",
+        "\u0130stanbul",
+        "caf\u00e9",
+        "FG004",
+    ]
+)
+_TEXTS = st.lists(_PIECES | st.text(max_size=12), max_size=4).map("".join)
+
+
+class TestFoldedChunks:
+    """``FoldedChunks.holding`` gives the copy rule the verdict every chunk folded gives."""
+
+    def test_the_characters_folded_into_ascii_are_every_such_code_point(self) -> None:
+        """Derived from every code point: those whose case folding changes the digest."""
+        derived = "".join(
+            char
+            for char in map(chr, range(0x80, sys.maxunicode + 1))
+            if digest(char.casefold()) != digest(char)
+        )
+        assert FOLDS_TO_ASCII == derived
+
+    @given(st.lists(_TEXTS, max_size=5), _TEXTS, st.lists(_TEXTS, max_size=3))
+    @settings(max_examples=400)
+    def test_holding_keeps_every_chunk_a_fragment_is_in(
+        self, texts: list[str], answer: str, extra: list[str]
+    ) -> None:
+        folded = FoldedChunks(texts)
+        every_texts, every_joined = FoldedChunks(texts).every()
+        fragments = [fold(answer), *map(fold, extra)]
+        chunks, joined = folded.holding(fragments)
+        assert CHUNK_SEPARATOR.join(chunks) == joined
+        if (chunks, joined) != (every_texts, every_joined):
+            # A subset, in order, holding every chunk a fragment is in.
+            assert [fold(text) for text in texts] == every_texts
+            holders = [f for f in every_texts if any(p in f for p in fragments)]
+            assert [f for f in chunks if any(p in f for p in fragments)] == holders
+            assert all(chunk in every_texts for chunk in chunks)
+
+    @given(st.lists(_TEXTS, max_size=5), _TEXTS, st.sampled_from(["", MICE_QUESTION]))
+    @settings(max_examples=400)
+    def test_copies_agree_with_every_chunk_folded(
+        self, texts: list[str], noise: str, question: str
+    ) -> None:
+        every_texts, every_joined = FoldedChunks(texts).every()
+        asked = _echo.asked_text(question)
+        for answer in (noise, "".join(texts), "".join(texts) + noise, MICE + noise):
+            assert _echo.is_copy(answer, asked, every_texts, every_joined) == _echo.copies(
+                answer, asked, FoldedChunks(texts).holding
+            )
+
+    def test_a_copy_found_through_the_digest_of_a_folded_chunk(self) -> None:
+        """``ß`` folds to ``ss``: the chunk written ``Straße`` holds the answer's ``strasse``."""
+        chunk = "Die Straße " + MICE
+        answer = "DIE STRASSE " + MICE.upper()
+        assert [fold(chunk)] == FoldedChunks([WOOL, chunk]).holding([fold(answer)[:40]])[0]
+        assert [COPY] == copy_verdict(answer, (WOOL, chunk))
+
+
+class TestFoldFastPath:
+    """fold() collapses white space without splitting when only single spaces occur."""
+
+    @given(_TEXTS)
+    def test_fold_is_its_reference(self, text: str) -> None:
+        assert fold_map(text)[0] == fold(text)
+
+    def test_single_spaces_and_ends(self) -> None:
+        assert "a b c" == fold(" A B C ")
+        assert "a b c" == fold("A  B\nC")
+        assert "a b" == fold("A\u00a0B")

@@ -27,7 +27,7 @@ UsageOf = Callable[[Any], "Usage | None"]
 ChunksOf = Callable[[Any], Any]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: one is built per iteration (see relapse._loop.Ask)
 class Reply:
     """
     One attempt's return value, read.

@@ -19,7 +19,9 @@ of the package is split by signal:
 * :mod:`relapse._telemetry.content`: content capture, redaction and the
   evaluation explanation;
 * :mod:`relapse._telemetry.context`: span activation and
-  :class:`~relapse._telemetry.context.Harmless`, the one guard.
+  :class:`~relapse._telemetry.context.Harmless`, the one guard;
+* :mod:`relapse._telemetry.sdk`: whether a global SDK provider is set, the
+  per-call test of the no-SDK fast path (:meth:`Telemetry.for_call`).
 
 Two rules shape the package:
 
@@ -30,7 +32,9 @@ Two rules shape the package:
   raises.
 * **Cheap when off.** Attribute work happens only when ``span.is_recording()``;
   instruments are created once per meter provider, and their attribute sets
-  are cached, so a call with no SDK allocates next to nothing here.
+  are cached. A call no SDK can see (the API's no-op and proxy providers,
+  none set globally yet) runs on the :meth:`Telemetry.for_call` twin that
+  starts the spans the API's no-op tracer would and does nothing else.
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ from relapse._telemetry import attributes as attr
 from relapse._telemetry.content import Content, capture_content_from_env
 from relapse._telemetry.context import Harmless
 from relapse._telemetry.metrics import Instruments, instruments_for
+from relapse._telemetry.sdk import can_watch, metrics_set, tracing_set
 from relapse._version import VERSION
 
 if TYPE_CHECKING:
@@ -227,9 +232,12 @@ class Telemetry:
     __slots__ = (
         "call_span_name",
         "content",
+        "follows_global_meter",
+        "follows_global_tracer",
         "instruments",
         "logger",
         "qualname",
+        "silent",
         "tracer",
     )
 
@@ -258,13 +266,52 @@ class Telemetry:
         if logger_provider is not None:
             with _GETTING_LOGGER:
                 self.logger = logger_provider.get_logger(attr.SCOPE_NAME, VERSION)
+        # The no-SDK fast path (for_call): possible only when every signal
+        # goes to the API's no-op or proxy objects and no logger is given.
+        tracer_kind = type(self.tracer)
+        #: Whether the tracer is the API's proxy, which follows a global provider set later.
+        self.follows_global_tracer = tracer_kind is trace.ProxyTracer
+        instruments = self.instruments
+        #: Whether the instruments are the API's proxies, which follow a global provider set later.
+        self.follows_global_meter = instruments is not None and instruments.proxied
+        quiet = (
+            can_watch()
+            and self.logger is None
+            and (self.follows_global_tracer or tracer_kind is trace.NoOpTracer)
+            and (instruments is None or instruments.proxied or instruments.no_op)
+        )
+        #: The twin :meth:`for_call` returns while no SDK can see a call, or None.
+        self.silent: Telemetry | None = _Silent(self) if quiet else None
 
     def renamed(self, qualname: str) -> Telemetry:
         """A copy reporting under ``qualname`` (same providers and settings)."""
         twin = copy.copy(self)
         twin.qualname = qualname
         twin.call_span_name = attr.CALL_SPAN_PREFIX + qualname
+        if twin.silent is not None:
+            twin.silent = _Silent(twin)
         return twin
+
+    def for_call(self) -> Telemetry:
+        """
+        The telemetry of one call: this one, or its silent twin when no SDK can see the call.
+
+        Checked at the start of every call (two module-global reads), so a
+        provider set globally after the loop was built is used from the next
+        call on. The twin starts the spans the API's no-op tracer starts
+        (the caller's current span when it is not recording, else a
+        non-recording span with its context), so what the LLM call sees as
+        its current span is unchanged, and skips everything such spans, the
+        proxy instruments and a missing logger would drop anyway.
+        """
+        silent = self.silent
+        if silent is None:
+            return self
+        if self.follows_global_tracer and tracing_set():
+            return self
+        if self.follows_global_meter and metrics_set():
+            return self
+        return silent
 
     # Spans ------------------------------------------------------------------
 
@@ -666,3 +713,51 @@ class Telemetry:
             )
         else:
             span.add_event(attr.GEN_AI_EVALUATION_RESULT_EVENT, event)
+
+
+class _Silent(Telemetry):
+    """
+    The telemetry of a call no SDK can see: the no-op tracer's spans, nothing else.
+
+    Its spans come from the API's :class:`~opentelemetry.trace.NoOpTracer`
+    (what the proxy tracer delegates to while no provider is set), so they
+    never record, and a provider set in the middle of a call cannot leave a
+    recording span of it unended. Ending a non-recording span, setting its
+    attributes and recording on the proxy instruments do nothing, so
+    :meth:`end_iteration` and :meth:`end_call` return at once; the other
+    methods are :class:`Telemetry`'s (with no instruments and no logger).
+    """
+
+    __slots__ = ()
+
+    def __init__(self, loud: Telemetry) -> None:
+        self.qualname = loud.qualname
+        self.call_span_name = loud.call_span_name
+        self.content = loud.content
+        self.tracer = trace.NoOpTracer()
+        self.instruments = None
+        self.logger = None
+        self.follows_global_tracer = False
+        self.follows_global_meter = False
+        self.silent = None
+
+    def start_call(self, max_iterations: int, chunk_count: int | None) -> Span:
+        """The no-op tracer's span for the call (see :meth:`Telemetry.start_call`)."""
+        with _STARTING_CALL:
+            return self.tracer.start_span(self.call_span_name)
+        return INVALID_SPAN
+
+    def end_iteration(
+        self,
+        span: Span,
+        record: IterationRecord,
+        check_name: str,
+        check_s: float,
+        check_span: Span,
+        chunk_count: int | None = None,
+        annotator: str = attr.ANNOTATOR_CODE,
+    ) -> None:
+        """Nothing to report: ``span`` and ``check_span`` do not record, no metric is read."""
+
+    def end_call(self, span: Span, result: RelapseResult) -> None:
+        """Nothing to report: ``span`` does not record, no metric is read."""

@@ -18,6 +18,7 @@ from opentelemetry import metrics
 
 from relapse._telemetry import attributes as attr
 from relapse._telemetry.context import Harmless
+from relapse._telemetry.sdk import can_watch, metrics_set
 from relapse._version import VERSION
 
 if TYPE_CHECKING:
@@ -98,6 +99,9 @@ class Instruments:
         tokens: Histogram of the tokens one grounded call spent over all
             its LLM calls (unit ``{token}``), by ``relapse.outcome`` and
             ``gen_ai.token.type``; recorded only when a call reported usage.
+        proxied: Whether they are the API's proxy instruments (made while no
+            global meter provider was set): silent until one is set.
+        no_op: Whether they are the API's no-op instruments: always silent.
     """
 
     __slots__ = (
@@ -107,12 +111,16 @@ class Instruments:
         "code_attributes",
         "findings",
         "iterations",
+        "no_op",
         "outcome_attributes",
+        "proxied",
         "token_attributes",
         "tokens",
     )
 
-    def __init__(self, meter: metrics.Meter) -> None:
+    def __init__(self, meter: metrics.Meter, proxied: bool = False) -> None:
+        self.proxied = proxied
+        self.no_op = isinstance(meter, metrics.NoOpMeter)
         self.iterations = meter.create_histogram(
             attr.METRIC_CALL_ITERATIONS,
             unit="{iteration}",
@@ -221,7 +229,9 @@ def instruments_for(meter_provider: MeterProvider | None) -> Instruments | None:
         if meter_provider is None:
             if not _global_instruments:
                 meter = metrics.get_meter(attr.SCOPE_NAME, VERSION)
-                _global_instruments.append(Instruments(meter))
+                # Read after get_meter, which loads a provider its variable names.
+                proxied = can_watch() and not metrics_set()
+                _global_instruments.append(Instruments(meter, proxied))
             return _global_instruments[0]
         try:
             found = _provider_instruments.get(meter_provider)

@@ -192,7 +192,11 @@ class CopyWatch:
     )
 
     def __init__(self, bound: BoundGroundingCheck) -> None:
-        asked, chunks, joined = bound.copy_context()
+        # Every chunk folded: which chunks the copy rule will read depends on
+        # the whole answer's probes, not known yet; folded through the check's
+        # FoldedChunks, so the copy rule's later reads reuse them.
+        asked, folded = bound.copy_context()
+        chunks, joined = folded.every()
         self._joined = joined
         self._pieces = [piece for piece in (*chunks, asked) if piece]
         self._longest = max((len(piece) for piece in self._pieces), default=0)
@@ -211,7 +215,8 @@ class CopyWatch:
         Tell whether ``text`` (the answer so far; each call's extends the last's) may be a copy.
 
         Returns:
-            False only when :func:`relapse.grounding._echo.is_copy` finds
+            False only when the copy rule (:func:`relapse.grounding._echo.copies`,
+            the verdict of :func:`~relapse.grounding._echo.is_copy`) finds
             ``text`` no copy (True does not say it is one).
         """
         self._advance(text)

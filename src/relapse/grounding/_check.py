@@ -30,11 +30,12 @@ from relapse.grounding._echo import (
     ECHO_PHRASES,
     Lines,
     asked_text,
+    copies,
     echo_hits,
-    is_copy,
     phrase_pattern,
 )
 from relapse.grounding._index.blocks import Failing, JudgedClaims, Supported, judge_claims
+from relapse.grounding._index.folded import FoldedChunks
 from relapse.grounding._index.text_index import TextIndex
 from relapse.grounding._index.unit_lookup import AGREE, CONFLICT, FOREIGN, UNRELATED
 from relapse.grounding._names import name_spans, vocabulary
@@ -57,7 +58,7 @@ from relapse.grounding._read.quotes import (
     word_count,
 )
 from relapse.grounding._read.words import Value, word_numbers
-from relapse.grounding._text import CHUNK_SEPARATOR, fold
+from relapse.grounding._text import fold
 from relapse.grounding._values.keys import (
     Key,
     int_key,
@@ -274,7 +275,7 @@ class BoundGroundingCheck:
         self._question = TextIndex([query], eager_words=True) if config.exempt_question else None
         self._known_words: frozenset[str] | None = None
         # The folded question and chunks FG004's copy rule compares (built on first use).
-        self._copy_context: tuple[str, list[str]] | None = None
+        self._copy_context: tuple[str, FoldedChunks] | None = None
 
     def _names(self) -> frozenset[str]:
         """Return the folded words of the chunks and the question (FG005; built on first use)."""
@@ -428,23 +429,28 @@ class BoundGroundingCheck:
             return where
         return None
 
-    def copy_context(self) -> tuple[str, list[str], str]:
+    def copy_context(self) -> tuple[str, FoldedChunks]:
         """
         What FG004's copy rule compares an answer with (built on first use).
 
         Returns:
-            ``(asked, chunks, folded)``: the question as
-            :func:`relapse.grounding._echo.asked_text` gives it, the chunk
-            texts folded, and the same joined by the chunk separator.
+            ``(asked, chunks)``: the question as
+            :func:`relapse.grounding._echo.asked_text` gives it, and the
+            chunk texts, folded when asked for (one
+            :class:`~relapse.grounding._index.folded.FoldedChunks` per
+            prepare, shared by every answer checked and by
+            :class:`relapse.checks._window.CopyWatch`, so a chunk is folded
+            once).
         """
         context = self._copy_context
         if context is None:
-            # Folded once per prepare (the chunks from the text quotations fold too).
+            # Once per prepare; the chunks are folded as the answers' probes
+            # need them, once each.
             context = self._copy_context = (
                 asked_text(self._question_text),
-                self._chunks.quotations.folded.split(CHUNK_SEPARATOR),
+                FoldedChunks(self._chunks.texts),
             )
-        return context[0], context[1], self._chunks.quotations.folded
+        return context
 
     @property
     def codes(self) -> frozenset[str]:
@@ -453,8 +459,8 @@ class BoundGroundingCheck:
 
     def _copies(self, answer: str) -> bool:
         """Tell whether the answer only copies the chunks or the question back (FG004)."""
-        asked, folded, joined = self.copy_context()
-        return is_copy(answer, asked, folded, joined)
+        asked, folded = self.copy_context()
+        return copies(answer, asked, folded.holding)
 
     def _echo(
         self, answer: str, failed: list[tuple[int, int]], covered: list[tuple[int, int]]

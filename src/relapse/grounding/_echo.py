@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from relapse.grounding._codes import COPY_MESSAGE, EMPTY_MESSAGE, MESSAGES
 from relapse.grounding._text import CHUNK_SEPARATOR, fold
@@ -236,13 +236,51 @@ def is_copy(answer: str, asked: str, chunks: Sequence[str], folded_chunks: str) 
     Returns:
         True for a copy. Linear in the answer's and the chunks' lengths.
     """
+    return copies(answer, asked, lambda fragments: (chunks, folded_chunks))
+
+
+#: What :func:`copies` compares an answer with: given folded fragments of
+#: it, ``(chunks, joined)``: folded chunks, in order, among which is every
+#: chunk holding one of the fragments, and those joined by
+#: :data:`CHUNK_SEPARATOR`; every chunk when a fragment holds the separator.
+ChunksHolding = Callable[[Sequence[str]], tuple[Sequence[str], str]]
+
+
+def copies(answer: str, asked: str, holding: ChunksHolding) -> bool:
+    """
+    :func:`is_copy`, with the folded chunks given by what may hold the answer's probes.
+
+    The rule reads the chunks only where the answer folded, or one of its
+    probes, occurs, and the answer starts with its first probe; ``holding``
+    may therefore fold only the chunks that may hold a probe
+    (:class:`relapse.grounding._index.folded.FoldedChunks`), and the verdict
+    is the one every chunk folded gives.
+
+    Args:
+        answer: The answer, as written.
+        asked: The question, as :func:`asked_text` gives it.
+        holding: Given the answer's probes, the folded chunks that may
+            hold them (see :data:`ChunksHolding`).
+
+    Returns:
+        True for a copy.
+    """
     text = fold(answer)
     if not text:
         return False
     if asked and _covered(text, [asked]) >= COPY_SHARE * len(text):
         return True
-    if len(text.split()) < MIN_COPY_WORDS:
+    # Counted only as far as the least: a long answer is not split whole.
+    if len(text.split(None, MIN_COPY_WORDS - 1)) < MIN_COPY_WORDS:
         return False
+    width = min(PROBE_CHARS, len(text))
+    step = max(1, (len(text) - width) // (COPY_PROBES - 1))
+    probes = [text[i : i + width] for i in range(0, len(text) - width + 1, step)][:COPY_PROBES]
+    # The answer starts with its first probe, so the chunks that may hold a
+    # probe hold every occurrence of it too; unless it holds the separator,
+    # when an occurrence may cross from one chunk into the next: then the
+    # answer is the fragment, which makes ``holding`` give every chunk.
+    chunks, folded_chunks = holding(probes if CHUNK_SEPARATOR not in text else [text])
     # The answer cut from one chunk: one search of all the chunks.
     at = folded_chunks.find(text)
     if at >= 0:
@@ -250,9 +288,6 @@ def is_copy(answer: str, asked: str, chunks: Sequence[str], folded_chunks: str) 
         if len(text) >= COPY_SHARE * len(chunk):
             return True
     # Copies of whole chunks: only the chunks some probe of the answer is in.
-    width = min(PROBE_CHARS, len(text))
-    step = max(1, (len(text) - width) // (COPY_PROBES - 1))
-    probes = [text[i : i + width] for i in range(0, len(text) - width + 1, step)][:COPY_PROBES]
     candidates: set[int] = set()
     found = 0
     for probe in probes:

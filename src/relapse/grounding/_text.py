@@ -60,7 +60,13 @@ def fold(text: str) -> str:
         # An ellipsis marks omitted text: "without… representation" in a
         # chunk holds the quotation "without representation".
         folded = folded.replace("\u2026", " ").replace("...", " ")
-    folded = " ".join(folded.split())
+    if "  " in folded or not folded.isprintable():
+        folded = " ".join(folded.split())
+    else:
+        # Every white-space character but the space is unprintable: the only
+        # runs are single spaces, and splitting into words and joining them
+        # again (a string per word) would change only the ends.
+        folded = folded.strip()
     if ". ." in folded:
         folded = folded.replace(". . .", " ").replace("  ", " ")
     while "--" in folded:

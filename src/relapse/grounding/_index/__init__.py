@@ -20,6 +20,9 @@ modules only make it cheap.
   magnitude, for hedged numbers) and :mod:`.unit_bindings` with
   :mod:`.unit_lookup` (the units a number is written with; twin: every
   number read, ``tests/grounding/test_unit_lookup.py``).
+* :mod:`.folded`: the chunks FG004's copy rule folds, only those whose
+  case-folded digest holds an answer's probe. Twin: every chunk folded;
+  ``TestFoldedChunks`` in ``tests/grounding/test_echo.py``.
 * :mod:`.blocks`: a long answer judged block by block, each distinct block
   once. Twin: the answer scanned whole; ``tests/grounding/test_blocks.py``.
 """
