@@ -1,7 +1,8 @@
 """
 What the incremental check costs per sentence of a long streamed answer: by windows, and whole.
 
-Run: ``python benchmarks/bench_incremental.py [--sentences 10 100 1000] [--repeat 3]``.
+Run: ``python benchmarks/bench_incremental.py [--sentences 10 100 1000] [--repeat 3]
+[--context-kb 0]``.
 
 ``release="sentence"`` judges a stream sentence by sentence
 (:class:`relapse.checks._incremental.IncrementalCheck`). Judging the whole
@@ -16,6 +17,11 @@ sentence of each (the best of ``--repeat`` runs), their ratio, and the
 whole-answer check once on the full answer, for scale. Both paths give the
 same progress at every word (checked here too, and by
 ``tests/checks/test_incremental_properties.py``).
+
+``--context-kb N`` adds about ``N`` KB of other chunks (maintenance notes no
+sentence cites) to the two the answers use: what a fixed cost per stream
+that grows with the chunks (folding them all) adds to a short answer shows
+there.
 """
 
 from __future__ import annotations
@@ -53,12 +59,27 @@ def answer(sentences: int) -> str:
     return " ".join(SENTENCES[index % len(SENTENCES)] for index in range(sentences))
 
 
-def feed(text: str, window: bool) -> tuple[float, list[StreamProgress], IncrementalCheck]:
-    """Feed ``text`` word by word; the seconds spent, every progress, the check."""
+def filler_chunks(kilobytes: int) -> list[str]:
+    """Chunks of about ``kilobytes`` KB in all (about 900 characters each) that no answer cites."""
+    note = "Crews inspect the cables and repaint the towers at night in section {}. "
+    return [note.format(index) * 12 for index in range(kilobytes * 1000 // 900)]
+
+
+def feed(
+    text: str, window: bool, chunks: list[str]
+) -> tuple[float, list[StreamProgress], IncrementalCheck]:
+    """
+    Feed ``text`` word by word to a check made for ``chunks``.
+
+    Returns:
+        The seconds spent making and feeding the check (its preparation
+        aside), every progress, the check.
+    """
     check = relapse.default_grounding_check
-    made = IncrementalCheck(prepare(check, QUERY, CHUNKS), _reading(check), window=window)
+    bound = prepare(check, QUERY, chunks)
     pieces = re.split(r"(?<= )", text)
     began = time.perf_counter()
+    made = IncrementalCheck(bound, _reading(check), window=window)
     progress = [made.feed(piece) for piece in pieces]
     progress.append(made.finish())
     return time.perf_counter() - began, progress, made
@@ -69,7 +90,13 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sentences", type=int, nargs="+", default=[10, 100, 1000])
     parser.add_argument("--repeat", type=int, default=3, help="runs per path; the best counts")
+    parser.add_argument(
+        "--context-kb", type=int, default=0, help="KB of uncited chunks added to the two cited"
+    )
     args = parser.parse_args(argv)
+    if args.context_kb < 0:
+        parser.error(f"--context-kb must be 0 or more, not {args.context_kb}")
+    chunks = [*CHUNKS, *filler_chunks(args.context_kb)]
     print(
         f"{'sentences':>9}{'chars':>8}{'whole path ms/sent.':>21}{'window ms/sent.':>17}"
         f"{'ratio':>8}{'window checks':>15}{'one whole check ms':>20}"
@@ -81,14 +108,14 @@ def main(argv: list[str] | None = None) -> None:
         made: dict[bool, IncrementalCheck] = {}
         for _ in range(args.repeat):
             for window in (False, True):
-                spent, progress, check = feed(text, window)
+                spent, progress, check = feed(text, window, chunks)
                 timings[window] = min(timings.get(window, spent), spent)
                 runs[window], made[window] = progress, check
         if runs[True] != runs[False]:
             raise RuntimeError("the window path gave another progress than the whole path")
         if runs[True][-1].failed is not None:
             raise RuntimeError("the benchmark answer did not pass the check")
-        bound = prepare(relapse.default_grounding_check, QUERY, CHUNKS)
+        bound = prepare(relapse.default_grounding_check, QUERY, chunks)
         began = time.perf_counter()
         bound(text)
         whole_ms = (time.perf_counter() - began) * 1000

@@ -305,6 +305,28 @@ def long_answers(draw: st.DrawFn) -> str:
     return "".join(parts).rstrip()
 
 
+@st.composite
+def turning_copies(draw: st.DrawFn) -> str:
+    """
+    Long answers that become copies of the chunks only past the window's start.
+
+    A lead of claim-free filler, then one chunk over and over (the copy
+    rule counts the chunks its probes land in, so one chunk repeated is
+    what a long copy is): the text so far is no copy while the filler's
+    share of it is over ``1 - COPY_SHARE`` (so sentences are released and
+    the window applies), and turns into one as the copies pile up, when
+    :class:`relapse.checks._window.CopyWatch` must send the check back to
+    the whole text.
+    """
+    parts: list[str] = []
+    for _ in range(draw(st.integers(2, 5))):
+        parts.extend((_FILLER, draw(_SEPARATORS)))
+    chunk = draw(st.sampled_from(CHUNKS))
+    for _ in range(draw(st.integers(20, 60))):
+        parts.extend((chunk, draw(_SEPARATORS)))
+    return "".join(parts).rstrip()
+
+
 def _progress_both_ways(
     check: GroundingCheck, text: str, points: list[int]
 ) -> tuple[list[object], list[object], int]:
@@ -338,7 +360,7 @@ class TestWindow:
     @given(data=st.data())
     def test_long_answers_progress_as_the_whole_text_check(self, data: st.DataObject) -> None:
         """Every StreamProgress (releasable, failed, failing, counts) equals the whole path's."""
-        text = data.draw(long_answers())
+        text = data.draw(st.one_of(long_answers(), turning_copies()))
         size = data.draw(st.integers(3, 40))
         points = list(range(size, len(text), size))
         by_window, by_whole, _ = _progress_both_ways(default_grounding_check, text, points)
@@ -383,12 +405,15 @@ class TestWindow:
     @given(data=st.data())
     def test_copy_watch_is_a_necessary_condition(self, data: st.DataObject) -> None:
         """Whenever CopyWatch says the text so far cannot be a copy, the copy rule agrees."""
-        text = data.draw(long_answers())
+        text = data.draw(st.one_of(long_answers(), turning_copies()))
         size = data.draw(st.integers(5, 40))
+        # The incremental check builds its watch when a window first applies,
+        # so the first look may already see a long text.
+        first = data.draw(st.integers(size, len(text)))
         bound = default_grounding_check.prepare(QUERY, CHUNKS)
         asked, folded = bound.copy_context()
         watch = CopyWatch(bound)
-        for end in [*range(size, len(text), size), len(text)]:
+        for end in [first, *range(first + size, len(text), size), len(text)]:
             prefix = text[:end]
             if not watch.may_copy(prefix):
                 assert not copies(prefix, asked, folded.holding), prefix

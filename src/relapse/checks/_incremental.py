@@ -365,6 +365,7 @@ class IncrementalCheck:
         "_checked",
         "_claim_like",
         "_copies",
+        "_copy_rule",
         "_failed",
         "_failing",
         "_finished",
@@ -403,11 +404,10 @@ class IncrementalCheck:
             owner if window and default and isinstance(owner, BoundGroundingCheck) else None
         )
         self._quotes = QuoteTracker() if self._owner is not None else None
-        self._copies = (
-            CopyWatch(self._owner)
-            if self._owner is not None and FG004 in self._owner.codes
-            else None
-        )
+        # Built when a window first applies: CopyWatch folds every chunk, a
+        # cost a short answer (judged whole throughout) need not pay.
+        self._copy_rule = self._owner is not None and FG004 in self._owner.codes
+        self._copies: CopyWatch | None = None
         self._window = 0
         self.whole_checks = 0
         self.window_checks = 0
@@ -584,8 +584,13 @@ class IncrementalCheck:
         first = self._spans[self._released][0]
         self._window = window_start(text, self._starts, first, self._quotes, self._window)
         start = self._window
-        if not start or (self._copies is not None and self._copies.may_copy(text)):
+        if not start:
             return None
+        if self._copy_rule:
+            if self._copies is None:
+                self._copies = CopyWatch(self._owner)
+            if self._copies.may_copy(text):
+                return None
         window = text[start:]
         verdict = self._owner.judged(window, copies=False)
         self.window_checks += 1
