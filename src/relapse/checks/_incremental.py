@@ -58,7 +58,7 @@ from dataclasses import dataclass
 
 from relapse._results import GroundingFinding, GroundingResult
 from relapse.checks._contract import Check, Verdict, _AllOf, can_judge_incrementally, prepare
-from relapse.checks._window import CopyWatch, QuoteTracker, window_start
+from relapse.checks._window import WINDOW_BACK, CopyWatch, QuoteTracker, window_start
 from relapse.grounding._check import BoundGroundingCheck, GroundingCheck, _finding
 from relapse.grounding._codes import COPY_MESSAGE, EMPTY_MESSAGE, FG004, FG005, MESSAGES
 from relapse.grounding._echo import echo_hits
@@ -578,10 +578,15 @@ class IncrementalCheck:
         if self._owner is None or self._quotes is None:
             return None
         text = self._text
-        self._quotes.update(text)
         if self._released >= len(self._spans):
             return None
         first = self._spans[self._released][0]
+        if first <= WINDOW_BACK:
+            # No window starts before the text's start: a short answer never
+            # needs the quotation pairing (the tracker catches up from where
+            # it stopped, here the start, when a window may apply).
+            return None
+        self._quotes.update(text)
         self._window = window_start(text, self._starts, first, self._quotes, self._window)
         start = self._window
         if not start:
