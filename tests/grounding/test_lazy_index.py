@@ -21,6 +21,7 @@ from grounding_texts import (
     lazily,
     same,
 )
+from relapse import Evidence
 from relapse.grounding import GroundingCheck
 from relapse.grounding._index.prefilter import (
     WrittenNumber,
@@ -257,6 +258,17 @@ class TestVerdictsEqualAFullReading:
         answer = " ".join(data.draw(st.lists(st.sampled_from(chunks), max_size=3)))
         answer += data.draw(TEXT)
         assert same(lazily("", chunks, answer), fully_read("", chunks, answer))
+
+    def test_an_earlier_alternative_in_a_chunk_not_read_yet_is_the_support(self) -> None:
+        # "4x4s" is supported by the dimension 4x4 or by a 4 and a 4. The
+        # prefilter reads "3/4" first (it holds a 4): a 4 and a 4 are then
+        # known, but a full reading finds the dimension first, in chunk 1, at
+        # 0..4, and cites it; the lazy reading must too, not a support of no
+        # one place.
+        chunks = ["3/4 done.", "4x4s done."]
+        expected = (Evidence("number", (0, 4), 1, (0, 4), None),)
+        assert fully_read("", chunks, "4x4s done.").evidence == expected
+        assert lazily("", chunks, "4x4s done.").evidence == expected
 
 
 def _counts(size: int) -> list[str]:

@@ -655,8 +655,15 @@ class BoundGroundingCheck:
         # First what the chunks read so far hold; only then read the chunks
         # that may hold each part, dates last (their evidence is a pattern,
         # slower to search than a number's digits).
-        for alternative in needs:
+        for position, alternative in enumerate(needs):
             if all(self._known(part, plain) for part in alternative):
+                if position and not self._chunks.complete:
+                    # A full reading returns the first alternative held: an
+                    # earlier one held by a chunk not read yet is the claim's
+                    # support (and its evidence) there, so it must be here.
+                    for earlier in needs[:position]:
+                        if all(self._has(part, plain) for part in sorted(earlier, key=_is_date)):
+                            return self._one_key(earlier, plain)
                 return self._one_key(alternative, plain)
         if not self._chunks.complete:
             for alternative in needs:
