@@ -31,7 +31,9 @@ through :func:`relapse.evaluation.evaluate_loop` (what ``relapse eval --loop
 tokens, stop at a line break, as ``benchmarks/retry_cost.py``), once with
 ``release="answer"`` (each call answered whole) and once with
 ``release="sentence"`` (each call streamed, ``stream=True,
-stream_options={"include_usage": True}``). It prints first answers failing,
+stream_options={"include_usage": True}``), and each question's first prompt
+is also streamed unchecked, the baseline of the first sentence's time; the
+three take turns by blocks of ``--block`` questions. It prints first answers failing,
 recovered, median time to the first released piece (with
 ``release="answer"``, the whole run), output tokens the provider reported
 (n/a when a call reported none: llama-cpp-python's server ignores
@@ -223,28 +225,71 @@ class SDKModel:
         return self._create(prompt, stream=True)
 
 
-def server(limit: int | None, threads: int, max_iterations: int) -> None:
-    """The dev questions through the local server and the openai SDK, both release modes."""
+def unchecked_first_sentence(model: SDKModel, record: evaluation.QuestionRecord) -> float:
+    """
+    Seconds from the request to the piece that completes the first sentence, the stream unchecked.
+
+    The first prompt of the loop (the question and its passages), streamed
+    bare through the SDK and read to its end; its first sentence is the
+    first span of :func:`relapse.grounding.sentence_spans` over the whole text.
+    """
+    began = time.perf_counter()
+    arrivals: list[tuple[int, float]] = []  # (characters read, seconds)
+    text = ""
+    for chunk in model.stream(model.build_prompt(record.question or "", record.passages)):
+        if chunk.choices:
+            text += chunk.choices[0].text or ""
+            arrivals.append((len(text), time.perf_counter() - began))
+    if not text.strip():
+        return arrivals[-1][1] if arrivals else time.perf_counter() - began
+    end = sentence_spans(text)[0][1]
+    return next(seconds for read, seconds in arrivals if read >= end)
+
+
+def server(limit: int | None, threads: int, max_iterations: int, block: int) -> None:
+    """
+    The dev questions through the local server and the openai SDK, both release modes.
+
+    A third turn streams each question's first prompt unchecked, the
+    baseline of the time to the first sentence. The three take turns by
+    blocks of ``block`` questions, the first one rotating from block to
+    block, so that a machine whose load drifts over minutes weighs on all
+    alike (run one after the other, the two modes of a 40-minute run saw
+    loads of 2 and 6).
+    """
     import openai
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from retry_cost import openai_server
 
-    records = evaluation.load_questions(DEV)
-    reports: dict[str, evaluation.LoopReport] = {}
+    records = evaluation.load_questions(DEV)[:limit]
+    modes = ("answer", "sentence")
+    reports = {release: evaluation.LoopReport(release=release) for release in modes}
+    unchecked: list[float] = []
     with openai_server(threads) as base:
         client = openai.OpenAI(base_url=base, api_key="unused")
-        for release in ("answer", "sentence"):
-            reports[release] = evaluation.evaluate_loop(
-                records,
-                lambda: SDKModel(client),
-                loop=relapse.Loop(release=release, max_iterations=max_iterations),  # type: ignore[arg-type]
-                limit=limit,
-            )
+        turns = ("unchecked", *modes)
+        for turn, start in enumerate(range(0, len(records), block)):
+            for release in turns[turn % 3 :] + turns[: turn % 3]:
+                if release == "unchecked":
+                    model = SDKModel(client)
+                    unchecked.extend(
+                        unchecked_first_sentence(model, record)
+                        for record in records[start : start + block]
+                    )
+                    continue
+                report = evaluation.evaluate_loop(
+                    records[start : start + block],
+                    lambda: SDKModel(client),
+                    loop=relapse.Loop(release=release, max_iterations=max_iterations),  # type: ignore[arg-type]
+                )
+                reports[release].runs.extend(report.runs)
+                reports[release].not_run.extend(report.not_run)
     questions = len(reports["answer"].runs)
     print(
         f"\nlocal server, openai SDK completions, {questions} dev questions,"
-        f" max_iterations={max_iterations}, temperature 0 (relapse.evaluation.evaluate_loop)\n"
+        f" max_iterations={max_iterations}, temperature 0 (relapse.evaluation.evaluate_loop),"
+        f" the modes taking turns by blocks of {block}\n"
     )
     print(
         f"{'release':<12}{'first failed':>13}{'recovered':>11}{'grounded':>10}"
@@ -261,6 +306,37 @@ def server(limit: int | None, threads: int, max_iterations: int) -> None:
             f"{'n/a' if median is None else f'{median:.3f}':>17}"
             f"{'n/a' if tokens is None else tokens:>15}{report.saved_tokens_estimate:>18}"
         )
+    paired = [
+        sentence.first_release_s / answer.first_release_s
+        for answer, sentence in zip(reports["answer"].runs, reports["sentence"].runs, strict=True)
+        if answer.first_release_s and sentence.first_release_s is not None
+    ]
+    if paired:
+        print(
+            f"\nfirst piece, sentence over answer, median over the {len(paired)} questions"
+            f" both released a piece for: {statistics.median(paired):.3f}x"
+        )
+    print(
+        f"the first prompt streamed unchecked: its first sentence complete after"
+        f" {statistics.median(unchecked):.3f} s (median)"
+    )
+    # The questions whose first answer passed: there the sentence mode's first
+    # piece is that first sentence, checked (a failing first answer releases
+    # nothing before its retry, which the unchecked stream does not make).
+    passed = [
+        run.first_release_s / seconds
+        for run, seconds in zip(reports["sentence"].runs, unchecked, strict=True)
+        if run.first_grounded and run.first_release_s is not None and seconds > 0
+    ]
+    if passed:
+        print(
+            f'first piece with release="sentence" over the unchecked stream\'s first sentence,'
+            f" median over the {len(passed)} questions whose first answer passed:"
+            f" {statistics.median(passed):.3f}x (target <= 1.2)"
+        )
+    for release, report in reports.items():
+        for line, identifier, reason in report.not_run:
+            print(f"not run ({release}): line {line} {identifier}: {reason}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -273,10 +349,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--limit", type=int, default=None, help="first N dev questions (server)")
     parser.add_argument("--threads", type=int, default=2, help="server threads")
     parser.add_argument("--max-iterations", type=int, default=3)
+    parser.add_argument("--block", type=int, default=4, help="questions per turn (server)")
     args = parser.parse_args(argv)
     scripted(args.token_ms, args.answers, args.sentences)
     if args.server:
-        server(args.limit, args.threads, args.max_iterations)
+        server(args.limit, args.threads, args.max_iterations, args.block)
 
 
 if __name__ == "__main__":
