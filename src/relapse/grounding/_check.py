@@ -57,6 +57,7 @@ from relapse.grounding._read.quotes import (
     quote_fragments,
     word_count,
 )
+from relapse.grounding._read.subjects import other_kind, sentence_at, subject, words_of
 from relapse.grounding._read.words import Value, word_numbers
 from relapse.grounding._text import fold
 from relapse.grounding._values.keys import (
@@ -343,7 +344,13 @@ class BoundGroundingCheck:
                 limit = min(limit, judged.failing[MAX_FAILING_SPANS][1])
             for code, start, end in judged.failing:
                 failed[code].append((start, end))
-            self._place_claims(judged.supported[:MAX_EVIDENCE], placed)
+            supported = judged.supported[:MAX_EVIDENCE]
+            if FG001 in codes and supported:
+                moved = self._moved(answer, supported)
+                if moved:
+                    failed[FG001] = sorted({*failed[FG001], *moved})
+                    supported = [claim for claim in supported if claim[1:3] not in moved]
+            self._place_claims(supported, placed)
         if FG001 in codes:
             limit = self._numbers_in_words(answer, failed, covered, judged, limit, placed)
         if FG005 in codes:
@@ -377,6 +384,120 @@ class BoundGroundingCheck:
             findings=findings,
             evidence=_evidence(placed, [*covered, *failing], cut, copied),
         )
+
+    def _moved(self, answer: str, supported: list[Supported]) -> set[tuple[int, int]]:
+        """
+        Return the spans of supported numbers that every chunk states of another kind of subject.
+
+        ``Monozygotic (identical) twins occur ... within 8 days``, against a
+        chunk's only ``Conjoined twins: ... within 8 days of fertilization``:
+        the digits and the unit are the chunk's, the subject is not. A number
+        (FG001) supported by a key of the chunks fails when its answer
+        sentence opens with a run of words (:func:`.subjects.subject`) and
+        every occurrence of the number in the chunks, in digits, is in a
+        sentence whose run names another kind of the same thing
+        (:func:`.subjects.other_kind`), and the chunks name the answer's kind
+        with that thing elsewhere (:meth:`_names_kind`). It passes when the
+        question states the number, a chunk spells it out, it occurs more
+        than :data:`MAX_SUBJECT_OCCURRENCES` times, or a sentence is too long
+        to read (:data:`.subjects.SENTENCE_WINDOW`): when in doubt, pass.
+
+        Args:
+            answer: The answer.
+            supported: The supported digit claims, as the judge gives them.
+
+        Returns:
+            The ``(start, end)`` spans that fail.
+        """
+        moved: set[tuple[int, int]] = set()
+        runs: dict[tuple[int, int], tuple[tuple[str, ...], frozenset[str]]] = {}
+        verdicts: dict[tuple[Key, tuple[int, int]], bool] = {}
+        question = self._question
+        for code, start, end, support in supported:
+            if (
+                code != FG001
+                or not isinstance(support, tuple)
+                or support[0] != "n"
+                or (question is not None and support in question.keys)
+            ):
+                continue
+            sentence = sentence_at(answer, start, end)
+            if sentence is None:
+                continue
+            read = runs.get(sentence)
+            if read is None:
+                run = subject(answer, *sentence)
+                read = runs[sentence] = (
+                    run,
+                    words_of(answer, *sentence) if len(run) > 1 else _NO_WORDS,
+                )
+            run, words = read
+            if len(run) < 2:
+                continue
+            verdict = verdicts.get((support, sentence))
+            if verdict is None:
+                verdict = verdicts[(support, sentence)] = self._other_kind_only(support, run, words)
+            if verdict:
+                moved.add((start, end))
+        return moved
+
+    def _other_kind_only(self, key: Key, run: tuple[str, ...], words: frozenset[str]) -> bool:
+        """Tell whether every chunk occurrence of ``key`` is in a sentence about another kind."""
+        chunks = self._chunks
+        places = chunks.units.occurrences(key, MAX_SUBJECT_OCCURRENCES)
+        if not places:
+            return False
+        kinds: set[tuple[tuple[str, ...], str]] = set()
+        for position, start in places:
+            text = chunks.texts[position]
+            sentence = sentence_at(text, start, start + 1)
+            if sentence is None:
+                return False
+            kind = other_kind(run, words, subject(text, *sentence), words_of(text, *sentence))
+            if kind is None:
+                return False
+            kinds.add(kind)
+        value = key_value(key)
+        if value is None or chunks.words.has(value):
+            return False
+        return all(self._names_kind(mods, head) for mods, head in kinds)
+
+    def _names_kind(self, mods: tuple[str, ...], head: str) -> bool:
+        """
+        Tell whether the chunks name each of ``mods`` in a sentence with ``head``.
+
+        The answer's kind (``monozygotic``) must be one the chunks tell of the
+        thing (``twins``) somewhere: a modifier the chunks never use is the
+        answer's own wording of theirs, and may be a synonym of the chunk's.
+        It must be written in lower case there, as a common word: a name
+        (``Apple``) is a subject of its own, which the chunk's sentence may
+        call ``the company``.
+        Each modifier's first :data:`MAX_SUBJECT_OCCURRENCES` occurrences are
+        looked at.
+        """
+        texts = self._chunks.texts
+        for mod in mods:
+            pattern = re.compile(rf"(?<![^\W_]){re.escape(mod)}(?:e?s)?(?![^\W_])", re.IGNORECASE)
+            seen = 0
+            named = False
+            for text in texts:
+                for match in pattern.finditer(text):
+                    seen += 1
+                    sentence = sentence_at(text, match.start(), match.end())
+                    if (
+                        match.group().islower()
+                        and sentence is not None
+                        and head in words_of(text, *sentence)
+                    ):
+                        named = True
+                        break
+                    if seen == MAX_SUBJECT_OCCURRENCES:
+                        return False
+                if named:
+                    break
+            if not named:
+                return False
+        return True
 
     def _place_claims(
         self,
@@ -982,6 +1103,13 @@ def _word_claims(answer: str) -> Iterator[Claim]:
 #: cannot change, and reading on would cost time linear in the answer for
 #: spans no one reads.
 MAX_FAILING_SPANS = 1_000
+
+#: Occurrences of a number in the chunks, and of a modifier, that the
+#: subject rule (:meth:`BoundGroundingCheck._moved`) reads at most: a number
+#: stated more often than that is taken as supported.
+MAX_SUBJECT_OCCURRENCES = 8
+
+_NO_WORDS: frozenset[str] = frozenset()
 
 #: Supported claims an answer's evidence lists at most: its first ones, in
 #: answer order. A generated or hostile answer repeating a supported claim

@@ -10,10 +10,11 @@ twin is that full reading (``tests/grounding/test_unit_lookup.py``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from relapse.grounding._index.unit_lookup import (
+    occurrence_starts,
     search_units,
     search_verdict,
     units_by_number,
@@ -91,6 +92,38 @@ class UnitBindings:
         if self._index.over_budget(self._searched):
             return self._read_all().get(key, frozenset())
         return search_units(self._texts_writing(key), key)
+
+    def occurrences(self, key: Key, most: int) -> list[tuple[int, int]] | None:
+        """
+        Return where the texts write the number ``key`` in digits, if at most ``most`` times.
+
+        The occurrences :meth:`written` reads; a lazy index searches only the
+        texts whose digest holds the key's digits. The search stops at the
+        ``most + 1``-th occurrence, so its cost is bounded by the texts that
+        may hold the key, whatever their number of occurrences.
+
+        Args:
+            key: A number key (``("n", digits, exponent)``).
+            most: Occurrences wanted at most.
+
+        Returns:
+            ``(text, start)`` of each occurrence, text by text (in a text,
+            writing by writing); None when there are more than ``most``.
+        """
+        texts = self._index.texts
+        digests = self._index.digests
+        digits = key[1]
+        if digests is None or not isinstance(digits, str):
+            positions: Iterable[int] = range(len(texts))
+        else:
+            positions = digests.holding(digits.encode("ascii"))
+        found: list[tuple[int, int]] = []
+        for position in positions:
+            for start in occurrence_starts(texts[position], key):
+                if len(found) == most:
+                    return None
+                found.append((position, start))
+        return found
 
     def _read_all(self) -> dict[Key, frozenset[str | None]]:
         """Every number of the texts with its bindings (read once, past the budget)."""

@@ -96,6 +96,12 @@ def _read(text: str, number: re.Match[str]) -> tuple[Key, str | None]:
 
 def _occurrences(text: str, key: Key) -> Iterator[str | None]:
     """Yield the unit of each occurrence of ``key`` in ``text``, writing by writing."""
+    for _, unit in _read_occurrences(text, key):
+        yield unit
+
+
+def _read_occurrences(text: str, key: Key) -> Iterator[tuple[int, str | None]]:
+    """Yield the start and unit of each occurrence of ``key`` in ``text``, writing by writing."""
     for written in writings(key):
         position = text.find(written)
         while position >= 0:
@@ -106,8 +112,24 @@ def _occurrences(text: str, key: Key) -> Iterator[str | None]:
                     following = number.end()
                     read, unit = _read(text, number)
                     if read == key:
-                        yield unit
+                        yield position, unit
             position = text.find(written, following)
+
+
+def occurrence_starts(text: str, key: Key) -> Iterator[int]:
+    """
+    Yield where ``key`` occurs in ``text`` in digits: the occurrences :func:`search_units` reads.
+
+    Args:
+        text: A text.
+        key: A number key.
+
+    Returns:
+        The start offset of each occurrence, writing by writing (not in
+        text order).
+    """
+    for position, _ in _read_occurrences(text, key):
+        yield position
 
 
 def search_verdict(texts: Iterable[str], key: Key, unit: str) -> str:
