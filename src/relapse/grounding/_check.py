@@ -57,7 +57,14 @@ from relapse.grounding._read.quotes import (
     quote_fragments,
     word_count,
 )
-from relapse.grounding._read.subjects import other_kind, sentence_at, subject, words_of
+from relapse.grounding._read.subjects import (
+    may_tell_kind,
+    other_kind,
+    sentence_at,
+    shares_kind,
+    subject,
+    words_of,
+)
 from relapse.grounding._read.words import Value, word_numbers
 from relapse.grounding._text import fold
 from relapse.grounding._values.keys import (
@@ -427,12 +434,17 @@ class BoundGroundingCheck:
             read = runs.get(sentence)
             if read is None:
                 run = subject(answer, *sentence)
+                # The answer is read at most CONTEXT_AFTER past the number,
+                # as every rule reads it: a streamed sentence's verdict is
+                # final once the text reaches that far.
                 read = runs[sentence] = (
                     run,
-                    words_of(answer, *sentence) if len(run) > 1 else _NO_WORDS,
+                    words_of(answer, sentence[0], min(sentence[1], end + CONTEXT_AFTER))
+                    if may_tell_kind(run)
+                    else _NO_WORDS,
                 )
             run, words = read
-            if len(run) < 2:
+            if not words:
                 continue
             verdict = verdicts.get((support, sentence))
             if verdict is None:
@@ -444,19 +456,23 @@ class BoundGroundingCheck:
     def _other_kind_only(self, key: Key, run: tuple[str, ...], words: frozenset[str]) -> bool:
         """Tell whether every chunk occurrence of ``key`` is in a sentence about another kind."""
         chunks = self._chunks
-        places = chunks.units.occurrences(key, MAX_SUBJECT_OCCURRENCES)
-        if not places:
-            return False
         kinds: set[tuple[tuple[str, ...], str]] = set()
-        for position, start in places:
+        for count, (position, start) in enumerate(chunks.units.occurrences(key)):
+            if count == MAX_SUBJECT_OCCURRENCES:
+                return False
             text = chunks.texts[position]
             sentence = sentence_at(text, start, start + 1)
             if sentence is None:
                 return False
-            kind = other_kind(run, words, subject(text, *sentence), words_of(text, *sentence))
+            chunk_run = subject(text, *sentence)
+            if not shares_kind(run, chunk_run):
+                return False
+            kind = other_kind(run, words, chunk_run, words_of(text, *sentence))
             if kind is None:
                 return False
             kinds.add(kind)
+        if not kinds:
+            return False
         value = key_value(key)
         if value is None or chunks.words.has(value):
             return False
@@ -477,18 +493,15 @@ class BoundGroundingCheck:
         """
         texts = self._chunks.texts
         for mod in mods:
-            pattern = re.compile(rf"(?<![^\W_]){re.escape(mod)}(?:e?s)?(?![^\W_])", re.IGNORECASE)
+            # In lower case only: as a common word, not a name.
+            pattern = re.compile(rf"(?<![^\W_]){re.escape(mod)}(?:e?s)?(?![^\W_])")
             seen = 0
             named = False
             for text in texts:
                 for match in pattern.finditer(text):
                     seen += 1
                     sentence = sentence_at(text, match.start(), match.end())
-                    if (
-                        match.group().islower()
-                        and sentence is not None
-                        and head in words_of(text, *sentence)
-                    ):
+                    if sentence is not None and head in words_of(text, *sentence):
                         named = True
                         break
                     if seen == MAX_SUBJECT_OCCURRENCES:

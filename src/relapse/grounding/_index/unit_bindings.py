@@ -93,22 +93,20 @@ class UnitBindings:
             return self._read_all().get(key, frozenset())
         return search_units(self._texts_writing(key), key)
 
-    def occurrences(self, key: Key, most: int) -> list[tuple[int, int]] | None:
+    def occurrences(self, key: Key) -> Iterator[tuple[int, int]]:
         """
-        Return where the texts write the number ``key`` in digits, if at most ``most`` times.
+        Yield where the texts write the number ``key`` in digits, as the caller reads on.
 
         The occurrences :meth:`written` reads; a lazy index searches only the
-        texts whose digest holds the key's digits. The search stops at the
-        ``most + 1``-th occurrence, so its cost is bounded by the texts that
-        may hold the key, whatever their number of occurrences.
+        texts whose digest holds the key's digits. Lazy, so a caller that
+        stops early pays for the texts searched so far only.
 
         Args:
             key: A number key (``("n", digits, exponent)``).
-            most: Occurrences wanted at most.
 
         Returns:
             ``(text, start)`` of each occurrence, text by text (in a text,
-            writing by writing); None when there are more than ``most``.
+            writing by writing).
         """
         texts = self._index.texts
         digests = self._index.digests
@@ -117,13 +115,9 @@ class UnitBindings:
             positions: Iterable[int] = range(len(texts))
         else:
             positions = digests.holding(digits.encode("ascii"))
-        found: list[tuple[int, int]] = []
         for position in positions:
             for start in occurrence_starts(texts[position], key):
-                if len(found) == most:
-                    return None
-                found.append((position, start))
-        return found
+                yield position, start
 
     def _read_all(self) -> dict[Key, frozenset[str | None]]:
         """Every number of the texts with its bindings (read once, past the budget)."""
