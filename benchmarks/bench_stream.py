@@ -23,18 +23,23 @@ first piece / unchecked first sentence (target at most 1.2) and
 sentence-release whole stream / unchecked whole stream (target at most 1.05).
 
 **The local server** (``--server``): llama-cpp-python's OpenAI-compatible
-server on loopback with the bundled Gemma 3 270M; each dev question is
-answered through the real ``openai`` SDK (``completions.create(...,
-stream=True, stream_options={"include_usage": True})`` with the prompt of
+server on loopback with the bundled Gemma 3 270M; the dev questions are run
+through :func:`relapse.evaluation.evaluate_loop` (what ``relapse eval --loop
+--release sentence`` runs) with a model over the real ``openai`` SDK
+(``completions.create`` with the prompt of
 :meth:`relapse.llms.local.LocalModel.build_prompt`, greedy, at most 80
 tokens, stop at a line break, as ``benchmarks/retry_cost.py``), once with
-``release="answer"`` and once with ``release="sentence"``. It prints first
-answers failing, recovered, median time to the first released piece, output
-tokens the provider reported (a stream relapse closed early reports none, so
-this counts only streams read to their end), and relapse's estimate of the
-output tokens retries did not generate again because they continued after
-the released prefix (``relapse.stream.saved_output_tokens_estimate``: prefix
-characters / 4, read from the iteration spans).
+``release="answer"`` (each call answered whole) and once with
+``release="sentence"`` (each call streamed, ``stream=True,
+stream_options={"include_usage": True}``). It prints first answers failing,
+recovered, median time to the first released piece (with
+``release="answer"``, the whole run), output tokens the provider reported
+(n/a when a call reported none: llama-cpp-python's server ignores
+``stream_options`` and a stream relapse closed early reports none), and
+relapse's estimate of the output tokens retries did not generate again
+because they continued after the released prefix
+(:func:`relapse.evaluation.saved_output_tokens_estimate`, the figure of
+``relapse.stream.saved_output_tokens_estimate`` on the iteration spans).
 """
 
 from __future__ import annotations
@@ -48,16 +53,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor
-from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
-
 import relapse
+from relapse import evaluation
 from relapse.demo import load_items
 from relapse.grounding import sentence_spans
 from relapse.llms.local import LocalModel
 
-SAVED_ESTIMATE = "relapse.stream.saved_output_tokens_estimate"
+#: The bundled dev questions (what ``relapse eval --loop`` reads by default).
+DEV = Path(relapse.__file__).resolve().parent / "data" / "dev.jsonl"
 
 
 def grounded_answers(count: int, sentences: int) -> list[tuple[str, list[str]]]:
@@ -191,17 +194,33 @@ def scripted(token_ms: float, count: int, sentences: int) -> None:
     )
 
 
-@dataclass
-class ServerTally:
-    """What one release mode did on the dev questions."""
+class SDKModel:
+    """A loop-evaluation model over the openai SDK: whole answers, or ``stream(prompt)``."""
 
-    questions: int = 0
-    first_failed: int = 0
-    recovered: int = 0
-    grounded: int = 0
-    first_release: list[float] = field(default_factory=list)
-    output_tokens: int = 0
-    saved_estimate: int = 0
+    build_prompt = staticmethod(LocalModel.build_prompt)
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+
+    def _create(self, prompt: str, stream: bool) -> Any:
+        extra: dict[str, Any] = (
+            {"stream": True, "stream_options": {"include_usage": True}} if stream else {}
+        )
+        return self.client.completions.create(
+            model="gemma-3-270m",
+            prompt=prompt,
+            max_tokens=80,
+            temperature=0.0,
+            seed=0,
+            stop=["\n"],
+            **extra,
+        )
+
+    def __call__(self, prompt: str) -> Any:
+        return self._create(prompt, stream=False)
+
+    def stream(self, prompt: str) -> Any:
+        return self._create(prompt, stream=True)
 
 
 def server(limit: int | None, threads: int, max_iterations: int) -> None:
@@ -211,69 +230,36 @@ def server(limit: int | None, threads: int, max_iterations: int) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from retry_cost import openai_server
 
-    items = load_items("dev")[:limit]
-    tallies: dict[str, ServerTally] = {}
+    records = evaluation.load_questions(DEV)
+    reports: dict[str, evaluation.LoopReport] = {}
     with openai_server(threads) as base:
         client = openai.OpenAI(base_url=base, api_key="unused")
         for release in ("answer", "sentence"):
-            exporter = InMemorySpanExporter()
-            provider = TracerProvider()
-            provider.add_span_processor(SimpleSpanProcessor(exporter))
-
-            @relapse.grounded(
-                chunks_arg="passages",
-                release=release,  # type: ignore[arg-type]
-                max_iterations=max_iterations,
-                tracer_provider=provider,
+            reports[release] = evaluation.evaluate_loop(
+                records,
+                lambda: SDKModel(client),
+                loop=relapse.Loop(release=release, max_iterations=max_iterations),  # type: ignore[arg-type]
+                limit=limit,
             )
-            def answer(question: str, passages: list[str]) -> Any:
-                return client.completions.create(
-                    model="gemma-3-270m",
-                    prompt=LocalModel.build_prompt(question, passages),
-                    max_tokens=80,
-                    temperature=0.0,
-                    seed=0,
-                    stop=["\n"],
-                    stream=True,
-                    stream_options={"include_usage": True},
-                )
-
-            tally = tallies.setdefault(release, ServerTally())
-            for item in items:
-                began = time.perf_counter()
-                first: float | None = None
-                with answer(item.question, list(item.passages)) as stream:
-                    for _ in stream:
-                        if first is None:
-                            first = time.perf_counter() - began
-                result = stream.result
-                tally.questions += 1
-                tally.first_failed += not result.transcript[0].grounded
-                tally.recovered += result.outcome == "recovered"
-                tally.grounded += result.grounded
-                if first is not None:
-                    tally.first_release.append(first)
-                tally.output_tokens += sum(
-                    r.usage.output_tokens for r in result.transcript if r.usage is not None
-                )
-            tally.saved_estimate = sum(
-                int(span.attributes.get(SAVED_ESTIMATE, 0) or 0)  # type: ignore[union-attr, arg-type]
-                for span in exporter.get_finished_spans()
-            )
-            provider.shutdown()
+    questions = len(reports["answer"].runs)
     print(
-        f"\nlocal server, openai SDK completion streams, {len(items)} dev questions,"
-        f" max_iterations={max_iterations}, temperature 0\n"
+        f"\nlocal server, openai SDK completions, {questions} dev questions,"
+        f" max_iterations={max_iterations}, temperature 0 (relapse.evaluation.evaluate_loop)\n"
     )
     print(
         f"{'release':<12}{'first failed':>13}{'recovered':>11}{'grounded':>10}"
         f"{'first piece (s)':>17}{'output tokens':>15}{'saved (estimate)':>18}"
     )
-    for release, tally in tallies.items():
-        median = statistics.median(tally.first_release) if tally.first_release else float("nan")
+    for release, report in reports.items():
+        outcomes = report.outcomes
+        median = report.median_first_release_s
+        tokens = report.output_tokens
         print(
-            f"{release:<12}{tally.first_failed:>13}{tally.recovered:>11}{tally.grounded:>10}"
-            f"{median:>17.3f}{tally.output_tokens:>15}{tally.saved_estimate:>18}"
+            f"{release:<12}{sum(not run.first_grounded for run in report.runs):>13}"
+            f"{outcomes['recovered'] + outcomes['recovered_refusal']:>11}"
+            f"{sum(run.grounded for run in report.runs):>10}"
+            f"{'n/a' if median is None else f'{median:.3f}':>17}"
+            f"{'n/a' if tokens is None else tokens:>15}{report.saved_tokens_estimate:>18}"
         )
 
 

@@ -15,17 +15,30 @@ by earlier attempts, then this attempt's continuation. A continuation that
 starts by repeating the prefix (models often restart their answer) has the
 repeat recognised and dropped: it is neither fed to the check again nor
 released twice.
+
+A continuation is joined to the prefix as one text: when the prefix ends
+with no white space (the space of a stream whose tokens carry it in front,
+``" It"``, belonged to the failing sentence's first token) and the
+continuation's first text begins a word (:func:`joins`), one space is put
+between them. It is checked and recorded with the text, and reaches the
+caller in the first piece released after the prefix (:func:`relapse._read.rebuild.led`):
+a ``str`` piece is prefixed; an SDK chunk or a LangChain message chunk is
+a copy whose text is prefixed; a piece that cannot be rebuilt that way is
+released unchanged (the caller's text then lacks the space, the recorded
+answer has it).
 """
 
 from __future__ import annotations
 
 import time
+import unicodedata
 from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
 from opentelemetry.trace import Span
 
+from relapse._read.rebuild import led
 from relapse._read.streams import Streamed, StreamKind, Tally, read_piece
 from relapse._results import GroundingResult, Usage
 from relapse._state import Attempt
@@ -110,6 +123,44 @@ class Released:
     first_release_s: float | None
     check_s: float = 0.0
     error: BaseException | None = None
+
+
+#: What joins a continuation to a prefix ending with no white space.
+JOIN = " "
+#: Unicode categories of a first character that begins a word: letters,
+#: numbers, currency signs, opening brackets and quotation marks.
+_WORD_CATEGORIES = ("L", "N", "Sc", "Ps", "Pi")
+#: Other punctuation that opens what follows rather than ending what precedes.
+_OPENING = frozenset('"*#@\u00bf\u00a1')
+
+
+def joins(prefix: str, continuation: str) -> bool:
+    """
+    Tell whether ``continuation`` needs a space after ``prefix`` to read as one text.
+
+    Args:
+        prefix: The text released so far.
+        continuation: The first text released after it (non-empty).
+
+    Returns:
+        True when the prefix is not empty and ends with no white space, and
+        the continuation begins with a word: a letter, a digit, a currency
+        sign, an opening bracket or quotation mark. A continuation beginning
+        with white space, or with punctuation that attaches to what precedes
+        (``,``, ``.``, ``)``, ``%``, a closing quotation mark), is joined as
+        it is.
+    """
+    if not prefix or prefix[-1].isspace() or not continuation:
+        return False
+    first = continuation[0]
+    return first in _OPENING or unicodedata.category(first).startswith(_WORD_CATEGORIES)
+
+
+def piece_text(piece: object) -> str:
+    """The text one stream piece carries (see :func:`relapse._read.streams.read_piece`)."""
+    tally = Tally()
+    read_piece(tally, 0, piece)
+    return "".join(tally.parts)
 
 
 class _Repeat:
@@ -220,8 +271,10 @@ def read_released(
         nonlocal text, check_s
         text += fresh
         # White space at a piece's end carries no claim: the piece is
-        # releasable once the text before it has passed.
-        pending.append((piece, max(len(text) - len(fresh), len(text.rstrip())), len(text)))
+        # releasable once the text before it has passed (its own text
+        # stripped, not the whole text: that would copy it at every piece).
+        kept = fresh.rstrip()
+        pending.append((piece, len(text) - len(fresh) + len(kept), len(text)))
         if not fresh:
             return progress
         began = time.perf_counter()
@@ -244,16 +297,28 @@ def read_released(
         del pending[:count]
         return Release(out)
 
+    #: Whether the continuation's first text is still to come (see :func:`joins`).
+    joining = bool(prefix) and not prefix[-1].isspace()
+
     def flush_held() -> None:
         # Feed the held pieces now that the repeat is decided.
-        nonlocal progress, raw_seen
+        nonlocal progress, raw_seen, joining
         for piece, raw in held:
             start, raw_seen = raw_seen, raw_seen + len(raw)
             if raw_seen <= repeat.skip:
                 continue  # wholly inside the repeat: never released again
             cut = max(0, repeat.skip - start)
             kept = piece[cut:] if cut and isinstance(piece, str) else piece
-            progress = feed(kept, raw[cut:])
+            fresh = raw[cut:]
+            if joining and fresh:
+                joining = False
+                if joins(prefix, fresh):
+                    fresh = JOIN + fresh
+                    if not cut or isinstance(piece, str):
+                        # An object cut by the repeat is released whole: no place for the space.
+                        kept = led(kept, JOIN, piece_text)
+                        kept = piece if kept is None else kept
+            progress = feed(kept, fresh)
         held.clear()
 
     error: BaseException | None = None

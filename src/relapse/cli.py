@@ -288,6 +288,14 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
     help="With --loop: LLM calls allowed per question.",
 )
 @click.option(
+    "--release",
+    type=click.Choice(["answer", "sentence"]),
+    default="answer",
+    show_default=True,
+    help="With --loop: the loop's release; sentence streams every call and adds the time to"
+    " first release and the output tokens saved (an estimate) to the report.",
+)
+@click.option(
     "--model",
     type=click.Choice(["local", "openai"]),
     default="local",
@@ -315,6 +323,7 @@ def eval_(
     loop: bool,
     workers: int,
     max_iterations: int,
+    release: str,
     model: str,
     base_url: str | None,
     model_name: str | None,
@@ -327,7 +336,9 @@ def eval_(
     "hallucinated_spans" (character offsets into the response). A bad line
     stops the run with its line number. With --loop, each distinct question
     is run through the loop instead, on the local model or (--model openai)
-    an OpenAI-compatible server.
+    an OpenAI-compatible server; with --release sentence every call streams
+    and the report adds the median time to the first released piece and the
+    output tokens saved by stopping failing streams early.
     """
     from relapse import evaluation
 
@@ -335,8 +346,8 @@ def eval_(
         check = evaluation.resolve_check(check_spec)
     except (ValueError, TypeError) as error:
         raise click.BadParameter(str(error), param_hint="--check") from error
-    if not loop and (workers != 1 or model != "local"):
-        raise click.UsageError("--workers and --model apply to --loop only")
+    if not loop and (workers != 1 or model != "local" or release != "answer"):
+        raise click.UsageError("--workers, --model and --release apply to --loop only")
     if model == "openai" and (not base_url or not model_name):
         raise click.UsageError("--model openai needs --base-url and --model-name")
     if model == "local" and (base_url or model_name):
@@ -372,7 +383,7 @@ def eval_(
                 openai_model, base_url=str(base_url), model=str(model_name), api=api
             )
         )
-        _eval_loop(records, check, make_model, limit, workers, max_iterations, json_out)
+        _eval_loop(records, check, make_model, limit, workers, max_iterations, release, json_out)
         return
     with _progress(len(records), "response") as advance:
         report = evaluation.evaluate(records, check, name=check_spec, progress=advance)
@@ -391,6 +402,7 @@ def _eval_loop(
     limit: int | None,
     workers: int,
     max_iterations: int,
+    release: str,
     json_out: Path | None,
 ) -> None:
     from relapse import evaluation
@@ -405,6 +417,7 @@ def _eval_loop(
                 make_model,
                 grounding_check=check,
                 max_iterations=max_iterations,
+                release="sentence" if release == "sentence" else "answer",
                 workers=workers,
                 limit=limit,
                 progress=advance,

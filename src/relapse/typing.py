@@ -5,16 +5,34 @@ A decorated function keeps its parameters (``ParamSpec``) and its return
 type (calling it returns the function's own return value of the chosen
 attempt), and gains ``.run`` returning :class:`relapse.RelapseResult`; for
 ``async def`` functions both return awaitables.
-``tests/typing/usage.py`` pins these types under ``mypy --strict``.
+
+A function that returns a stream is the exception, as at run time: calling
+it returns the stream relapse hands the caller, not the function's own.
+
+* ``Iterator[T]`` (a generator, the OpenAI SDK's ``Stream[T]``, any
+  iterator): :class:`relapse.GroundedStream` ``[T]``;
+* ``AsyncIterator[T]`` (an async generator function, or a plain ``def``
+  returning one): :class:`relapse.AsyncGroundedStream` ``[T]``;
+* ``Coroutine[Any, Any, AsyncIterator[T]]`` (an ``async def`` returning an
+  ``AsyncStream[T]``): ``Coroutine[Any, Any, AsyncGroundedStream[T]]``;
+* anything else, ``T``: ``T`` (``Coroutine[Any, Any, T]`` for ``async def``).
+
+A return type that is a stream only sometimes (``Iterator[str] | str``)
+matches no stream overload: it is typed as written, though at run time
+the stream it returns is a :class:`relapse.GroundedStream` (which is an
+``Iterator[str]``, so the type stays true; narrow with ``isinstance`` to
+reach ``.result``). ``tests/typing/usage.py`` and ``tests/typing/streams.py``
+pin these types under ``mypy --strict``.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar, overload
 
 if TYPE_CHECKING:
     from relapse._results import RelapseResult
+    from relapse._streams import AsyncGroundedStream, GroundedStream
 
 P = ParamSpec("P")
 Q = ParamSpec("Q")
@@ -37,7 +55,7 @@ class Grounded(Protocol[P, A, R]):
     """
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> A:
-        """Return the chosen attempt's own return value (a stream is replayed)."""
+        """Return the chosen attempt's own return value (a stream: the caller's grounded stream)."""
 
     def run(self, *args: P.args, **kwargs: P.kwargs) -> R:
         """Return the whole :class:`relapse.RelapseResult`."""
@@ -57,16 +75,30 @@ class GroundedDecorator(Protocol):
 
     # The overloads overlap only for a plain ``def`` returning a coroutine,
     # which static types cannot tell from an ``async def``; the async one wins.
+    # An ``async def`` returning an async iterator (``AsyncStream``): awaiting
+    # the call gives the caller's stream. Before the general coroutine overload.
+    @overload
+    def __call__(  # type: ignore[overload-overlap]
+        self, function: Callable[P, Coroutine[Any, Any, AsyncIterator[T]]], /
+    ) -> Grounded[
+        P, Coroutine[Any, Any, AsyncGroundedStream[T]], Coroutine[Any, Any, RelapseResult]
+    ]: ...
     @overload
     def __call__(  # type: ignore[overload-overlap]
         self, function: Callable[P, Coroutine[Any, Any, T]], /
     ) -> Grounded[P, Coroutine[Any, Any, T], Coroutine[Any, Any, RelapseResult]]: ...
-    # An async generator function: calling gives its async iterator at once,
-    # ``.run`` a coroutine (the same plain-``def`` caveat as above).
+    # An async generator function: calling gives the caller's async stream at
+    # once, ``.run`` a coroutine (the same plain-``def`` caveat as above).
     @overload
     def __call__(  # type: ignore[overload-overlap]
         self, function: Callable[P, AsyncIterator[T]], /
-    ) -> Grounded[P, AsyncIterator[T], Coroutine[Any, Any, RelapseResult]]: ...
+    ) -> Grounded[P, AsyncGroundedStream[T], Coroutine[Any, Any, RelapseResult]]: ...
+    # A generator function, or one returning an iterator (the OpenAI SDK's
+    # ``Stream[T]`` is one): calling gives the caller's stream.
+    @overload
+    def __call__(
+        self, function: Callable[P, Iterator[T]], /
+    ) -> Grounded[P, GroundedStream[T], RelapseResult]: ...
     @overload
     def __call__(self, function: Callable[P, T], /) -> Grounded[P, T, RelapseResult]: ...
     def __call__(self, function: Callable[..., Any], /) -> Any:

@@ -18,6 +18,12 @@ sample are fed the same way. At every point:
   ``check(full)``;
 * after ``finish()``, ``failed is None`` iff ``check(full).ok``, and
   ``releasable == len(text)`` iff it passed.
+
+Long answers (past the window of :mod:`relapse.checks._window`) are fed both
+ways, judged by windows and judged whole: every progress must be the same;
+and :class:`relapse.checks._window.CopyWatch` must never rule out an answer
+that the copy rule (:func:`relapse.grounding._echo.copies`, as the check runs
+it) finds a copy.
 """
 
 from __future__ import annotations
@@ -32,9 +38,12 @@ from hypothesis import strategies as st
 
 import relapse
 from relapse.checks import incremental
-from relapse.checks._incremental import claim_spans
+from relapse.checks._contract import prepare
+from relapse.checks._incremental import IncrementalCheck, _reading, claim_spans
+from relapse.checks._window import CopyWatch
 from relapse.evaluation import load_annotated
 from relapse.grounding import ALL_CODES, GroundingCheck, default_grounding_check, sentence_spans
+from relapse.grounding._echo import copies
 
 CHUNKS = [
     "Paris has 2.1 million residents and 40 museums. The tower was finished on 31 March 1889.",
@@ -257,3 +266,154 @@ class TestRagtruth:
             count = min(30, max(0, len(answer) - 1))
             points = sorted(rng.sample(range(1, max(2, len(answer))), count))
             assert_guarantee(default_grounding_check, query, record.passages, answer, points)
+
+
+# A long answer: the window (relapse.checks._window) starts WINDOW_BACK
+# characters before the first sentence not released, so the generated
+# answers are joined with claim-free filler past that length.
+_FILLER = (
+    "Visitors like the view from the hills on the northern side of the river, where the whole"
+    " city and the water below can be seen at once on a clear day."
+)
+
+
+@st.composite
+def long_answers(draw: st.DrawFn) -> str:
+    """
+    Generated answers past the window's length: filler first, then claims.
+
+    The first sentences are claim-free filler (more than WINDOW_BACK
+    characters), so the window applies to what follows; a generated part
+    that fails the check is kept one time in five (else replaced by filler),
+    so most answers release many claims (quotations, conversions, lists,
+    references among them) judged by windows before a failure, if any.
+    Some answers are mostly copies of the chunks.
+    """
+    parts: list[str] = []
+    for _ in range(draw(st.integers(9, 14))):
+        parts.extend((_FILLER, draw(_SEPARATORS)))
+    copies = draw(st.integers(0, 4)) == 0
+    for _ in range(draw(st.integers(6, 24))):
+        if copies and draw(st.booleans()):
+            part = draw(st.sampled_from(CHUNKS))
+        else:
+            part = draw(answers()).strip() or "Paris is old."
+            failing = not default_grounding_check(QUERY, CHUNKS, part).ok
+            if failing and draw(st.integers(0, 4)):
+                part = _FILLER
+        parts.extend((part, draw(_SEPARATORS)))
+    return "".join(parts).rstrip()
+
+
+@st.composite
+def turning_copies(draw: st.DrawFn) -> str:
+    """
+    Long answers that become copies of the chunks only past the window's start.
+
+    A lead of claim-free filler, then one chunk over and over (the copy
+    rule counts the chunks its probes land in, so one chunk repeated is
+    what a long copy is): the text so far is no copy while the filler's
+    share of it is over ``1 - COPY_SHARE`` (so sentences are released and
+    the window applies), and turns into one as the copies pile up, when
+    :class:`relapse.checks._window.CopyWatch` must send the check back to
+    the whole text.
+    """
+    parts: list[str] = []
+    for _ in range(draw(st.integers(2, 5))):
+        parts.extend((_FILLER, draw(_SEPARATORS)))
+    chunk = draw(st.sampled_from(CHUNKS))
+    for _ in range(draw(st.integers(20, 60))):
+        parts.extend((chunk, draw(_SEPARATORS)))
+    return "".join(parts).rstrip()
+
+
+def _progress_both_ways(
+    check: GroundingCheck, text: str, points: list[int]
+) -> tuple[list[object], list[object], int]:
+    """The progress after each piece, judged by windows and judged whole; window checks made."""
+    runs: list[list[object]] = []
+    windows = 0
+    for window in (True, False):
+        made = IncrementalCheck(prepare(check, QUERY, CHUNKS), _reading(check), window=window)
+        seen: list[object] = []
+        pieces = zip([0, *points], [*points, len(text)], strict=True)
+        for low, high in pieces:
+            progress = made.feed(text[low:high])
+            seen.append(progress)
+            if progress.failed is not None:
+                break
+        else:
+            seen.append(made.finish())
+        runs.append(seen)
+        windows = windows or made.window_checks
+    return runs[0], runs[1], windows
+
+
+class TestWindow:
+    """Judging by a window gives the progress judging the whole text gives, piece by piece."""
+
+    @settings(
+        max_examples=120,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+    @given(data=st.data())
+    def test_long_answers_progress_as_the_whole_text_check(self, data: st.DataObject) -> None:
+        """Every StreamProgress (releasable, failed, failing, counts) equals the whole path's."""
+        text = data.draw(st.one_of(long_answers(), turning_copies()))
+        size = data.draw(st.integers(3, 40))
+        points = list(range(size, len(text), size))
+        by_window, by_whole, _ = _progress_both_ways(default_grounding_check, text, points)
+        assert by_whole == by_window, text
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(data=st.data())
+    def test_long_answers_with_names(self, data: st.DataObject) -> None:
+        """The same with FG005 (names) on."""
+        text = data.draw(long_answers())
+        points = list(range(17, len(text), 17))
+        by_window, by_whole, _ = _progress_both_ways(_NAMES_CHECK, text, points)
+        assert by_whole == by_window, text
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(data=st.data())
+    def test_long_answers_keep_the_guarantee(self, data: st.DataObject) -> None:
+        """The guarantee against check(full) holds for long answers too."""
+        text = data.draw(long_answers())
+        size = data.draw(st.integers(5, 60))
+        points = list(range(size, len(text), size))
+        assert_guarantee(default_grounding_check, QUERY, CHUNKS, text, points)
+
+    def test_a_long_grounded_answer_is_judged_by_windows(self) -> None:
+        """300 grounded sentences: the window judges most of them, with the same progress."""
+        text = " ".join([_FILLER, "Paris has 2.1 million residents.", "Paris is old."] * 100)
+        points = list(range(7, len(text), 7))
+        by_window, by_whole, windows = _progress_both_ways(default_grounding_check, text, points)
+        assert by_whole == by_window
+        assert by_window[-1].failed is None  # type: ignore[attr-defined]
+        check = default_grounding_check
+        made = IncrementalCheck(prepare(check, QUERY, CHUNKS), _reading(check))
+        for low, high in zip([0, *points], [*points, len(text)], strict=True):
+            made.feed(text[low:high])
+        made.finish()
+        # The whole text is judged only until the window applies (about WINDOW_BACK
+        # characters, 20 sentences here), and at finish().
+        assert windows == made.window_checks
+        assert made.whole_checks < 40 < made.window_checks
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(data=st.data())
+    def test_copy_watch_is_a_necessary_condition(self, data: st.DataObject) -> None:
+        """Whenever CopyWatch says the text so far cannot be a copy, the copy rule agrees."""
+        text = data.draw(st.one_of(long_answers(), turning_copies()))
+        size = data.draw(st.integers(5, 40))
+        # The incremental check builds its watch when a window first applies,
+        # so the first look may already see a long text.
+        first = data.draw(st.integers(size, len(text)))
+        bound = default_grounding_check.prepare(QUERY, CHUNKS)
+        asked, folded = bound.copy_context()
+        watch = CopyWatch(bound)
+        for end in [first, *range(first + size, len(text), size), len(text)]:
+            prefix = text[:end]
+            if not watch.may_copy(prefix):
+                assert not copies(prefix, asked, folded.holding), prefix

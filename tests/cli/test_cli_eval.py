@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import sys
 import types
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+import relapse.evaluation
 import relapse.llms.local
 from helpers import INVENTED, SIX, LoopFake, record, write
 from relapse.cli import main
 from relapse.llms.local import LocalModelUnavailable
+from relapse.testing import FakeClock
+from stream_cases import BAD, DOCS, FIRST, GOOD, REST, TAIL, words
 
 SAMPLE = Path(__file__).resolve().parents[2] / "src" / "relapse" / "data" / "dev.jsonl"
 
@@ -127,7 +132,7 @@ class TestEval:
         """--workers only means something with --loop."""
         result = runner.invoke(main, ["eval", str(six), "--workers", "2"])
         assert 2 == result.exit_code
-        assert "--workers and --model apply to --loop only" in result.stderr
+        assert "--workers, --model and --release apply to --loop only" in result.stderr
 
 
 class TestEvalLoop:
@@ -210,9 +215,20 @@ def fake_openai_module(usage: bool) -> types.ModuleType:
     class OpenAICompatible:
         def __init__(self, **options: object) -> None:
             made.append(options)
+            self.stream = options.get("stream", False)
 
         def create(self, prompt: str) -> object:
             text = "Fine." if "first|" in prompt else INVENTED
+            if self.stream:
+                # Completions chunks: the text, then the usage chunk (no choice).
+                return iter(
+                    [
+                        types.SimpleNamespace(choices=[types.SimpleNamespace(text=text)]),
+                        types.SimpleNamespace(
+                            choices=[], usage=FakeUsage(10, 2) if usage else None
+                        ),
+                    ]
+                )
             return types.SimpleNamespace(text=text, usage=FakeUsage(10, 2) if usage else None)
 
     module.Sampling = Sampling  # type: ignore[attr-defined]
@@ -259,6 +275,30 @@ class TestEvalLoopOpenAI:
         )
         data = json.loads(out.read_text(encoding="utf-8"))
         assert ("grounded_first_try", 12) == (data["runs"][0]["outcome"], data["runs"][0]["tokens"])
+
+    def test_release_sentence_streams_from_the_server(
+        self, runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """--model openai --release sentence: a second client with stream=True; its usage counts."""
+        module = fake_openai_module(usage=True)
+        monkeypatch.setitem(sys.modules, "relapse.llms.openai", module)
+        path = write(tmp_path, [{"question": "first|", "passages": ["p"]}])
+        out = tmp_path / "loop.json"
+        result = runner.invoke(
+            main,
+            [*("eval", "--loop", str(path), *OPENAI, "--release", "sentence", "--json", str(out))],
+        )
+        assert 0 == result.exit_code, result.output
+        assert [None, True] == [options.get("stream") for options in module.made]  # type: ignore[attr-defined]
+        data = json.loads(out.read_text(encoding="utf-8"))
+        run = data["runs"][0]
+        assert ("grounded_first_try", "Fine.", 12, 2) == (
+            run["outcome"],
+            run["answer"],
+            run["tokens"],
+            run["output_tokens"],
+        )
+        assert "output tokens 2, output tokens saved 0" in result.stdout
 
     def test_a_server_without_usage_has_no_token_figure(
         self, runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -321,3 +361,152 @@ class TestEvalLoopOpenAI:
         result = runner.invoke(main, ["eval", str(six), *arguments])
         assert 2 == result.exit_code
         assert message in result.stderr
+
+
+class StreamFake:
+    """
+    A streaming loop-evaluation model on a fake clock: one second before each token.
+
+    The question's first word picks the answer: ``first`` streams
+    :data:`PLAIN` (grounded); ``recovers`` streams FIRST + BAD + TAIL + REST
+    (rejected at BAD while it streams), then, asked to continue, GOOD. Each
+    token is a word with its space (``test_stream_release.words``); each one
+    yielded counts one completion token.
+    """
+
+    def __init__(self, clock: FakeClock) -> None:
+        self.clock = clock
+        self.prompt_tokens = 0
+        self.completion_tokens = 0
+        self.prompts: list[str] = []
+
+    @staticmethod
+    def build_prompt(question: str, chunk_texts: Sequence[str]) -> str:
+        return question
+
+    def __call__(self, prompt: str) -> str:
+        raise AssertionError("release='sentence' must stream every call")
+
+    def stream(self, prompt: str) -> Iterator[str]:
+        self.prompts.append(prompt)
+        retry = "You have already said" in prompt
+        if prompt.split()[0] == "first":
+            text = PLAIN
+        else:
+            text = GOOD if retry else FIRST + BAD + TAIL + REST
+        for token in words(text):
+            self.clock.advance(1.0)
+            self.completion_tokens += 1
+            yield token
+
+
+#: 12 tokens; its first sentence passes once the 8th ("It ") begins the next one.
+PLAIN = "It opened to traffic in May 1937. It was painted international orange."
+
+
+class TestEvalLoopRelease:
+    def test_release_sentence_reports_first_release_and_tokens_saved(
+        self, runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """
+        The figures, by hand: first release after 8 s (``first``) and 28 s (``recovers``).
+
+        ``first``: PLAIN's first sentence is released when its 8th token
+        arrives (8 s); 12 tokens. ``recovers``: FIRST (27 tokens) is released
+        when BAD's first token arrives (28 s); BAD fails once TAIL's first
+        token begins the next sentence, so the stream is closed after 27 + 7
+        + 1 = 35 tokens; the retry, GOOD, is 7 + 43 + 7 = 57 tokens. Median
+        first release (8 + 28) / 2 = 18 s; output tokens 12 + 35 + 57 = 104;
+        saved: the retry did not say FIRST again, len(FIRST) = 139
+        characters, 139 // 4 = 34 tokens (estimate).
+        """
+        clock = FakeClock()
+        fake = StreamFake(clock)
+        monkeypatch.setattr(relapse.llms.local, "LocalModel", lambda **_: fake)
+        monkeypatch.setattr(
+            relapse.evaluation,
+            "evaluate_loop",
+            functools.partial(relapse.evaluation.evaluate_loop, clock=clock),
+        )
+        path = write(
+            tmp_path,
+            [
+                {"question": "first question", "passages": DOCS},
+                {"question": "recovers question", "passages": DOCS},
+            ],
+        )
+        out = tmp_path / "loop.json"
+        result = runner.invoke(
+            main,
+            [
+                *("eval", "--loop", str(path), "--release", "sentence"),
+                *("--max-iterations", "2", "--json", str(out)),
+            ],
+        )
+        assert 0 == result.exit_code, result.output
+        assert 139 == len(FIRST)
+        assert (
+            'streaming (release="sentence"): median time to first release 18.000 s,'
+            " output tokens 104, output tokens saved 34 (estimate: characters released"
+            " before each retry / 4)"
+        ) in result.stdout.splitlines()
+        assert result.stdout.startswith(
+            "summary: 2 questions, first-try grounded 0.50 (1/2), final grounded 1.00 (2/2),"
+            " recovered 1 (0 as a refusal), echoed 0, mean calls 1.50"
+        )
+        data = json.loads(out.read_text(encoding="utf-8"))
+        assert ("sentence", 18.0, 104, 34) == (
+            data["release"],
+            data["median_first_release_s"],
+            data["output_tokens"],
+            data["saved_output_tokens_estimate"],
+        )
+        first, recovers = data["runs"]
+        assert (8.0, 12.0, 12, 0) == (
+            first["first_release_s"],
+            first["wall_s"],
+            first["output_tokens"],
+            first["saved_tokens_estimate"],
+        )
+        assert (28.0, 92.0, 92, 34) == (
+            recovers["first_release_s"],
+            recovers["wall_s"],
+            recovers["output_tokens"],
+            recovers["saved_tokens_estimate"],
+        )
+        # What the caller read: FIRST, then the retry after it, never BAD.
+        assert FIRST + GOOD == recovers["answer"]
+        assert 3 == len(fake.prompts)
+
+    def test_release_answer_has_no_streaming_line(
+        self, runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """The default release prints the usual report only; the JSON says release "answer"."""
+        monkeypatch.setattr(relapse.llms.local, "LocalModel", lambda **_: LoopFake())
+        path = write(tmp_path, [{"question": "a", "passages": ["first"]}])
+        out = tmp_path / "loop.json"
+        result = runner.invoke(main, ["eval", "--loop", str(path), "--json", str(out)])
+        assert 0 == result.exit_code, result.output
+        assert "streaming" not in result.stdout
+        data = json.loads(out.read_text(encoding="utf-8"))
+        assert ("answer", 0, 2) == (
+            data["release"],
+            data["saved_output_tokens_estimate"],
+            data["runs"][0]["output_tokens"],
+        )
+
+    def test_a_model_that_cannot_stream_is_refused_naming_stream(
+        self, runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """release='sentence' with a model lacking stream(prompt): a TypeError before any call."""
+        monkeypatch.setattr(relapse.llms.local, "LocalModel", lambda **_: LoopFake())
+        path = write(tmp_path, [{"question": "a", "passages": ["first"]}])
+        result = runner.invoke(main, ["eval", "--loop", str(path), "--release", "sentence"])
+        assert isinstance(result.exception, TypeError)
+        assert "needs stream(prompt)" in str(result.exception)
+
+    def test_release_without_loop_is_refused(self, runner: CliRunner, six: Path) -> None:
+        """--release only means something with --loop."""
+        result = runner.invoke(main, ["eval", str(six), "--release", "sentence"])
+        assert 2 == result.exit_code
+        assert "--workers, --model and --release apply to --loop only" in result.stderr

@@ -20,6 +20,7 @@ MODULES = (
     "relapse.evaluation",
     "relapse.testing",
     "relapse.chunks_from",
+    "relapse.integrations.phoenix",
 )
 
 _DIRECTIVE = re.compile(r"^::: (?P<path>[\w.]+)[ \t]*$")

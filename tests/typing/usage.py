@@ -104,11 +104,11 @@ assert_type(ask.run("q", hint=None), Coroutine[Any, Any, relapse.RelapseResult])
 
 @relapse.grounded(chunks_arg="docs")
 async def stream(query: str, docs: list[str]) -> AsyncIterator[str]:
-    """An async generator function: calling it gives its async iterator."""
+    """An async generator function: calling it gives the caller's async stream."""
     yield "It opened in 1932."
 
 
-assert_type(stream("q", DOCS), AsyncIterator[str])
+assert_type(stream("q", DOCS), relapse.AsyncGroundedStream[str])
 assert_type(stream.run("q", DOCS), Coroutine[Any, Any, relapse.RelapseResult]).close()
 
 

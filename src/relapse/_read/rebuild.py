@@ -9,6 +9,10 @@ the new text is returned. Everything else (an OpenAI Responses object or a
 message whose text is in several parts, which could be cut anywhere; a
 frozen object; a custom ``answer_of``'s shape it cannot find) cannot be
 rebuilt, and :func:`rebuilt` says so with None.
+
+:func:`led` does the same for one piece of a stream: the piece's text with a
+lead (the space that joins a retry's continuation to the released text, see
+:mod:`relapse._release`) before it.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from typing import Any
 
 from relapse._read.shapes import ANSWER_KEYS, MAX_DEPTH, first_item, member
 
-__all__ = ["rebuilt"]
+__all__ = ["led", "rebuilt"]
 
 
 def _set(value: object, name: str, text: str) -> bool:
@@ -114,4 +118,69 @@ def rebuilt(response: object, text: str, read: Callable[[object], str]) -> Any |
             return None
         return copied if read(copied) == text else None
     except Exception:  # an object that cannot be copied or read back is not rebuilt
+        return None
+
+
+def _lead(piece: object, lead: str) -> bool:
+    """Put ``lead`` before the text of ``piece`` (a deep copy), in the field the reader reads."""
+    choice = first_item(piece, "choices")
+    if choice is not None:
+        # OpenAI Chat Completions chunks carry delta.content, Completions chunks text.
+        delta = member(choice, "delta")
+        content = member(delta, "content")
+        if isinstance(content, str):
+            return _set(delta, "content", lead + content)
+        text = member(choice, "text")
+        return isinstance(text, str) and _set(choice, "text", lead + text)
+    delta = member(piece, "delta")
+    if isinstance(delta, str):
+        return _set(piece, "delta", lead + delta)  # an OpenAI Responses text delta
+    text = member(delta, "text")
+    if isinstance(text, str):
+        return _set(delta, "text", lead + text)  # an Anthropic text delta
+    content = member(piece, "content")
+    if isinstance(content, str):
+        return _set(piece, "content", lead + content)  # a LangChain message chunk
+    texts = (
+        [part for part in content if isinstance(part, str) or isinstance(member(part, "text"), str)]
+        if isinstance(content, list)
+        else []
+    )
+    if not texts:
+        return False
+    # The first text part of a chunk whose content is a list of parts.
+    first = texts[0]
+    if isinstance(first, str):
+        assert isinstance(content, list)
+        content[content.index(first)] = lead + first
+        return True
+    return _set(first, "text", lead + member(first, "text"))
+
+
+def led(piece: object, lead: str, read: Callable[[object], str]) -> Any | None:
+    """
+    A copy of the stream piece ``piece`` whose text is ``lead`` then its own, or None.
+
+    Args:
+        piece: One piece of a stream (see :func:`relapse._read.streams.read_piece`).
+        lead: The text to put before the piece's text (a space).
+        read: Reads one piece's text; the copy is returned only when it reads
+            as ``lead`` followed by what ``piece`` reads as.
+
+    Returns:
+        ``lead + piece`` for a ``str``; a rebuilt deep copy for an OpenAI Chat
+        Completions or Completions chunk, an OpenAI Responses text delta, an
+        Anthropic text delta, a LangChain message chunk (its ``content``, or
+        the first text part of a list); None for anything else (a frozen
+        object, a shape read by a custom reader). Never raises.
+    """
+    if isinstance(piece, str):
+        return lead + piece
+    try:
+        before = read(piece)
+        copied = copy.deepcopy(piece)
+        if not _lead(copied, lead):
+            return None
+        return copied if read(copied) == lead + before else None
+    except Exception:  # a piece that cannot be copied or read back is not rebuilt
         return None

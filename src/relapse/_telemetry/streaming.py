@@ -31,6 +31,20 @@ FALLBACK_CALL = attr.FALLBACK_CALL
 CHARS_PER_TOKEN = 4
 
 
+def saved_tokens_estimate(prefix: int) -> int:
+    """
+    The output tokens a retry did not generate again, estimated: ``prefix // 4``.
+
+    Args:
+        prefix: Characters released by earlier iterations, which a retry
+            continuing after them does not repeat.
+
+    Returns:
+        An estimate, not a provider count (:data:`CHARS_PER_TOKEN` characters a token).
+    """
+    return prefix // CHARS_PER_TOKEN
+
+
 def release_attributes(span: Span, read: Released, first: float | None, prefix: int) -> None:
     """
     Put what one iteration read and released on its span.
@@ -58,7 +72,7 @@ def release_attributes(span: Span, read: Released, first: float | None, prefix: 
             values[attr.RELAPSE_STREAM_FIRST_RELEASE] = first
         if prefix:
             values[attr.RELAPSE_STREAM_PREFIX_CHARS] = prefix
-            values[attr.RELAPSE_STREAM_SAVED_TOKENS_ESTIMATE] = prefix // CHARS_PER_TOKEN
+            values[attr.RELAPSE_STREAM_SAVED_TOKENS_ESTIMATE] = saved_tokens_estimate(prefix)
         span.set_attributes(values)
 
 

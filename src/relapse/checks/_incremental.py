@@ -38,6 +38,14 @@ it; until then the sentence is *held back*. The hold-back rules:
 
 :meth:`IncrementalCheck.finish` runs the bound check once on the whole text,
 so the final verdict is the whole-answer check's, by construction.
+
+During the stream, the default check judges a *window* of a long answer
+(:mod:`relapse.checks._window`): the text from a sentence start far enough
+before the first sentence not released that nothing before it can change a
+verdict after it. When the window shows no failure there, that is the
+verdict; otherwise (and for any other check) the text fed so far is judged
+whole, as before. So each judgement costs the text since the window's
+start, not the whole answer.
 """
 
 from __future__ import annotations
@@ -50,7 +58,8 @@ from dataclasses import dataclass
 
 from relapse._results import GroundingFinding, GroundingResult
 from relapse.checks._contract import Check, Verdict, _AllOf, can_judge_incrementally, prepare
-from relapse.grounding._check import GroundingCheck, _finding
+from relapse.checks._window import WINDOW_BACK, CopyWatch, QuoteTracker, window_start
+from relapse.grounding._check import BoundGroundingCheck, GroundingCheck, _finding
 from relapse.grounding._codes import COPY_MESSAGE, EMPTY_MESSAGE, FG004, FG005, MESSAGES
 from relapse.grounding._echo import echo_hits
 from relapse.grounding._read.quotes import (
@@ -340,16 +349,29 @@ class IncrementalCheck:
     Args:
         bound: The check bound to the call: ``answer -> GroundingResult``.
         reading: What its verdicts read beyond a sentence (from the check).
+        window: Judge a long answer by a window when ``bound`` is the
+            default check (:mod:`relapse.checks._window`); False judges the
+            whole text fed so far every time (the two give the same
+            progress: the property tests compare them).
+
+    Attributes:
+        whole_checks: How many times the check ran on the whole text fed so
+            far (``finish()`` included).
+        window_checks: How many times it ran on a window instead.
     """
 
     __slots__ = (
         "_bound",
         "_checked",
         "_claim_like",
+        "_copies",
+        "_copy_rule",
         "_failed",
         "_failing",
         "_finished",
         "_judged_at",
+        "_owner",
+        "_quotes",
         "_reading",
         "_ready",
         "_ready_at",
@@ -359,11 +381,36 @@ class IncrementalCheck:
         "_resume",
         "_sentence_start",
         "_spans",
+        "_starts",
         "_text",
+        "_window",
+        "whole_checks",
+        "window_checks",
     )
 
-    def __init__(self, bound: Callable[[str], Verdict], reading: _Reading | None = None) -> None:
+    def __init__(
+        self,
+        bound: Callable[[str], Verdict],
+        reading: _Reading | None = None,
+        *,
+        window: bool = True,
+    ) -> None:
         self._bound = bound
+        # The window needs the default check's own verdicts (without its copy
+        # rule): ``bound`` must be BoundGroundingCheck.check itself.
+        owner = getattr(bound, "__self__", None)
+        default = getattr(bound, "__func__", None) is BoundGroundingCheck.check
+        self._owner = (
+            owner if window and default and isinstance(owner, BoundGroundingCheck) else None
+        )
+        self._quotes = QuoteTracker() if self._owner is not None else None
+        # Built when a window first applies: CopyWatch folds every chunk, a
+        # cost a short answer (judged whole throughout) need not pay.
+        self._copy_rule = self._owner is not None and FG004 in self._owner.codes
+        self._copies: CopyWatch | None = None
+        self._window = 0
+        self.whole_checks = 0
+        self.window_checks = 0
         if reading is None:
             reading = _Reading(
                 known=False, names=False, echo_patterns=(), echo_prefixes=frozenset(), echo_words=0
@@ -375,6 +422,7 @@ class IncrementalCheck:
         self._resume = 0
         self._sentence_start = 0
         self._spans: list[tuple[int, int]] = []
+        self._starts: list[int] = []  # the spans' starts, for bisecting
         # Per confirmed sentence: the text length from which its verdict is final.
         self._ready_at: list[int | None] = []
         self._ready: list[bool] = []
@@ -429,6 +477,7 @@ class IncrementalCheck:
         if ends:
             for span in spans_between(full, self._sentence_start, ends):
                 self._spans.append(span)
+                self._starts.append(span[0])
                 self._ready_at.append(None)
                 self._ready.append(False)
             self._sentence_start = ends[-1]
@@ -516,15 +565,61 @@ class IncrementalCheck:
         tail = words[-self._reading.echo_words :]
         return any(" ".join(tail[at:]) in self._reading.echo_prefixes for at in range(len(tail)))
 
+    def _windowed(self) -> tuple[_Claims, int | None] | None:
+        """
+        The claims and the open quotation after the released text, judged on a window.
+
+        Returns:
+            ``(claims, held)`` when the window shows that nothing after the
+            released text fails (claims then holds none), or None: no window
+            applies, or the whole text must be judged (a failure there, a
+            verdict about the whole answer, an answer that may be a copy).
+        """
+        if self._owner is None or self._quotes is None:
+            return None
+        text = self._text
+        if self._released >= len(self._spans):
+            return None
+        first = self._spans[self._released][0]
+        if first <= WINDOW_BACK:
+            # No window starts before the text's start: a short answer never
+            # needs the quotation pairing (the tracker catches up from where
+            # it stopped, here the start, when a window may apply).
+            return None
+        self._quotes.update(text)
+        self._window = window_start(text, self._starts, first, self._quotes, self._window)
+        start = self._window
+        if not start:
+            return None
+        if self._copy_rule:
+            if self._copies is None:
+                self._copies = CopyWatch(self._owner)
+            if self._copies.may_copy(text):
+                return None
+        window = text[start:]
+        verdict = self._owner.judged(window, copies=False)
+        self.window_checks += 1
+        claims = _claims(verdict, window, self._reading.echo_patterns)
+        if claims.whole or any(end > first - start for _, end, _ in claims.spans):
+            return None  # a failure after the released text: judged on the whole text
+        held = open_quotation(window)
+        return _Claims((), False), None if held is None else held + start
+
     def _judge(self) -> None:
         """Run the check on the text fed so far: release what passed, stop at what failed."""
         text = self._text
         length = len(text)
-        verdict = _verdict(self._bound, text)
+        windowed = self._windowed()
+        verdict = GroundingResult(ok=True)
+        if windowed is None:
+            verdict = _verdict(self._bound, text)
+            self.whole_checks += 1
+            claims = _claims(verdict, text, self._reading.echo_patterns)
+            held = open_quotation(text)
+        else:
+            claims, held = windowed
         self._judged_at = (self._checked, len(self._spans))
         self._recheck_at = None
-        claims = _claims(verdict, text, self._reading.echo_patterns)
-        held = open_quotation(text)
         releasing = not claims.whole
         first = self._released
         sentences = self._spans[first:]
@@ -630,9 +725,11 @@ class IncrementalCheck:
         ends, _ = sentence_ends(text, self._resume, final=True)
         for span in spans_between(text, self._sentence_start, [*ends, len(text)]):
             self._spans.append(span)
+            self._starts.append(span[0])
             self._ready_at.append(len(text))
             self._ready.append(True)
         verdict = _verdict(self._bound, text)
+        self.whole_checks += 1
         self._checked = len(self._spans)
         if verdict.ok:
             self._released = len(self._spans)

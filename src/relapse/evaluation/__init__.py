@@ -10,7 +10,9 @@ Measuring a grounding check, and the loop, on annotated data.
   task type, per finding code), span precision, numeric-span recall and
   milliseconds per check;
 * :func:`evaluate_loop` runs a :class:`relapse.Loop` on a real model over each
-  distinct question and returns a :class:`LoopReport`.
+  distinct question and returns a :class:`LoopReport` (with
+  ``release="sentence"``, every call streamed, the time to the first
+  released piece and :func:`saved_output_tokens_estimate` too).
 
 >>> from relapse.evaluation import ResponseCounts
 >>> counts = ResponseCounts()
@@ -38,6 +40,7 @@ from relapse.evaluation._loop_eval import (
     distinct_questions,
     evaluate_loop,
     format_loop_report,
+    saved_output_tokens_estimate,
 )
 from relapse.evaluation._report import format_report, plot_report
 from relapse.evaluation._resolve import resolve_check
@@ -67,5 +70,6 @@ __all__ = [
     "overlaps",
     "plot_report",
     "resolve_check",
+    "saved_output_tokens_estimate",
     "select_split",
 ]

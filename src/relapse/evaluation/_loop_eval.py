@@ -6,25 +6,30 @@ Each distinct question (with its passages) goes through one
 runs ended, with recoveries that are refusals apart (see
 :func:`relapse.evaluation._outcomes.outcome_of`), LLM calls and tokens per
 question, how long the retry prompts are compared with the first prompt, and
-wall time per question.
+wall time per question. With ``release="sentence"`` every call streams
+(:mod:`relapse.evaluation._streaming`) and the report adds the time to the
+first released piece, the output tokens and relapse's estimate of the
+output tokens saved.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import pickle
+import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 import relapse
 from relapse._lineage import count_by_code
 from relapse.checks._contract import Check as GroundingCheck
 from relapse.evaluation._data import QuestionRecord
 from relapse.evaluation._outcomes import outcome_of
+from relapse.evaluation._streaming import run_streamed, saved_output_tokens_estimate, stream_of
 
 __all__ = [
     "OUTCOMES",
@@ -34,6 +39,7 @@ __all__ = [
     "distinct_questions",
     "evaluate_loop",
     "format_loop_report",
+    "saved_output_tokens_estimate",
 ]
 
 #: Outcomes in report order; ``recovered`` is a recovery with an answer,
@@ -57,7 +63,10 @@ class LoopModel(Protocol):
 
     The response is a ``str`` or anything the loop's ``answer_of`` reads (an
     SDK response such as an OpenAI ``Completion``, whose reported usage then
-    lands in :attr:`QuestionRun.usage`).
+    lands in :attr:`QuestionRun.usage`). With ``release="sentence"`` the
+    model is called through ``stream(prompt)`` instead, which returns an
+    iterator of pieces (``str``, or SDK chunks), as
+    :meth:`relapse.llms.local.LocalModel.stream` does.
     """
 
     def __call__(self, prompt: str) -> object:
@@ -96,6 +105,18 @@ class QuestionRun:
             :attr:`relapse.IterationRecord.resolved`).
         persisted: Failing spans per code a retry kept.
         introduced: Failing spans per code a retry added.
+        first_release_s: Seconds from the call to the first released piece
+            with text: with ``release="sentence"``, as a streaming caller
+            reads it; with ``release="answer"``, the whole run (the answer
+            reaches the caller once it is checked); None when nothing was
+            released.
+        output_tokens: Completion tokens of all calls, when the model counts
+            them (``completion_tokens``); else, when every call reported its
+            usage, the sum of their output tokens; else None (a stream
+            relapse closed early reports no usage).
+        saved_tokens_estimate: relapse's estimate of the output tokens the
+            retries did not generate again (:func:`saved_output_tokens_estimate`);
+            0 with ``release="answer"``.
     """
 
     line: int
@@ -113,6 +134,9 @@ class QuestionRun:
     resolved: dict[str, int] = field(default_factory=dict)
     persisted: dict[str, int] = field(default_factory=dict)
     introduced: dict[str, int] = field(default_factory=dict)
+    first_release_s: float | None = None
+    output_tokens: int | None = None
+    saved_tokens_estimate: int = 0
 
 
 @dataclass
@@ -129,6 +153,7 @@ class LoopReport:
         workers: Processes used.
         wall_s: Wall time of the whole evaluation (model loading included),
             in seconds.
+        release: The loop's ``release``: ``"answer"`` or ``"sentence"``.
     """
 
     runs: list[QuestionRun] = field(default_factory=list)
@@ -136,6 +161,7 @@ class LoopReport:
     duplicates: int = 0
     workers: int = 1
     wall_s: float = 0.0
+    release: str = "answer"
 
     @property
     def outcomes(self) -> dict[str, int]:
@@ -179,6 +205,23 @@ class LoopReport:
         """Mean wall time per question, in seconds (model loading excluded)."""
         return self._mean([run.wall_s for run in self.runs])
 
+    @property
+    def median_first_release_s(self) -> float | None:
+        """Median seconds to the first released piece, over the runs that released one."""
+        times = [run.first_release_s for run in self.runs if run.first_release_s is not None]
+        return statistics.median(times) if times else None
+
+    @property
+    def output_tokens(self) -> int | None:
+        """Output tokens of every run; None unless every run counted them."""
+        counted = [run.output_tokens for run in self.runs if run.output_tokens is not None]
+        return sum(counted) if len(counted) == len(self.runs) and self.runs else None
+
+    @property
+    def saved_tokens_estimate(self) -> int:
+        """The estimate of the output tokens the retries did not generate again, summed."""
+        return sum(run.saved_tokens_estimate for run in self.runs)
+
     def lineage_totals(self) -> dict[str, tuple[int, int, int]]:
         """``code -> (resolved, persisted, introduced)`` spans over every retry, codes sorted."""
         totals: dict[str, tuple[int, int, int]] = {}
@@ -219,6 +262,10 @@ class LoopReport:
             "mean_tokens": self.mean_tokens,
             "retry_prompt_ratio": self.retry_prompt_ratio,
             "mean_wall_s": self.mean_wall_s,
+            "release": self.release,
+            "median_first_release_s": self.median_first_release_s,
+            "output_tokens": self.output_tokens,
+            "saved_output_tokens_estimate": self.saved_tokens_estimate,
             "recovery_rates": self.recovery_rates,
             "lineage": {
                 code: {"resolved": resolved, "persisted": persisted, "introduced": introduced}
@@ -274,29 +321,59 @@ def _tokens(model: object) -> int | None:
     return None
 
 
-def _run_one(record: QuestionRecord, model: LoopModel, loop: relapse.Loop) -> QuestionRun:
+def _output_tokens(model: object) -> int | None:
+    completion = getattr(model, "completion_tokens", None)
+    return completion if isinstance(completion, int) else None
+
+
+def _counted(before: int | None, after: int | None, reported: list[int | None]) -> int | None:
+    """The model's own count over the run; else the sum of what every call reported; else None."""
+    if before is not None and after is not None:
+        return after - before
+    if reported and all(value is not None for value in reported):
+        return sum(value for value in reported if value is not None)
+    return None
+
+
+def _run_one(
+    record: QuestionRecord,
+    model: LoopModel,
+    loop: relapse.Loop,
+    clock: Callable[[], float] = time.monotonic,
+) -> QuestionRun:
     prompt_chars: list[int] = []
 
     def call(prompt: str) -> object:
         prompt_chars.append(len(prompt))
         return model(prompt)
 
-    tokens_before = _tokens(model)
-    started = time.monotonic()
-    result = loop.run(
-        record.question or "",
-        record.passages,
-        call_llm=call,
-        build_prompt=getattr(model, "build_prompt", None),
-    )
-    wall_s = time.monotonic() - started
-    tokens_after = _tokens(model)
+    tokens_before, output_before = _tokens(model), _output_tokens(model)
+    started = clock()
+    streaming = loop.options.get("release") == "sentence"
+    first_release: float | None = None
+    if streaming:
+        result, first_release = run_streamed(record, model, loop, clock, prompt_chars)
+    else:
+        result = loop.run(
+            record.question or "",
+            record.passages,
+            call_llm=call,
+            build_prompt=getattr(model, "build_prompt", None),
+        )
+    wall_s = clock() - started
+    if not streaming and result.answer:
+        first_release = wall_s  # the answer reaches the caller once it is checked
     usage = tuple(attempt.usage for attempt in result.transcript)
-    tokens: int | None = None
-    if tokens_before is not None and tokens_after is not None:
-        tokens = tokens_after - tokens_before
-    elif usage and all(reported is not None for reported in usage):
-        tokens = sum(reported.total_tokens for reported in usage if reported is not None)
+    tokens = _counted(
+        tokens_before,
+        _tokens(model),
+        [None if reported is None else reported.total_tokens for reported in usage],
+    )
+    output_tokens = _counted(
+        output_before,
+        _output_tokens(model),
+        [None if reported is None else reported.output_tokens for reported in usage],
+    )
     return QuestionRun(
         line=record.line,
         id=record.id,
@@ -313,6 +390,9 @@ def _run_one(record: QuestionRecord, model: LoopModel, loop: relapse.Loop) -> Qu
         resolved=_summed(record.resolved for record in result.transcript),
         persisted=_summed(record.persisted for record in result.transcript),
         introduced=_summed(record.introduced for record in result.transcript),
+        first_release_s=first_release,
+        output_tokens=output_tokens,
+        saved_tokens_estimate=saved_output_tokens_estimate(result),
     )
 
 
@@ -337,20 +417,27 @@ def _start_worker(make_model: Callable[[], LoopModel]) -> None:
         _worker_model.append(error)
 
 
-def _run_in_worker(record: QuestionRecord, loop: relapse.Loop) -> QuestionRun:
+def _run_in_worker(
+    record: QuestionRecord, loop: relapse.Loop, clock: Callable[[], float]
+) -> QuestionRun:
     model = _worker_model[0]
     if isinstance(model, Exception):
         raise model
-    return _run_one(record, model, loop)
+    if loop.options.get("release") == "sentence":
+        stream_of(model)
+    return _run_one(record, model, loop, clock)
 
 
 def _loop_for(
     loop: relapse.Loop | None,
     grounding_check: GroundingCheck | None,
     max_iterations: int | None,
+    release: str | None = None,
 ) -> relapse.Loop:
-    """The loop every question runs: ``loop``, or one built from the two shortcuts."""
+    """The loop every question runs: ``loop``, or one built from the shortcuts."""
     shortcuts: dict[str, Any] = {}
+    if release is not None:
+        shortcuts["release"] = release
     if grounding_check is not None:
         shortcuts["grounding_check"] = grounding_check
     if max_iterations is not None:
@@ -409,9 +496,11 @@ def evaluate_loop(
     loop: relapse.Loop | None = None,
     grounding_check: GroundingCheck | None = None,
     max_iterations: int | None = None,
+    release: Literal["answer", "sentence"] | None = None,
     workers: int = 1,
     limit: int | None = None,
     progress: Callable[[], None] | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> LoopReport:
     """
     Run each distinct question through one :class:`relapse.Loop` and measure.
@@ -444,12 +533,20 @@ def evaluate_loop(
         max_iterations: Shortcut for ``loop=relapse.Loop(max_iterations=...)``,
             LLM calls allowed per question, at least 1; None: the loop's
             default (3). Not with ``loop``.
+        release: Shortcut for ``loop=relapse.Loop(release=...)``; None: the
+            loop's (``"answer"``). With ``"sentence"`` every call streams
+            (``model.stream(prompt)``) and each run is read as a streaming
+            caller reads it, timing the first released piece
+            (:attr:`QuestionRun.first_release_s`). Not with ``loop``.
         workers: 1 runs in this process; more runs a process pool of that
             size (spawned processes, one model each). As with any spawned
             pool, a script calling this must keep its top-level work under
             ``if __name__ == "__main__":`` (the ``relapse`` command does).
         limit: Run only the first ``limit`` distinct questions.
         progress: Called once after each question.
+        clock: ``clock() -> seconds``, monotonic: times each run and its
+            first released piece (tests pass a
+            :class:`relapse.testing.FakeClock`).
 
     Returns:
         The :class:`LoopReport`, runs in dataset order.
@@ -467,23 +564,31 @@ def evaluate_loop(
             question's error, of its own type.
 
     .. versionchanged:: 0.2.0 ``loop``; the model may return any response
-       the loop reads.
+       the loop reads; ``release`` and ``clock``.
     """
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
     if limit is not None and limit < 0:
         raise ValueError(f"limit must be >= 0, got {limit}")
-    loop = _loop_for(loop, grounding_check, max_iterations)
+    loop = _loop_for(loop, grounding_check, max_iterations, release)
+    streaming = loop.options.get("release") == "sentence"
     if workers > 1:
         _check_picklable(loop, workers)
     started = time.monotonic()
     questions, not_run, duplicates = distinct_questions(records)
     questions = questions[:limit]
-    report = LoopReport(not_run=not_run, duplicates=duplicates, workers=workers)
+    report = LoopReport(
+        not_run=not_run,
+        duplicates=duplicates,
+        workers=workers,
+        release="sentence" if streaming else "answer",
+    )
     if workers == 1:
         model = make_model()
+        if streaming:
+            stream_of(model)  # before the first question: the model cannot stream
         for record in questions:
-            report.runs.append(_run_one(record, model, loop))
+            report.runs.append(_run_one(record, model, loop, clock))
             if progress is not None:
                 progress()
     else:
@@ -491,7 +596,7 @@ def evaluate_loop(
         with ProcessPoolExecutor(
             workers, mp_context=context, initializer=_start_worker, initargs=(make_model,)
         ) as pool:
-            futures = [pool.submit(_run_in_worker, record, loop) for record in questions]
+            futures = [pool.submit(_run_in_worker, record, loop, clock) for record in questions]
             for future in as_completed(futures):
                 future.result()
                 if progress is not None:
@@ -515,7 +620,10 @@ def format_loop_report(report: LoopReport) -> str:
     Returns:
         A summary line, then one line per outcome, then, when any retry was
         made, the recovery rate of each finding code (see
-        :attr:`LoopReport.recovery_rates`), then the records not run.
+        :attr:`LoopReport.recovery_rates`), then, with ``release="sentence"``,
+        the streaming line (median time to the first released piece, output
+        tokens, the estimate of the output tokens saved), then the records
+        not run.
     """
     runs = len(report.runs)
     first = sum(run.first_grounded for run in report.runs)
@@ -543,6 +651,14 @@ def format_loop_report(report: LoopReport) -> str:
                 f"  {code:<8} {rate:>5} ({resolved}/{resolved + persisted} resolved,"
                 f" {introduced} introduced)"
             )
+    if report.release == "sentence":
+        lines.append(
+            f'streaming (release="sentence"): median time to first release'
+            f" {_rate(report.median_first_release_s, 3)} s, output tokens"
+            f" {_rate(report.output_tokens, 0)}, output tokens saved"
+            f" {report.saved_tokens_estimate} (estimate: characters released before"
+            " each retry / 4)"
+        )
     if report.duplicates:
         lines.append(f"{report.duplicates} record(s) repeat an earlier question: run once")
     for line, record_id, reason in report.not_run:

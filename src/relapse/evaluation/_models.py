@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Iterator
 from typing import Any
 
 __all__ = ["OpenAIMetered", "local_model", "openai_model"]
@@ -44,6 +45,7 @@ class OpenAIMetered:
     Requests are greedy (temperature 0). ``prompt_tokens`` and
     ``completion_tokens`` add up each response's ``usage``; they are None
     once a response came without one, so a report never shows a partial sum.
+    :meth:`stream` sends the request streaming (``release="sentence"``).
 
     Args:
         base_url: The API root, for example ``"http://127.0.0.1:8000/v1"``.
@@ -64,12 +66,15 @@ class OpenAIMetered:
                 f" run: pip install 'relapse[openai]' ({error})"
             ) from error
         self._text_of = openai_llms.text_of
-        self._llm = openai_llms.OpenAICompatible(
-            model=model,
-            base_url=base_url,
-            api=api,
-            sampling=openai_llms.Sampling(temperature=0.0),
-        )
+        self._options: dict[str, Any] = {
+            "model": model,
+            "base_url": base_url,
+            "api": api,
+            "sampling": openai_llms.Sampling(temperature=0.0),
+        }
+        self._client = openai_llms.OpenAICompatible
+        self._llm = self._client(**self._options)
+        self._streaming: Any = None  # made by the first stream()
         self._prompt_tokens: int | None = 0
         self._completion_tokens: int | None = 0
 
@@ -86,7 +91,34 @@ class OpenAIMetered:
     def __call__(self, prompt: str) -> str:
         """Send ``prompt``; count its usage; return the answer text."""
         response = self._llm.create(prompt)
-        usage = getattr(response, "usage", None)
+        self._count(getattr(response, "usage", None))
+        return str(self._text_of(response))
+
+    def stream(self, prompt: str) -> Iterator[Any]:
+        """
+        Send ``prompt`` streaming; yield the SDK's chunks; count the usage the stream reports.
+
+        The request asks for the usage (``stream_options={"include_usage":
+        True}``), which the last chunk carries. A stream closed before it
+        (relapse stops a failing one), or a server that ignores the option,
+        reports none: the counts become None.
+        """
+        if self._streaming is None:
+            self._streaming = self._client(**self._options, stream=True)
+        stream = self._streaming.create(prompt)
+        usage: object = None
+        try:
+            for chunk in stream:
+                usage = getattr(chunk, "usage", None) or usage
+                yield chunk
+        finally:
+            close = getattr(stream, "close", None)
+            if callable(close):
+                close()  # stops the HTTP response of a stream closed early
+            self._count(usage)
+
+    def _count(self, usage: object) -> None:
+        """Add one response's usage to the counts; None from the first without one."""
         prompt_tokens = getattr(usage, "prompt_tokens", None)
         completion_tokens = getattr(usage, "completion_tokens", None)
         if (
@@ -99,7 +131,6 @@ class OpenAIMetered:
         else:
             self._prompt_tokens += prompt_tokens
             self._completion_tokens += completion_tokens
-        return str(self._text_of(response))
 
 
 def openai_model(*, base_url: str, model: str, api: str = "chat") -> OpenAIMetered:

@@ -306,6 +306,26 @@ class BoundGroundingCheck:
         Raises:
             TypeError: ``answer`` is not a ``str``.
         """
+        return self.judged(answer, copies=True)
+
+    def judged(self, answer: str, *, copies: bool) -> GroundingResult:
+        """
+        :meth:`check`, with or without the rule that an answer copying the chunks is none.
+
+        The incremental check (``release="sentence"``) judges a window of a
+        streamed answer with ``copies=False``: whether the answer is a copy
+        is a verdict on the whole answer, which it judges apart.
+
+        Args:
+            answer: The answer to check.
+            copies: Apply FG004's copy rule (:meth:`check` does).
+
+        Returns:
+            The verdict, as :meth:`check` gives it.
+
+        Raises:
+            TypeError: ``answer`` is not a ``str``.
+        """
         if not isinstance(answer, str):
             raise TypeError(f"answer must be a str, got {type(answer).__name__}")
         codes = self._config.codes
@@ -355,7 +375,7 @@ class BoundGroundingCheck:
         note = ""
         if cut < len(answer):
             note = STOPPED_MESSAGE.format(limit=MAX_FAILING_SPANS, cut=cut, length=len(answer))
-        if FG004 in codes and self._copies(answer):
+        if copies and FG004 in codes and self._copies(answer):
             # Every claim of a copied chunk is in the chunks, so no other rule
             # objects; but a copy of the context or the question answers
             # nothing. Its span is the whole answer, which holds any echo.
@@ -409,8 +429,19 @@ class BoundGroundingCheck:
             return where
         return None
 
-    def _copies(self, answer: str) -> bool:
-        """Tell whether the answer only copies the chunks or the question back (FG004)."""
+    def copy_context(self) -> tuple[str, FoldedChunks]:
+        """
+        What FG004's copy rule compares an answer with (built on first use).
+
+        Returns:
+            ``(asked, chunks)``: the question as
+            :func:`relapse.grounding._echo.asked_text` gives it, and the
+            chunk texts, folded when asked for (one
+            :class:`~relapse.grounding._index.folded.FoldedChunks` per
+            prepare, shared by every answer checked and by
+            :class:`relapse.checks._window.CopyWatch`, so a chunk is folded
+            once).
+        """
         context = self._copy_context
         if context is None:
             # Once per prepare; the chunks are folded as the answers' probes
@@ -419,7 +450,16 @@ class BoundGroundingCheck:
                 asked_text(self._question_text),
                 FoldedChunks(self._chunks.texts),
             )
-        asked, folded = context
+        return context
+
+    @property
+    def codes(self) -> frozenset[str]:
+        """The finding codes this check reports."""
+        return frozenset(self._config.codes)
+
+    def _copies(self, answer: str) -> bool:
+        """Tell whether the answer only copies the chunks or the question back (FG004)."""
+        asked, folded = self.copy_context()
         return copies(answer, asked, folded.holding)
 
     def _echo(

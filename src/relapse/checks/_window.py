@@ -1,0 +1,310 @@
+"""
+Judging a long streamed answer by a window: each judgement's work bounded by the text since.
+
+:class:`relapse.checks._incremental.IncrementalCheck` judges the text fed so
+far each time a sentence may be judged; run on the whole text, that is
+quadratic in the number of sentences. With the default check (one
+:class:`relapse.GroundingCheck`) every rule reads a bounded neighbourhood of
+a claim, so the verdict on the claims after the released text is the verdict
+on a *window*: the text from a sentence start :data:`WINDOW_BACK` characters
+or more before the first sentence not released. A window start is taken
+only where nothing before it can change what the window reads:
+
+* it is a sentence start whose first character is a letter or a digit (no
+  heading line, no quotation mark opens there) and whose previous character
+  is an ASCII space, tab or line break (a quotation mark after it reads the
+  same neighbours in the window as in the whole text);
+* it is at least :data:`WINDOW_BACK` characters before the first sentence
+  not released: twice the default check's look-back
+  (:data:`relapse.grounding._index.blocks.LOOK_BACK`, the longest window of its
+  context rules and readers), so the scanner has read a sentence boundary
+  and a full look-back of text before the first claim that matters;
+* no quotation of the whole text's pairing spans it, and no quotation mark
+  before it is still undecided (:class:`QuoteTracker` follows the pairing of
+  :func:`relapse.grounding._read.quotes.find_quotations` as the text grows);
+* whether the answer is a copy of the chunks or the question (FG004) is a
+  verdict on the whole answer: :class:`CopyWatch` tells, from the text since
+  its last look, when the answer so far cannot be one.
+
+The window's verdict (the check without its copy rule) is used only to say
+that no claim after the released text fails. When it holds an error there,
+or a verdict about the whole answer, or the answer may be a copy, the check
+runs on the whole text as before: every verdict and every finding reported
+is the whole-text check's (``tests/checks/test_incremental_properties.py`` compares
+the two paths).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+
+from relapse.grounding._check import BoundGroundingCheck
+from relapse.grounding._echo import COPY_SHARE
+from relapse.grounding._index.blocks import LOOK_BACK
+from relapse.grounding._read.quotes import (
+    _CLOSERS,
+    _DELIMITERS,
+    _PARAGRAPH_BREAK,
+    MAX_QUOTE,
+    _is_closer,
+    _is_opener,
+    _next_closer,
+)
+from relapse.grounding._text import fold
+
+#: Characters between a window's start and the first sentence not released.
+WINDOW_BACK = 2 * LOOK_BACK
+#: What may come just before a window's start (see the module docstring).
+_BEFORE_START = frozenset(" \t\n\r")
+#: Characters searched back from the end for a boundary :class:`CopyWatch` can fold at.
+_BOUNDARY_SEARCH = 256
+#: Longest a character folds to (``str.casefold``): ``fold(text)`` has at most
+#: this many characters per character of ``text``.
+_FOLD_GROWTH = 3
+#: Share of the folded answer left uncovered by copies above which it cannot
+#: be a copy: ``1 - COPY_SHARE``, with a margin against rounding.
+_UNCOVERED_SHARE = (1 - COPY_SHARE) * 1.25
+
+
+class QuoteTracker:
+    """
+    The quotation pairing of a growing text, decided from its start.
+
+    :func:`relapse.grounding._read.quotes.find_quotations` pairs each opening mark
+    with the next closing mark it accepts, within ``MAX_QUOTE`` characters
+    and no paragraph break, and resumes after it. An opener's pairing is
+    decided once the text shows it (a closer, a break, or ``MAX_QUOTE``
+    characters with none); openers are decided in order, so the decided
+    quotations are those of the whole text, whatever comes after. Each
+    :meth:`update` reads only the text since the last one.
+    """
+
+    __slots__ = (
+        "_break_scan",
+        "_breaks",
+        "_closers",
+        "_ends",
+        "_next",
+        "_openers",
+        "_resume",
+        "_scanned",
+        "_starts",
+    )
+
+    def __init__(self) -> None:
+        self._scanned = 0
+        self._openers: list[tuple[int, str]] = []
+        self._closers: dict[str, list[int]] = {}
+        self._breaks: list[int] = []
+        self._break_scan = 0
+        self._next = 0
+        self._resume = 0
+        self._starts: list[int] = []
+        self._ends: list[int] = []
+
+    def update(self, text: str) -> None:
+        """Read the marks and paragraph breaks of ``text`` since the last call; decide openers."""
+        # The last character's role needs the character after it.
+        settled = len(text) - 1
+        if settled > self._scanned:
+            for match in _DELIMITERS.finditer(text, self._scanned, settled):
+                index, char = match.start(), match.group()
+                if _is_closer(text, index, char):
+                    self._closers.setdefault(char, []).append(index)
+                if _is_opener(text, index, char):
+                    self._openers.append((index, char))
+            self._scanned = settled
+        found_end = self._break_scan
+        for match in _PARAGRAPH_BREAK.finditer(text, self._break_scan):
+            self._breaks.append(match.start())
+            found_end = match.end()
+        # Resume at the trailing run of white space, where a break may still form
+        # (found from the end: stripping the text would copy it).
+        run = len(text)
+        while run > found_end and text[run - 1].isspace():
+            run -= 1
+        newline = text.find("\n", max(found_end, run))
+        self._break_scan = len(text) if newline < 0 else newline
+        self._decide(len(text))
+
+    def _decide(self, length: int) -> None:
+        openers, breaks = self._openers, self._breaks
+        while self._next < len(openers):
+            index, char = openers[self._next]
+            if index >= self._resume:
+                close = _next_closer(self._closers, _CLOSERS[char], index)
+                after = bisect_right(breaks, index)
+                broken = breaks[after] if after < len(breaks) else None
+                if close is None:
+                    # A closer to come is at the last character or later.
+                    if broken is None and length - 1 - index <= MAX_QUOTE:
+                        return  # undecided: the text to come may close it
+                elif close - index <= MAX_QUOTE and (broken is None or broken > close):
+                    self._starts.append(index)
+                    self._ends.append(close)
+                    self._resume = close + 1
+            self._next += 1
+
+    def first_undecided(self) -> int | None:
+        """The offset of the first opener not decided yet, or None."""
+        return self._openers[self._next][0] if self._next < len(self._openers) else None
+
+    def spans(self, offset: int) -> bool:
+        """Tell whether a decided quotation opens before ``offset`` and closes at or after it."""
+        at = bisect_left(self._starts, offset) - 1
+        return at >= 0 and self._ends[at] >= offset
+
+
+class CopyWatch:
+    """
+    Tells, from the text since its last look, when a growing answer cannot be a copy.
+
+    :func:`relapse.grounding._echo.is_copy` finds a copy when the folded
+    answer is a piece of the chunks, or when verbatim copies of whole chunks
+    and of the question cover :data:`~relapse.grounding._echo.COPY_SHARE` of
+    it. Folding is exact across a boundary where a letter or digit, one ASCII
+    white space and a letter or digit meet (nothing folds across it), so the
+    folded text before the last such boundary is a prefix of every longer
+    answer's. Of it, the characters more than the longest chunk from its end
+    that no copy covers stay uncovered for good: while they exceed the share
+    a copy may leave uncovered of the longest the folded answer so far can
+    be, the answer so far is no copy (a necessary condition, judged anew at
+    each call: a longer answer may become one; when it may be one, the
+    whole-text check decides).
+
+    Args:
+        bound: The default check bound to the call.
+    """
+
+    __slots__ = (
+        "_boundary",
+        "_frontier",
+        "_joined",
+        "_longest",
+        "_next",
+        "_pending",
+        "_pieces",
+        "_prefix",
+        "_prefix_length",
+        "_substring",
+        "_tail",
+        "_uncovered",
+    )
+
+    def __init__(self, bound: BoundGroundingCheck) -> None:
+        # Every chunk folded: which chunks the copy rule will read depends on
+        # the whole answer's probes, not known yet; folded through the check's
+        # FoldedChunks, so the copy rule's later reads reuse them.
+        asked, folded = bound.copy_context()
+        chunks, joined = folded.every()
+        self._joined = joined
+        self._pieces = [piece for piece in (*chunks, asked) if piece]
+        self._longest = max((len(piece) for piece in self._pieces), default=0)
+        self._boundary = 0  # raw offset of the last boundary folded at
+        self._prefix_length = 0  # len(fold(text[:boundary]))
+        self._tail = ""  # its last `longest` characters
+        self._next = [0] * len(self._pieces)  # where each piece's greedy search goes on
+        self._pending: list[tuple[int, int]] = []  # copies reaching past the frontier
+        self._frontier = 0
+        self._uncovered = 0
+        self._substring = True  # the folded prefix may still be a piece of the chunks
+        self._prefix: list[str] = []  # the folded prefix, kept while it may be
+
+    def may_copy(self, text: str) -> bool:
+        """
+        Tell whether ``text`` (the answer so far; each call's extends the last's) may be a copy.
+
+        Returns:
+            False only when the copy rule (:func:`relapse.grounding._echo.copies`,
+            the verdict of :func:`~relapse.grounding._echo.is_copy`) finds
+            ``text`` no copy (True does not say it is one).
+        """
+        self._advance(text)
+        if self._substring:
+            return True
+        longest = self._prefix_length + 1 + _FOLD_GROWTH * (len(text) - self._boundary)
+        return self._uncovered <= _UNCOVERED_SHARE * longest
+
+    def _advance(self, text: str) -> None:
+        boundary = _last_boundary(text, self._boundary)
+        if boundary is None:
+            return
+        segment = fold(text[self._boundary : boundary])
+        joint = " " if self._prefix_length else ""
+        start = self._prefix_length
+        region = self._tail + joint + segment
+        base = start - len(self._tail)
+        length = start + len(joint) + len(segment)
+        for number, piece in enumerate(self._pieces):
+            at = max(self._next[number], start - len(piece) + 1, base) - base
+            found = region.find(piece, at)
+            while found >= 0:
+                self._pending.append((base + found, base + found + len(piece)))
+                self._next[number] = base + found + len(piece)
+                found = region.find(piece, found + len(piece))
+        frontier = max(self._frontier, length - self._longest)
+        covered, reach = 0, self._frontier
+        for low, high in sorted(self._pending):
+            low, high = max(low, reach), min(high, frontier)
+            if high > low:
+                covered += high - low
+                reach = high
+        self._uncovered += frontier - self._frontier - covered
+        self._frontier = frontier
+        self._pending = [span for span in self._pending if span[1] > frontier]
+        self._tail = region[-self._longest :] if self._longest else ""
+        self._boundary, self._prefix_length = boundary, length
+        if self._substring:
+            self._prefix.append(joint + segment)
+            self._substring = "".join(self._prefix) + " " in self._joined
+            if not self._substring:
+                self._prefix = []
+
+
+def _clean(char: str) -> bool:
+    return char.isascii() and char.isalnum()
+
+
+def _last_boundary(text: str, after: int) -> int | None:
+    """The last offset ``k > after + 1`` with a letter or digit, one ASCII space, one at ``k``."""
+    for at in range(len(text) - 1, max(after + 1, len(text) - _BOUNDARY_SEARCH), -1):
+        if _clean(text[at]) and text[at - 1] in _BEFORE_START and _clean(text[at - 2]):
+            return at
+    return None
+
+
+def window_start(
+    text: str,
+    starts: list[int],
+    released: int,
+    quotes: QuoteTracker,
+    previous: int,
+) -> int:
+    """
+    The latest sentence start a window may begin at (see the module docstring), or ``previous``.
+
+    Args:
+        text: The text fed so far.
+        starts: The start offset of every sentence confirmed so far, in order.
+        released: Where the first sentence not released starts.
+        quotes: The text's quotation pairing, updated.
+        previous: The window start chosen before (0: none), still valid.
+
+    Returns:
+        A window start ``>= previous``.
+    """
+    limit = released - WINDOW_BACK
+    undecided = quotes.first_undecided()
+    if undecided is not None:
+        limit = min(limit, undecided)
+    if limit <= previous:
+        return previous
+    at = bisect_right(starts, limit) - 1
+    # A few candidates back, not more: the previous start stays valid.
+    for index in range(at, max(-1, at - 8), -1):
+        start = starts[index]
+        if start <= previous:
+            break
+        if _clean(text[start]) and text[start - 1] in _BEFORE_START and not quotes.spans(start):
+            return start
+    return previous
