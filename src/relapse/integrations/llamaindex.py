@@ -55,7 +55,7 @@ import threading
 from collections.abc import AsyncGenerator, AsyncIterator, Generator, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from relapse import chunks_from
 from relapse._decorator import outcome_of
@@ -113,8 +113,6 @@ __all__ = [
 ]
 
 _R = TypeVar("_R")
-#: A streaming response's token generator: sync or async.
-_Tokens = TypeVar("_Tokens", Iterator[str], AsyncIterator[str])
 
 #: The key of :class:`relapse.RelapseResult` in the returned ``Response.metadata``.
 RESULT_KEY = "relapse"
@@ -235,18 +233,7 @@ def _usage_of_response(response: Any) -> Usage | None:
     return usage if isinstance(usage, Usage) else default_usage_of(response)
 
 
-class _NodesThenTokens(Generic[_Tokens]):
-    """A streaming response's nodes, read at once, and its token generator, read as it goes."""
-
-    __slots__ = ("_tokens", "response", "source_nodes")
-
-    def __init__(self, response: Any, tokens: _Tokens) -> None:
-        self.response = response
-        self.source_nodes = list(response.source_nodes or [])
-        self._tokens: _Tokens = tokens
-
-
-class ResponseStream(_NodesThenTokens[Iterator[str]]):
+class ResponseStream:
     """
     A LlamaIndex ``StreamingResponse`` as a stream relapse reads: its tokens, its nodes.
 
@@ -263,7 +250,12 @@ class ResponseStream(_NodesThenTokens[Iterator[str]]):
     .. versionadded:: 0.2.0
     """
 
-    __slots__ = ()
+    __slots__ = ("_tokens", "response", "source_nodes")
+
+    def __init__(self, response: Any, tokens: Iterator[str]) -> None:
+        self.response = response
+        self.source_nodes = list(response.source_nodes or [])
+        self._tokens = tokens
 
     def __iter__(self) -> ResponseStream:
         return self
@@ -278,7 +270,7 @@ class ResponseStream(_NodesThenTokens[Iterator[str]]):
             close()
 
 
-class AsyncResponseStream(_NodesThenTokens[AsyncIterator[str]]):
+class AsyncResponseStream:
     """
     :class:`ResponseStream` for an ``AsyncStreamingResponse`` (``aquery``).
 
@@ -287,7 +279,14 @@ class AsyncResponseStream(_NodesThenTokens[AsyncIterator[str]]):
     .. versionadded:: 0.2.0
     """
 
-    __slots__ = ()
+    # Not a base shared with ResponseStream: the API reference would show a
+    # private base class on both public ones.
+    __slots__ = ("_tokens", "response", "source_nodes")
+
+    def __init__(self, response: Any, tokens: AsyncIterator[str]) -> None:
+        self.response = response
+        self.source_nodes = list(response.source_nodes or [])
+        self._tokens = tokens
 
     def __aiter__(self) -> AsyncResponseStream:
         return self
