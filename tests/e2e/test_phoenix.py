@@ -4,7 +4,10 @@ End to end against a real tracing backend: Arize Phoenix.
 ``phoenix serve`` runs as a subprocess on free loopback ports with its working
 directory in a temp folder; ``examples/otel-collector/app.py`` exports its
 trace to it with the real OTLP/HTTP exporter; the spans are read back through
-Phoenix's REST API (``GET /v1/projects/{project}/spans``).
+Phoenix's REST API (``GET /v1/projects/{project}/spans``). The snippet of
+docs/integrations/tracing-backends.md ("The verdict as a Phoenix annotation")
+runs against the same Phoenix, and its iterations' verdicts are read back as
+Phoenix annotations (``GET /v1/projects/{project}/span_annotations``).
 
 Phoenix is heavy and pins its own dependencies, so it lives in its own
 virtualenv. The test finds its ``phoenix`` executable through
@@ -27,7 +30,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,10 +40,17 @@ from helpers import assert_rejected_then_grounded
 
 pytestmark = pytest.mark.slow
 
-APP = Path(__file__).resolve().parents[2] / "examples" / "otel-collector" / "app.py"
+ROOT = Path(__file__).resolve().parents[2]
+APP = ROOT / "examples" / "otel-collector" / "app.py"
+BACKENDS_DOC = ROOT / "docs" / "integrations" / "tracing-backends.md"
 PROJECT = "relapse-e2e"
+#: The project the docs' annotation snippet sends its spans to.
+SNIPPET_PROJECT = "relapse-demo"
 STARTUP_TIMEOUT_S = 180.0
 INGEST_TIMEOUT_S = 60.0
+#: Phoenix files annotations asynchronously and retries one whose span it has
+#: not stored yet every 10 s: a few retries' worth.
+ANNOTATION_TIMEOUT_S = 60.0
 
 
 def phoenix_bin() -> str:
@@ -71,9 +81,28 @@ def get(url: str) -> Any:
     return json.loads(body) if body[:1] in (b"{", b"[") else body.decode()
 
 
-@pytest.fixture
-def phoenix(tmp_path: Path) -> Iterator[str]:
-    """A running ``phoenix serve``; yields its base URL and always terminates it."""
+def poll(read: Callable[[], list[Any]], count: int, timeout_s: float) -> list[Any]:
+    """``read()`` until it returns ``count`` items or ``timeout_s`` pass; its last result."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            items = read()
+        except urllib.error.HTTPError as error:  # 404 until the project exists
+            if error.code != 404:
+                raise
+            items = []
+        if len(items) >= count or time.monotonic() > deadline:
+            return items
+        time.sleep(0.5)
+
+
+@pytest.fixture(scope="module")
+def phoenix(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """
+    A running ``phoenix serve`` for the module's tests (each in a project of
+    its own); yields its base URL and always terminates it.
+    """
+    tmp_path = tmp_path_factory.mktemp("phoenix")
     executable = phoenix_bin()
     port, grpc_port = free_port(), free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PHOENIX_", "OTEL_"))}
@@ -208,9 +237,10 @@ def test_app_trace_in_phoenix(phoenix: str) -> None:
     ]
 
     # Phoenix keeps the inline evaluation as span attributes and makes none of
-    # its own annotations from it on ingest; the copy that
-    # docs/integrations/tracing-backends.md gives ("The verdict as a Phoenix
-    # annotation") makes one per iteration through Phoenix's annotation API.
+    # its own annotations from it on ingest (hence PhoenixAnnotationExporter,
+    # tested below). Posting the same body by hand for spans already stored,
+    # as docs/integrations/tracing-backends.md says ("The verdict as a Phoenix
+    # annotation"), makes one per iteration through Phoenix's annotation API.
     annotations_url = f"{phoenix}/v1/projects/{PROJECT}/span_annotations?" + "&".join(
         f"span_ids={span_id(s)}" for s in (first, second)
     )
@@ -250,4 +280,55 @@ def test_app_trace_in_phoenix(phoenix: str) -> None:
             a["result"]["explanation"],
         )
         for a in get(annotations_url)["data"]
+    }
+
+
+def test_the_docs_snippet_makes_each_verdict_a_phoenix_annotation(
+    phoenix: str, tmp_path: Path
+) -> None:
+    """PhoenixAnnotationExporter, as the docs install it: one annotation per iteration span."""
+    section = BACKENDS_DOC.read_text("utf-8").split("\n## The verdict as a Phoenix annotation\n")[1]
+    match = re.search(r"```python\n(.*?)```", section.split("\n## ", 1)[0], re.S)
+    assert match is not None, "no python block in the docs' section"
+    snippet = tmp_path / "snippet.py"
+    snippet.write_text(match.group(1), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OTEL_", "PHOENIX_"))}
+    env["PHOENIX_COLLECTOR_ENDPOINT"] = phoenix
+    done = subprocess.run(
+        [sys.executable, str(snippet)], env=env, capture_output=True, text=True, timeout=120,
+        check=False,
+    )  # fmt: skip
+    assert 0 == done.returncode, done.stderr
+    assert "recovered 2\n" == done.stdout
+    # Neither exporter failed (a failure is a warning on stderr, not an exit status).
+    assert "" == done.stderr
+
+    spans_url = f"{phoenix}/v1/projects/{SNIPPET_PROJECT}/spans?limit=100"
+    spans = poll(lambda: get(spans_url)["data"], 5, INGEST_TIMEOUT_S)
+    # call, 2 iterations and their 2 checks: the snippet's model has no span.
+    assert 5 == len(spans), spans
+    iterations = sorted(
+        (s for s in spans if s["name"] == "relapse.iteration"), key=lambda s: s["start_time"]
+    )
+    ids = [s["context"]["span_id"] for s in iterations]
+    assert 2 == len(ids)
+
+    annotations_url = f"{phoenix}/v1/projects/{SNIPPET_PROJECT}/span_annotations?" + "&".join(
+        f"span_ids={span_id}" for span_id in ids
+    )
+    annotations = poll(lambda: get(annotations_url)["data"], 2, ANNOTATION_TIMEOUT_S)
+    # Content capture is off: the explanation is codes and counts only.
+    assert {
+        ids[0]: ("relapse.default", "CODE", "fail", 0.0, "FG002: 1 failing span(s)", "API"),
+        ids[1]: ("relapse.default", "CODE", "pass", 1.0, None, "API"),
+    } == {
+        a["span_id"]: (
+            a["name"],
+            a["annotator_kind"],
+            a["result"]["label"],
+            a["result"]["score"],
+            a["result"]["explanation"],
+            a["source"],
+        )
+        for a in annotations
     }

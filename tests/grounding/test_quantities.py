@@ -93,6 +93,23 @@ class TestSigns:
     def test_minus_signs(self, answer: str, chunk: str, expected: object) -> None:
         assert flagged(chunk, answer) == expected
 
+    @pytest.mark.parametrize("minus", ["-", "\u2013", "\u2212"])
+    def test_a_minus_after_only_spaces_at_the_start_is_a_sign(self, minus: str) -> None:
+        """
+        `` -3`` opens its text as ``-3`` does: minus 3, in an answer and in
+        any chunk, first or not (each chunk reads as a text of its own).
+        """
+        answer = f" {minus}3 \u00b0C"
+        assert flagged("It was 3 \u00b0C.", answer) == fg001(f"{minus}3")
+        assert flagged("It was -3 \u00b0C.", answer) == PASSES
+        # Copied from the second chunk: found as minus 3 there too.
+        verdict = default_grounding_check("", ["Cold.", answer], answer)
+        assert () == verdict.findings
+        assert fg001(f"{minus}3") == tuple(
+            (f.code, f.spans)
+            for f in default_grounding_check("", ["Cold.", " 3 \u00b0C"], answer).findings
+        )
+
 
 class TestTimesOfDay:
     @pytest.mark.parametrize(

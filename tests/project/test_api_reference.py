@@ -20,6 +20,11 @@ MODULES = (
     "relapse.evaluation",
     "relapse.testing",
     "relapse.chunks_from",
+    "relapse.integrations.phoenix",
+    "relapse.integrations.langchain",
+    "relapse.integrations.llamaindex",
+    "relapse.llms.local",
+    "relapse.llms.openai",
 )
 
 _DIRECTIVE = re.compile(r"^::: (?P<path>[\w.]+)[ \t]*$")

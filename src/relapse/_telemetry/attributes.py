@@ -163,8 +163,8 @@ LANGFUSE_OBSERVATION_STATUS_MESSAGE: Final = "langfuse.observation.status_messag
 
 # OpenInference inline evaluations on the iteration span: the check's verdict.
 # Phoenix (20.26) lists them among the span's attributes; it does not turn
-# them into its own annotations on ingest. The iteration span holds one:
-# index 0.
+# them into its own annotations on ingest (relapse.integrations.phoenix's
+# exporter posts them as annotations). The iteration span holds one: index 0.
 #: Prefix of the inline evaluations; keys are ``evaluations.{N}.{attribute}``.
 OPENINFERENCE_EVALUATIONS: Final = "evaluations"
 #: str: the check's name.

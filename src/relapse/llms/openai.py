@@ -258,10 +258,7 @@ class Answer(str):
     that also carries the request's response: relapse reads its ``usage`` by
     duck typing, like any response's, so ``relapse.run(call_llm=llm)``
     reports the tokens of every request in ``result.usage`` and on the spans.
-
-    Args:
-        text: The answer text.
-        response: The SDK's response it was read from.
+    Built as ``Answer(text, response)``.
 
     Attributes:
         response: ``openai.types.chat.ChatCompletion`` or
@@ -276,7 +273,13 @@ class Answer(str):
     usage: Usage | None
 
     def __new__(cls, text: str, response: Any = None) -> Answer:
-        """The :class:`Answer` ``text`` read from ``response``, its usage read once."""
+        """
+        Return the :class:`Answer` ``text`` read from ``response``, its usage read once.
+
+        Args:
+            text: The answer text.
+            response: The SDK's response it was read from.
+        """
         answer = super().__new__(cls, text)
         answer.response = response
         answer.usage = default_usage_of(response)

@@ -99,7 +99,8 @@ def _hour_of(hour: int, am_pm: str) -> int | None:
     """Return the hour after midnight of ``hour`` (1 to 12) with ``am_pm``, or None."""
     if not 1 <= hour <= 12:
         return None
-    return hour % 12 + (12 if am_pm.strip()[:1] in "pP" else 0)
+    # A tuple, not "pP": "" in "pP" is True.
+    return hour % 12 + (12 if am_pm.strip()[:1] in ("p", "P") else 0)
 
 
 def time_claim(start: int, end: int, hour: int, minute: int, am_pm: str) -> Claim | None:
@@ -636,7 +637,12 @@ def is_sign(text: str, minus: int) -> bool:
     low = max(0, minus - SIGN_WINDOW)
     while index > low and text[index - 1] in _SIGN_SPACES:
         index -= 1
-    previous = text[index - 1] if index else ""
+    if not index:
+        # Only spaces before it: the text's start, as for a minus at 0 (and
+        # as after a chunk's NUL, so an answer copied from a chunk reads as
+        # the chunk does). Not "" in "%°", which is True.
+        return True
+    previous = text[index - 1]
     return not (previous.isdecimal() or previous in "%\u00b0")
 
 
