@@ -112,8 +112,56 @@ def test_a_name_and_the_noun_that_stands_for_it_pass() -> None:
     # "The company" is Apple: no plural noun is shared, and the name is a name.
     chunks = ["The company reported revenue of $30 billion. Apple reported its results on Tuesday."]
     assert findings(chunks, "Apple reported revenue of $30 billion.") == ()
-    chunks = ["Gala trees bear fruit within 3 years. Fuji trees are grown in Japan."]
+
+
+def test_a_kind_named_as_a_sentences_first_word_is_a_kind() -> None:
+    # Capitalised as a sentence's first word, a modifier is an ordinary word
+    # there: the chunks tell of young cats, private schools, severe symptoms
+    # (and of Fuji trees) apart from the kind the number is stated of.
+    cases = [
+        (
+            ["Adult cats sleep 16 hours a day. Young cats play for hours."],
+            "Young cats sleep 16 hours a day.",
+            len("Young cats sleep "),
+            "16",
+        ),
+        (
+            ["Public schools enrolled 500 students in 2020. Private schools enrolled fewer."],
+            "Private schools enrolled 500 students in 2020.",
+            len("Private schools enrolled "),
+            "500",
+        ),
+        (
+            ["Early symptoms appear within 3 days. Severe symptoms need care."],
+            "Severe symptoms appear within 3 days.",
+            len("Severe symptoms appear within "),
+            "3",
+        ),
+        (
+            ["Gala trees bear fruit within 3 years. Fuji trees are grown in Japan."],
+            "Fuji trees bear fruit within 3 years.",
+            len("Fuji trees bear fruit within "),
+            "3",
+        ),
+    ]
+    for chunks, answer, start, number in cases:
+        end = start + len(number)
+        assert answer[start:end] == number
+        assert findings(chunks, answer) == (("FG001", (number,), ((start, end),)),)
+
+
+def test_a_capitalised_word_inside_a_sentence_is_a_name() -> None:
+    # "Fuji" inside the sentence may be a name (a company, a place): the
+    # chunks then do not tell of Fuji trees as a kind.
+    chunks = ["Gala trees bear fruit within 3 years. Growers at Fuji trees farms disagree."]
     assert findings(chunks, "Fuji trees bear fruit within 3 years.") == ()
+
+
+def test_the_kind_stated_passes_whatever_its_case() -> None:
+    chunks = ["Public schools enrolled 500 students in 2020. Private schools enrolled fewer."]
+    assert findings(chunks, "The public schools enrolled 500 students in 2020.") == ()
+    chunks = ["Early symptoms appear within 3 days. Severe symptoms need care."]
+    assert findings(chunks, "Symptoms appear within 3 days.") == ()
 
 
 def test_the_question_stating_the_number_passes() -> None:

@@ -505,23 +505,37 @@ class BoundGroundingCheck:
         The answer's kind (``monozygotic``) must be one the chunks tell of the
         thing (``twins``) somewhere: a modifier the chunks never use is the
         answer's own wording of theirs, and may be a synonym of the chunk's.
-        It must be written in lower case there, as a common word: a name
-        (``Apple``) is a subject of its own, which the chunk's sentence may
-        call ``the company``.
+        It must be written in lower case there, as a common word, or
+        capitalised as a sentence's first word: a name (``Apple``) elsewhere
+        is a subject of its own, which the chunk's sentence may call ``the
+        company``.
         Each modifier's first :data:`MAX_SUBJECT_OCCURRENCES` occurrences are
         looked at.
         """
         texts = self._chunks.texts
         for mod in mods:
-            # In lower case only: as a common word, not a name.
-            pattern = re.compile(rf"(?<![^\W_]){re.escape(mod)}(?:e?s)?(?![^\W_])")
+            # In lower case, as a common word; capitalised only as a
+            # sentence's first word ("Private schools enrolled fewer"), where
+            # every word is.
+            written = re.escape(mod)
+            opening = re.escape(mod[:1].upper()) + re.escape(mod[1:])
+            pattern = re.compile(
+                rf"(?<![^\W_])(?:{written}|(?P<opening>{opening}))(?:e?s)?(?![^\W_])"
+            )
             seen = 0
             named = False
             for text in texts:
                 for match in pattern.finditer(text):
                     seen += 1
                     sentence = sentence_at(text, match.start(), match.end())
-                    if sentence is not None and head in words_of(text, *sentence):
+                    if (
+                        sentence is not None
+                        and (
+                            match["opening"] is None
+                            or not text[sentence[0] : match.start()].strip(_OPENING_MARKS)
+                        )
+                        and head in words_of(text, *sentence)
+                    ):
                         named = True
                         break
                     if seen == MAX_SUBJECT_OCCURRENCES:
@@ -1163,6 +1177,10 @@ MAX_FAILING_SPANS = 1_000
 MAX_SUBJECT_OCCURRENCES = 8
 
 _NO_WORDS: frozenset[str] = frozenset()
+
+#: What may stand before a sentence's first word: space, opening quotes and
+#: brackets (a capitalised modifier there is an ordinary word, not a name).
+_OPENING_MARKS = " \t\r\n\"'\u201c\u2018([\u00ab"
 
 #: Supported claims an answer's evidence lists at most: its first ones, in
 #: answer order. A generated or hostile answer repeating a supported claim
