@@ -10,6 +10,8 @@ reference twin the lazy index is proved against.
 
 from __future__ import annotations
 
+from typing import Any
+
 from hypothesis import strategies as st
 
 import relapse.grounding._check as check_module
@@ -96,17 +98,10 @@ TEXT = st.lists(PIECES, max_size=40).map("".join)
 
 
 class FullReading(TextIndex):
-    """An index that reads every chunk at once, as before the lazy index."""
+    """An index that reads every chunk at once, as before the lazy index: ``lazy`` is ignored."""
 
-    def __init__(
-        self,
-        texts: list[str],
-        *,
-        eager_words: bool = False,
-        lazy: bool = False,
-        places: bool = False,
-    ) -> None:
-        super().__init__(texts, eager_words=eager_words, lazy=False, places=places)
+    def __init__(self, texts: list[str], **options: Any) -> None:
+        super().__init__(texts, **{**options, "lazy": False})
 
 
 def lazily(query: str, chunks: list[str], answer: str) -> GroundingResult:

@@ -16,7 +16,7 @@ import httpx
 import openai
 from openai.types.chat import ChatCompletionChunk
 
-from stream_cases import words
+from stream_cases import FIRST, GOOD, words
 
 
 def chat_event(text: str | None, usage: tuple[int, int] | None = None) -> bytes:
@@ -97,13 +97,38 @@ class Server:
         return httpx.Response(200, headers={"content-type": "text/event-stream"}, stream=body)
 
 
+#: How a client reaches the scripted server: a fake key, its URL, no retries.
+_SCRIPTED: dict[str, Any] = {"api_key": "test", "base_url": "http://test/v1", "max_retries": 0}
+
+
 def client(server: Server) -> openai.OpenAI:
-    return openai.OpenAI(
-        api_key="test",
-        base_url="http://test/v1",
-        http_client=httpx.Client(transport=httpx.MockTransport(server)),
-        max_retries=0,
-    )
+    """The real ``openai`` client, its HTTP served by ``server``."""
+    transport = httpx.MockTransport(server)
+    return openai.OpenAI(http_client=httpx.Client(transport=transport), **_SCRIPTED)
+
+
+def async_client(server: Server) -> openai.AsyncOpenAI:
+    """:func:`client`'s ``AsyncOpenAI`` twin."""
+    transport = httpx.MockTransport(server)
+    return openai.AsyncOpenAI(http_client=httpx.AsyncClient(transport=transport), **_SCRIPTED)
+
+
+def assert_stopped_at_the_failing_sentence(
+    server: Server, chunks: list[ChatCompletionChunk]
+) -> None:
+    """
+    The caller read the first sentence and the retry's answer, nothing of the failing one.
+
+    For the script ``Server(FIRST + BAD + TAIL + REST, GOOD)``: the chunks are
+    the SDK's own, two responses were served, and the first was closed before
+    its last events.
+    """
+    assert all(isinstance(chunk, ChatCompletionChunk) for chunk in chunks)
+    assert FIRST + GOOD == text_of(chunks)
+    assert "35" not in text_of(chunks)  # the failing sentence's number
+    first, _retry = server.bodies
+    assert first.closed
+    assert first.sent < len(first.events)
 
 
 def text_of(chunks: list[ChatCompletionChunk]) -> str:

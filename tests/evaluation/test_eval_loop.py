@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -184,12 +185,23 @@ class Reporting:
 
 
 class TestEvaluateLoopWithALoop:
-    def test_the_loops_options_apply_to_every_question(self, dataset: Path) -> None:
+    @pytest.mark.parametrize(
+        ("make_model", "workers"),
+        [
+            pytest.param(LoopFake, 1, id="in-process"),
+            # Each worker rebuilds the Loop from its options, the rewrite included.
+            pytest.param(functools.partial(LoopFake), 2, id="two-worker-processes"),
+        ],
+    )
+    def test_the_loops_options_apply_to_every_question(
+        self, dataset: Path, make_model: Callable[[], LoopFake], workers: int
+    ) -> None:
         """stop_on_repeat: stubborn's retry repeats its one failing span: stalled at 2 calls."""
         report = evaluate_loop(
             load_questions(dataset),
-            LoopFake,
-            loop=relapse.Loop(max_iterations=3, stop_on_repeat=True),
+            make_model,
+            loop=relapse.Loop(max_iterations=3, stop_on_repeat=True, rewrite=compact),
+            workers=workers,
         )
         assert [
             ("first", "grounded_first_try", 1),
@@ -227,21 +239,6 @@ class TestEvaluateLoopWithALoop:
         assert [(relapse.Usage(7, 3),)] * 4 == [run.usage for run in report.runs]
         assert ([10] * 4, 10.0) == ([run.tokens for run in report.runs], report.mean_tokens)
         assert {"input_tokens": 7, "output_tokens": 3} == report.to_dict()["runs"][0]["usage"][0]
-
-    def test_the_loop_reaches_the_worker_processes(self, dataset: Path) -> None:
-        """The same stalled run as in-process: stop_on_repeat was rebuilt in the worker."""
-        report = evaluate_loop(
-            load_questions(dataset),
-            functools.partial(LoopFake),
-            loop=relapse.Loop(max_iterations=3, stop_on_repeat=True, rewrite=compact),
-            workers=2,
-        )
-        assert [
-            ("first", "grounded_first_try", 1),
-            ("recovers", "recovered", 2),
-            ("refuses", "recovered_refusal", 2),
-            ("stubborn", "stalled", 2),
-        ] == [(run.id, run.outcome, run.calls) for run in report.runs]
 
     @pytest.mark.parametrize(
         ("shortcut", "named"),

@@ -102,28 +102,35 @@ class TestBabelDecimals:
         assert len(LOCALES) > 1_000
 
 
+def _assert_read_as(number: int, answer: str, chunk: str) -> None:
+    """
+    ``answer`` states ``number``: ``chunk`` with its digits supports it, with ``number + 1`` not.
+
+    ``chunk`` has one ``{}``, where the digits go.
+    """
+    assert _ok(chunk.format(number), answer), answer
+    assert not _ok(chunk.format(number + 1), answer), answer
+
+
 class TestNum2WordsEnglish:
     @settings(max_examples=WORDS_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
     @given(number=st.integers(3, 10**15 - 2))
     def test_cardinals(self, number: int) -> None:
-        answer = f"There were {num2words(number)} of them."
-        assert _ok(f"There were {number} of them.", answer), answer
-        assert not _ok(f"There were {number + 1} of them.", answer), answer
+        _assert_read_as(
+            number, f"There were {num2words(number)} of them.", "There were {} of them."
+        )
 
     @settings(max_examples=WORDS_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
     @given(number=st.integers(11, 10**15 - 2))
     def test_ordinals(self, number: int) -> None:
         """Spelled ordinals from eleven up are claims (``third`` orders the answer's steps)."""
         answer = f"It was the {num2words(number, to='ordinal')} of them."
-        assert _ok(f"It was number {number} of them.", answer), answer
-        assert not _ok(f"It was number {number + 1} of them.", answer), answer
+        _assert_read_as(number, answer, "It was number {} of them.")
 
     @settings(max_examples=WORDS_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
     @given(year=st.integers(1000, 2098))
     def test_years(self, year: int) -> None:
-        answer = f"It happened in {num2words(year, to='year')}."
-        assert _ok(f"It happened in {year}.", answer), answer
-        assert not _ok(f"It happened in {year + 1}.", answer), answer
+        _assert_read_as(year, f"It happened in {num2words(year, to='year')}.", "It happened in {}.")
 
     @settings(max_examples=WORDS_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
     @given(number=st.integers(3, 999).map(lambda n: n * 10 ** (n % 4)))

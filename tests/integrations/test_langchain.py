@@ -19,13 +19,13 @@ from langchain_core.language_models.fake_chat_models import (
 from langchain_core.messages import AIMessage
 from langchain_core.output_parsers import StrOutputParser
 from langchain_core.outputs import Generation, LLMResult
-from langchain_core.prompt_values import PromptValue
 from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableLambda, RunnablePassthrough
 from langchain_core.vectorstores import InMemoryVectorStore
 from pydantic import SecretStr
 
 import relapse
+from langchain_steps import recording
 from llama_server import MODEL, LlamaServer
 from relapse.integrations.langchain import GroundedRunnable, llm_result_usage
 from relapse.llms.local import LocalModel
@@ -70,16 +70,6 @@ def retriever() -> Any:
     store = InMemoryVectorStore(DeterministicFakeEmbedding(size=16))
     store.add_texts(PASSAGES)
     return store.as_retriever(search_kwargs={"k": 2})
-
-
-def recording(prompts: list[str]) -> Runnable[PromptValue, PromptValue]:
-    """A pass-through step that records the prompt text the model receives."""
-
-    def record(value: PromptValue) -> PromptValue:
-        prompts.append(value.to_string())
-        return value
-
-    return RunnableLambda(record)
 
 
 PROMPT = ChatPromptTemplate.from_template("Context: {context}\n{feedback}\nQuestion: {question}")

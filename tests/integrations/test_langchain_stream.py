@@ -21,10 +21,10 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessageChunk, BaseMessage
 from langchain_core.output_parsers import StrOutputParser
 from langchain_core.outputs import ChatGenerationChunk
-from langchain_core.prompt_values import PromptValue
 from langchain_core.prompts import ChatPromptTemplate
-from langchain_core.runnables import Runnable, RunnableLambda
+from langchain_core.runnables import Runnable
 
+from langchain_steps import recording
 from relapse import NotGroundedError
 from relapse._telemetry.attributes import (
     ITERATION_SPAN_NAME,
@@ -69,16 +69,6 @@ class Tokens(BaseCallbackHandler):
 def model(*answers: str) -> GenericFakeChatModel:
     """The real fake chat model, streaming each answer in turn."""
     return GenericFakeChatModel(messages=iter(answers))
-
-
-def recording(prompts: list[str]) -> Runnable[PromptValue, PromptValue]:
-    """A pass-through step recording the prompt text the model receives."""
-
-    def record(value: PromptValue) -> PromptValue:
-        prompts.append(value.to_string())
-        return value
-
-    return RunnableLambda(record)
 
 
 PROMPT = ChatPromptTemplate.from_template("Context: {docs}\n{feedback}\nQuestion: {question}")

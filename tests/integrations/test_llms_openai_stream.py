@@ -18,7 +18,13 @@ from openai.types.chat import ChatCompletionChunk
 
 import relapse
 from llama_server import MODEL, LlamaServer
-from openai_scripted import Server, client, text_of
+from openai_scripted import (
+    Server,
+    assert_stopped_at_the_failing_sentence,
+    async_client,
+    client,
+    text_of,
+)
 from relapse.llms.local import LocalModel
 from relapse.llms.openai import AsyncOpenAICompatible, OpenAICompatible, Sampling
 from stream_cases import BAD, DOCS, FIRST, GOOD, REST, TAIL
@@ -69,12 +75,7 @@ class TestStreamFlag:
 
         with answer("When did it open?", DOCS) as stream:
             chunks = list(stream)
-        assert all(isinstance(chunk, ChatCompletionChunk) for chunk in chunks)
-        assert FIRST + GOOD == text_of(chunks)
-        assert "35" not in text_of(chunks)
-        first, _ = server.bodies
-        assert first.closed
-        assert first.sent < len(first.events)
+        assert_stopped_at_the_failing_sentence(server, chunks)
         assert "You have already said" in server.prompts[1]
         # The retry's stream reported its usage (the scripted 50 in, 40 out).
         assert relapse.Usage(50, 40) == stream.result.transcript[1].usage
@@ -82,12 +83,7 @@ class TestStreamFlag:
     async def test_the_async_client_returns_an_async_stream(self) -> None:
         """AsyncOpenAICompatible(stream=True): an AsyncStream, released by an async function."""
         server = Recording(FIRST + BAD + TAIL + REST, GOOD)
-        sdk = openai.AsyncOpenAI(
-            api_key="test",
-            base_url="http://test/v1",
-            http_client=httpx.AsyncClient(transport=httpx.MockTransport(server)),
-            max_retries=0,
-        )
+        sdk = async_client(server)
         llm = AsyncOpenAICompatible(model="m", stream=True, client=sdk)
 
         @relapse.grounded(chunks_arg="docs", release="sentence", max_iterations=2)

@@ -11,13 +11,18 @@ from __future__ import annotations
 
 import asyncio
 
-import httpx
 import openai
 from openai.types.chat import ChatCompletionChunk
 from openai.types.completion import Completion
 
 import relapse
-from openai_scripted import Server, client, text_of
+from openai_scripted import (
+    Server,
+    assert_stopped_at_the_failing_sentence,
+    async_client,
+    client,
+    text_of,
+)
 from stream_cases import BAD, DOCS, FIRST, GOOD, REST, TAIL
 
 
@@ -38,13 +43,9 @@ class TestOpenAIChat:
 
         with answer("When did it open?", DOCS) as stream:
             chunks = list(stream)
-        assert all(isinstance(c, ChatCompletionChunk) for c in chunks)
-        assert FIRST + GOOD == text_of(chunks)
-        assert "35" not in text_of(chunks)
-        first, second = server.bodies
         # Stopped at the failing sentence: the events of REST were never read.
-        assert first.closed
-        assert first.sent < len(first.events)
+        assert_stopped_at_the_failing_sentence(server, chunks)
+        second = server.bodies[1]
         # The retry was read to its end, its usage chunk released last.
         assert (len(second.events), [], 40) == (
             second.sent,
@@ -60,12 +61,7 @@ class TestOpenAIChat:
     def test_async_stream(self) -> None:
         """AsyncStream through an async def function: async with, the same chunk objects."""
         server = Server(FIRST + BAD + TAIL + REST, GOOD)
-        sdk = openai.AsyncOpenAI(
-            api_key="test",
-            base_url="http://test/v1",
-            http_client=httpx.AsyncClient(transport=httpx.MockTransport(server)),
-            max_retries=0,
-        )
+        sdk = async_client(server)
 
         @relapse.grounded(chunks_arg="docs", release="sentence", max_iterations=2)
         async def answer(query: str, docs: list[str]) -> openai.AsyncStream[ChatCompletionChunk]:

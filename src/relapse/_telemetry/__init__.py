@@ -385,13 +385,25 @@ class Telemetry:
         """
         if iteration_span is INVALID_SPAN:
             return INVALID_SPAN
-        with _STARTING_CHECK:
-            if iteration_span.is_recording():
+        # Given at start, not set after: one attribute update fewer per iteration.
+        attributes = {attr.GEN_AI_EVALUATION_NAME: check_name, **_GUARDRAIL_KIND}
+        return self._start_child(iteration_span, attr.CHECK_SPAN_NAME, attributes, _STARTING_CHECK)
+
+    def _start_child(
+        self, parent: Span, name: str, attributes: dict[str, AttributeValue], guard: Harmless
+    ) -> Span:
+        """
+        Start the span ``name`` under ``parent``, with ``attributes``.
+
+        Returns:
+            The span; ``INVALID_SPAN`` when ``parent`` is not recording (its
+            child would not be either) or the SDK failed to start one (which
+            ``guard`` logs).
+        """
+        with guard:
+            if parent.is_recording():
                 return self.tracer.start_span(
-                    attr.CHECK_SPAN_NAME,
-                    context=trace.set_span_in_context(iteration_span),
-                    # Given at start, not set after: one attribute update fewer per iteration.
-                    attributes={attr.GEN_AI_EVALUATION_NAME: check_name, **_GUARDRAIL_KIND},
+                    name, context=trace.set_span_in_context(parent), attributes=attributes
                 )
         return INVALID_SPAN
 
@@ -490,14 +502,10 @@ class Telemetry:
         """
         if call_span is INVALID_SPAN:
             return INVALID_SPAN
-        with _STARTING_RETRIEVAL:
-            if call_span.is_recording():
-                return self.tracer.start_span(
-                    attr.RETRIEVAL_SPAN_NAME,
-                    context=trace.set_span_in_context(call_span),
-                    attributes={attr.RELAPSE_ITERATION: iteration, **_RETRIEVER_KIND},
-                )
-        return INVALID_SPAN
+        attributes = {attr.RELAPSE_ITERATION: iteration, **_RETRIEVER_KIND}
+        return self._start_child(
+            call_span, attr.RETRIEVAL_SPAN_NAME, attributes, _STARTING_RETRIEVAL
+        )
 
     def end_retrieval(self, span: Span, fresh: tuple[object, Sequence[str]] | None) -> None:
         """

@@ -57,6 +57,14 @@ from relapse.grounding._read.quotes import (
     quote_fragments,
     word_count,
 )
+from relapse.grounding._read.subjects import (
+    may_tell_kind,
+    other_kind,
+    sentence_at,
+    shares_kind,
+    subject,
+    words_of,
+)
 from relapse.grounding._read.words import Value, word_numbers
 from relapse.grounding._text import fold
 from relapse.grounding._values.keys import (
@@ -363,7 +371,13 @@ class BoundGroundingCheck:
                 limit = min(limit, judged.failing[MAX_FAILING_SPANS][1])
             for code, start, end in judged.failing:
                 failed[code].append((start, end))
-            self._place_claims(judged.supported[:MAX_EVIDENCE], placed)
+            supported = judged.supported[:MAX_EVIDENCE]
+            if FG001 in codes and supported:
+                moved = self._moved(answer, supported)
+                if moved:
+                    failed[FG001] = sorted({*failed[FG001], *moved})
+                    supported = [claim for claim in supported if claim[1:3] not in moved]
+            self._place_claims(supported, placed)
         if FG001 in codes:
             limit = self._numbers_in_words(answer, failed, covered, judged, limit, placed)
         if FG005 in codes:
@@ -397,6 +411,140 @@ class BoundGroundingCheck:
             findings=findings,
             evidence=_evidence(placed, [*covered, *failing], cut, copied),
         )
+
+    def _moved(self, answer: str, supported: list[Supported]) -> set[tuple[int, int]]:
+        """
+        Return the spans of supported numbers that every chunk states of another kind of subject.
+
+        ``Monozygotic (identical) twins occur ... within 8 days``, against a
+        chunk's only ``Conjoined twins: ... within 8 days of fertilization``:
+        the digits and the unit are the chunk's, the subject is not. A number
+        (FG001) supported by a key of the chunks fails when its answer
+        sentence opens with a run of words (:func:`.subjects.subject`) and
+        every occurrence of the number in the chunks, in digits, is in a
+        sentence whose run names another kind of the same thing
+        (:func:`.subjects.other_kind`), and the chunks name the answer's kind
+        with that thing elsewhere (:meth:`_names_kind`). It passes when the
+        question states the number, a chunk spells it out, it occurs more
+        than :data:`MAX_SUBJECT_OCCURRENCES` times, or a sentence is too long
+        to read (:data:`.subjects.SENTENCE_WINDOW`): when in doubt, pass.
+
+        Args:
+            answer: The answer.
+            supported: The supported digit claims, as the judge gives them.
+
+        Returns:
+            The ``(start, end)`` spans that fail.
+        """
+        moved: set[tuple[int, int]] = set()
+        runs: dict[tuple[int, int], tuple[tuple[str, ...], frozenset[str]]] = {}
+        verdicts: dict[tuple[Key, tuple[int, int]], bool] = {}
+        question = self._question
+        for code, start, end, support in supported:
+            if (
+                code != FG001
+                or not isinstance(support, tuple)
+                or support[0] != "n"
+                or (question is not None and support in question.keys)
+            ):
+                continue
+            sentence = sentence_at(answer, start, end)
+            if sentence is None:
+                continue
+            read = runs.get(sentence)
+            if read is None:
+                run = subject(answer, *sentence)
+                # The answer is read at most CONTEXT_AFTER past the number,
+                # as every rule reads it: a streamed sentence's verdict is
+                # final once the text reaches that far.
+                read = runs[sentence] = (
+                    run,
+                    words_of(answer, sentence[0], min(sentence[1], end + CONTEXT_AFTER))
+                    if may_tell_kind(run)
+                    else _NO_WORDS,
+                )
+            run, words = read
+            if not words:
+                continue
+            verdict = verdicts.get((support, sentence))
+            if verdict is None:
+                verdict = verdicts[(support, sentence)] = self._other_kind_only(support, run, words)
+            if verdict:
+                moved.add((start, end))
+        return moved
+
+    def _other_kind_only(self, key: Key, run: tuple[str, ...], words: frozenset[str]) -> bool:
+        """Tell whether every chunk occurrence of ``key`` is in a sentence about another kind."""
+        chunks = self._chunks
+        kinds: set[tuple[tuple[str, ...], str]] = set()
+        for count, (position, start) in enumerate(chunks.units.occurrences(key)):
+            if count == MAX_SUBJECT_OCCURRENCES:
+                return False
+            text = chunks.texts[position]
+            sentence = sentence_at(text, start, start + 1)
+            if sentence is None:
+                return False
+            chunk_run = subject(text, *sentence)
+            if not shares_kind(run, chunk_run):
+                return False
+            kind = other_kind(run, words, chunk_run, words_of(text, *sentence))
+            if kind is None:
+                return False
+            kinds.add(kind)
+        if not kinds:
+            return False
+        value = key_value(key)
+        if value is None or chunks.words.has(value):
+            return False
+        return all(self._names_kind(mods, head) for mods, head in kinds)
+
+    def _names_kind(self, mods: tuple[str, ...], head: str) -> bool:
+        """
+        Tell whether the chunks name each of ``mods`` in a sentence with ``head``.
+
+        The answer's kind (``monozygotic``) must be one the chunks tell of the
+        thing (``twins``) somewhere: a modifier the chunks never use is the
+        answer's own wording of theirs, and may be a synonym of the chunk's.
+        It must be written in lower case there, as a common word, or
+        capitalised as a sentence's first word: a name (``Apple``) elsewhere
+        is a subject of its own, which the chunk's sentence may call ``the
+        company``.
+        Each modifier's first :data:`MAX_SUBJECT_OCCURRENCES` occurrences are
+        looked at.
+        """
+        texts = self._chunks.texts
+        for mod in mods:
+            # In lower case, as a common word; capitalised only as a
+            # sentence's first word ("Private schools enrolled fewer"), where
+            # every word is.
+            written = re.escape(mod)
+            opening = re.escape(mod[:1].upper()) + re.escape(mod[1:])
+            pattern = re.compile(
+                rf"(?<![^\W_])(?:{written}|(?P<opening>{opening}))(?:e?s)?(?![^\W_])"
+            )
+            seen = 0
+            named = False
+            for text in texts:
+                for match in pattern.finditer(text):
+                    seen += 1
+                    sentence = sentence_at(text, match.start(), match.end())
+                    if (
+                        sentence is not None
+                        and (
+                            match["opening"] is None
+                            or not text[sentence[0] : match.start()].strip(_OPENING_MARKS)
+                        )
+                        and head in words_of(text, *sentence)
+                    ):
+                        named = True
+                        break
+                    if seen == MAX_SUBJECT_OCCURRENCES:
+                        return False
+                if named:
+                    break
+            if not named:
+                return False
+        return True
 
     def _place_claims(
         self,
@@ -1022,6 +1170,17 @@ def _word_claims(answer: str) -> Iterator[Claim]:
 #: cannot change, and reading on would cost time linear in the answer for
 #: spans no one reads.
 MAX_FAILING_SPANS = 1_000
+
+#: Occurrences of a number in the chunks, and of a modifier, that the
+#: subject rule (:meth:`BoundGroundingCheck._moved`) reads at most: a number
+#: stated more often than that is taken as supported.
+MAX_SUBJECT_OCCURRENCES = 8
+
+_NO_WORDS: frozenset[str] = frozenset()
+
+#: What may stand before a sentence's first word: space, opening quotes and
+#: brackets (a capitalised modifier there is an ordinary word, not a name).
+_OPENING_MARKS = " \t\r\n\"'\u201c\u2018([\u00ab"
 
 #: Supported claims an answer's evidence lists at most: its first ones, in
 #: answer order. A generated or hostile answer repeating a supported claim

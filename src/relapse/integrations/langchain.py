@@ -46,6 +46,7 @@ drops the message and its usage, still reports them.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Mapping
+from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Generic, cast
 
@@ -90,17 +91,6 @@ DEFAULT_QUERY_KEY = "question"
 def _attempt_tag() -> str:
     attempt = current_attempt()
     return f"{ATTEMPT_TAG_PREFIX}{attempt.iteration if attempt is not None else 1}"
-
-
-def _attempt_config(
-    config: RunnableConfig,
-    manager: CallbackManagerForChainRun | AsyncCallbackManagerForChainRun,
-) -> tuple[_UsageCollector, RunnableConfig]:
-    """The config of one attempt's chain run: a child of ``manager``, tagged, collecting usage."""
-    collector = _UsageCollector()
-    callbacks = manager.get_child(_attempt_tag())
-    callbacks.add_handler(collector, inherit=True)
-    return collector, patch_config(config, callbacks=callbacks)
 
 
 def llm_result_usage(result: LLMResult) -> Usage | None:
@@ -257,6 +247,59 @@ class _Inputs:
         return attempt_input
 
 
+class _ChainCall:
+    """
+    One call of the grounded chain: what its attempts share.
+
+    The loop binds each attempt's query, chunks and note; the rest is here.
+
+    Attributes:
+        inputs: How the caller's input is rewritten for an attempt.
+        value: The caller's input to the chain.
+        config: The config LangChain handed this runnable's run.
+        manager: This runnable's run (an attempt's run is its child).
+        usages: Each attempt's tokens, in order, appended as it ends
+            (None when its LLM runs reported none); the loop's ``usage_of``
+            takes them (see :data:`_ATTEMPT_USAGE`).
+    """
+
+    __slots__ = ("config", "inputs", "manager", "usages", "value")
+
+    def __init__(
+        self,
+        inputs: _Inputs,
+        value: Any,
+        config: RunnableConfig,
+        manager: CallbackManagerForChainRun | AsyncCallbackManagerForChainRun,
+    ) -> None:
+        self.inputs = inputs
+        self.value = value
+        self.config = config
+        self.manager = manager
+        self.usages: list[Usage | None] = []
+
+    def attempt_input(self, query: str, chunks: Any, feedback: str | None) -> Any:
+        """The chain input of one attempt (see :meth:`_Inputs.write`)."""
+        return self.inputs.write(self.value, query, chunks, feedback)
+
+    def attempt_config(self) -> tuple[_UsageCollector, RunnableConfig]:
+        """The config of one attempt's chain run: a child of this run, tagged, collecting usage."""
+        collector = _UsageCollector()
+        callbacks = self.manager.get_child(_attempt_tag())
+        callbacks.add_handler(collector, inherit=True)
+        return collector, patch_config(self.config, callbacks=callbacks)
+
+
+@contextmanager
+def _usages_read_from(call: _ChainCall) -> Iterator[None]:
+    """Within: the loop's ``usage_of`` takes the attempts' tokens from ``call``."""
+    token = _ATTEMPT_USAGE.set(call.usages)
+    try:
+        yield
+    finally:
+        _ATTEMPT_USAGE.reset(token)
+
+
 class GroundedRunnable(Runnable[Input, Output], Generic[Input, Output]):
     """
     A Runnable that re-invokes another until its answer is grounded.
@@ -332,62 +375,34 @@ class GroundedRunnable(Runnable[Input, Output], Generic[Input, Output]):
         self, context_key: str | None, feedback_key: str | None, loop: Loop
     ) -> tuple[Any, Any, Any, Any]:
         """The grounded attempt functions (sync, async, streaming sync and async), built once."""
-        chain, inputs = self.runnable, self._inputs
+        chain = self.runnable
         feedback_arg = "feedback" if feedback_key is not None else None
 
-        def attempt(
-            query: str,
-            chunks: Any,
-            feedback: str | None,
-            value: Any,
-            config: RunnableConfig,
-            manager: CallbackManagerForChainRun,
-            usages: list[Usage | None],
-        ) -> Any:
-            collector, child = _attempt_config(config, manager)
-            output = chain.invoke(inputs.write(value, query, chunks, feedback), child)
-            usages.append(total_usage(collector.usages))
+        def attempt(query: str, chunks: Any, feedback: str | None, call: _ChainCall) -> Any:
+            collector, child = call.attempt_config()
+            output = chain.invoke(call.attempt_input(query, chunks, feedback), child)
+            call.usages.append(total_usage(collector.usages))
             return output
 
-        async def aattempt(
-            query: str,
-            chunks: Any,
-            feedback: str | None,
-            value: Any,
-            config: RunnableConfig,
-            manager: AsyncCallbackManagerForChainRun,
-            usages: list[Usage | None],
-        ) -> Any:
-            collector, child = _attempt_config(config, manager)
-            output = await chain.ainvoke(inputs.write(value, query, chunks, feedback), child)
-            usages.append(total_usage(collector.usages))
+        async def aattempt(query: str, chunks: Any, feedback: str | None, call: _ChainCall) -> Any:
+            collector, child = call.attempt_config()
+            output = await chain.ainvoke(call.attempt_input(query, chunks, feedback), child)
+            call.usages.append(total_usage(collector.usages))
             return output
 
         def attempt_stream(
-            query: str,
-            chunks: Any,
-            feedback: str | None,
-            value: Any,
-            config: RunnableConfig,
-            manager: CallbackManagerForChainRun,
-            usages: list[Usage | None],
+            query: str, chunks: Any, feedback: str | None, call: _ChainCall
         ) -> Iterator[Any]:
-            collector, child = _attempt_config(config, manager)
-            pieces = chain.stream(inputs.write(value, query, chunks, feedback), child)
-            return _counted(pieces, collector, usages)
+            collector, child = call.attempt_config()
+            pieces = chain.stream(call.attempt_input(query, chunks, feedback), child)
+            return _counted(pieces, collector, call.usages)
 
         async def aattempt_stream(
-            query: str,
-            chunks: Any,
-            feedback: str | None,
-            value: Any,
-            config: RunnableConfig,
-            manager: AsyncCallbackManagerForChainRun,
-            usages: list[Usage | None],
+            query: str, chunks: Any, feedback: str | None, call: _ChainCall
         ) -> AsyncIterator[Any]:
-            collector, child = _attempt_config(config, manager)
-            pieces = chain.astream(inputs.write(value, query, chunks, feedback), child)
-            return _acounted(pieces, collector, usages)
+            collector, child = call.attempt_config()
+            pieces = chain.astream(call.attempt_input(query, chunks, feedback), child)
+            return _acounted(pieces, collector, call.usages)
 
         # The call span is named after these: "relapse GroundedRunnable".
         for function in (attempt, aattempt, attempt_stream, aattempt_stream):
@@ -423,33 +438,31 @@ class GroundedRunnable(Runnable[Input, Output], Generic[Input, Output]):
 
     # Calls -------------------------------------------------------------------
 
+    def _begin(
+        self,
+        value: Any,
+        config: RunnableConfig,
+        manager: CallbackManagerForChainRun | AsyncCallbackManagerForChainRun,
+    ) -> tuple[str, Any, _ChainCall]:
+        """The query and chunks of the input ``value``, and the call its attempts share."""
+        query, chunks = self._inputs.read(value)
+        return query, chunks, _ChainCall(self._inputs, value, config, manager)
+
     # LangChain passes ``run_manager`` and ``config`` by these names.
     def _run(
         self, value: Input, run_manager: CallbackManagerForChainRun, config: RunnableConfig
     ) -> RelapseResult:
-        query, chunks = self._inputs.read(value)
-        usages: list[Usage | None] = []
-        token = _ATTEMPT_USAGE.set(usages)
-        try:
-            result: RelapseResult = self._sync.run(
-                query, chunks, None, value, config, run_manager, usages
-            )
-        finally:
-            _ATTEMPT_USAGE.reset(token)
+        query, chunks, call = self._begin(value, config, run_manager)
+        with _usages_read_from(call):
+            result: RelapseResult = self._sync.run(query, chunks, None, call)
         return result
 
     async def _arun(
         self, value: Input, run_manager: AsyncCallbackManagerForChainRun, config: RunnableConfig
     ) -> RelapseResult:
-        query, chunks = self._inputs.read(value)
-        usages: list[Usage | None] = []
-        token = _ATTEMPT_USAGE.set(usages)
-        try:
-            result: RelapseResult = await self._async.run(
-                query, chunks, None, value, config, run_manager, usages
-            )
-        finally:
-            _ATTEMPT_USAGE.reset(token)
+        query, chunks, call = self._begin(value, config, run_manager)
+        with _usages_read_from(call):
+            result: RelapseResult = await self._async.run(query, chunks, None, call)
         return result
 
     def _invoke(
@@ -512,12 +525,11 @@ class GroundedRunnable(Runnable[Input, Output], Generic[Input, Output]):
         value: Any = None
         for part in values:
             value = part if value is None else value + part
-        query, chunks = self._inputs.read(value)
-        usages: list[Usage | None] = []
+        query, chunks, call = self._begin(value, config, run_manager)
         # Set in this stream's own context (LangChain runs every step of it
         # there), where the loop's usage_of reads it between pieces.
-        _ATTEMPT_USAGE.set(usages)
-        stream = self._stream(query, chunks, None, value, config, run_manager, usages)
+        _ATTEMPT_USAGE.set(call.usages)
+        stream = self._stream(query, chunks, None, call)
         opened.append(stream)
         with stream:
             yield from stream
@@ -532,10 +544,9 @@ class GroundedRunnable(Runnable[Input, Output], Generic[Input, Output]):
         value: Any = None
         async for part in values:
             value = part if value is None else value + part
-        query, chunks = self._inputs.read(value)
-        usages: list[Usage | None] = []
-        _ATTEMPT_USAGE.set(usages)
-        stream = await self._astream(query, chunks, None, value, config, run_manager, usages)
+        query, chunks, call = self._begin(value, config, run_manager)
+        _ATTEMPT_USAGE.set(call.usages)
+        stream = await self._astream(query, chunks, None, call)
         opened.append(stream)
         async with stream:
             async for piece in stream:

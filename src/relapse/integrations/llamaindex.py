@@ -53,6 +53,7 @@ from __future__ import annotations
 import inspect
 import threading
 from collections.abc import AsyncGenerator, AsyncIterator, Generator, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -173,6 +174,17 @@ class _QueryUsage:
 _QUERY: ContextVar[_QueryUsage | None] = ContextVar("relapse_llamaindex_query", default=None)
 
 
+@contextmanager
+def _counting_usage() -> Iterator[_QueryUsage]:
+    """A new :class:`_QueryUsage`, counting the LLM calls made within (see :data:`_QUERY`)."""
+    usage = _QueryUsage()
+    token = _QUERY.set(usage)
+    try:
+        yield usage
+    finally:
+        _QUERY.reset(token)
+
+
 class _UsageHandler(BaseEventHandler):
     """Counts the tokens of every LLM end event inside a grounded query; never raises."""
 
@@ -267,6 +279,8 @@ class AsyncResponseStream:
     .. versionadded:: 0.2.0
     """
 
+    # Not a base shared with ResponseStream: the API reference would show a
+    # private base class on both public ones.
     __slots__ = ("_tokens", "response", "source_nodes")
 
     def __init__(self, response: Any, tokens: AsyncIterator[str]) -> None:
@@ -323,6 +337,27 @@ def response_stream(response: Any) -> ResponseStream | AsyncResponseStream:
 def _streams(response: object) -> bool:
     """Whether ``response`` is a LlamaIndex streaming response (it has a ``response_gen``)."""
     return getattr(response, "response_gen", None) is not None
+
+
+def _attempt_output(
+    response: Any,
+    usage: _QueryUsage,
+    opened: list[ResponseStream | AsyncResponseStream],
+    *,
+    streaming: bool,
+) -> Any:
+    """
+    What one attempt hands the loop: the wrapped engine's ``response``, or its stream.
+
+    With ``streaming`` (``release="sentence"``) and a streaming response: its
+    :func:`response_stream`, also appended to ``opened``; else ``response``
+    with the tokens ``usage`` counted in its metadata (see :func:`_with_usage`).
+    """
+    if streaming and _streams(response):
+        # Its nodes now, its tokens as the loop reads them.
+        opened.append(response_stream(response))
+        return opened[-1]
+    return _with_usage(response, total_usage(usage.usages))
 
 
 def _merged_nodes(opened: Sequence[ResponseStream | AsyncResponseStream]) -> list[Any]:
@@ -429,32 +464,17 @@ class GroundedQueryEngine(BaseQueryEngine):
         def ask(
             query: str, bundle: QueryBundle, opened: list[ResponseStream | AsyncResponseStream]
         ) -> Any:
-            usage = _QueryUsage()
-            token = _QUERY.set(usage)
-            try:
+            with _counting_usage() as usage:
                 response = engine.query(_retry_bundle(query, bundle))
-            finally:
-                _QUERY.reset(token)
-            if self._streaming and _streams(response):
-                # Its nodes now, its tokens as the loop reads them.
-                opened.append(response_stream(response))
-                return opened[-1]
-            return _with_usage(response, total_usage(usage.usages))
+            return _attempt_output(response, usage, opened, streaming=self._streaming)
 
         async def aask(
             query: str, bundle: QueryBundle, opened: list[ResponseStream | AsyncResponseStream]
         ) -> Any:
-            usage = _QueryUsage()
-            # Tasks the engine starts copy the context, and with it this object.
-            token = _QUERY.set(usage)
-            try:
+            # Tasks the engine starts copy the context, and with it the usage.
+            with _counting_usage() as usage:
                 response = await engine.aquery(_retry_bundle(query, bundle))
-            finally:
-                _QUERY.reset(token)
-            if self._streaming and _streams(response):
-                opened.append(response_stream(response))
-                return opened[-1]
-            return _with_usage(response, total_usage(usage.usages))
+            return _attempt_output(response, usage, opened, streaming=self._streaming)
 
         # The call span is named after these: "relapse GroundedQueryEngine".
         ask.__qualname__ = aask.__qualname__ = "GroundedQueryEngine"
@@ -526,20 +546,13 @@ def _streaming_response(
     stream: GroundedStream[str], opened: list[ResponseStream | AsyncResponseStream]
 ) -> StreamingResponse:
     """The ``StreamingResponse`` handed to the caller: the released tokens, the attempts' nodes."""
-    first = opened[0].response
 
     def tokens() -> Generator[str, None, None]:
         with stream:
             yield from stream
-        # Done: the nodes every attempt was checked against, and the result.
-        response.source_nodes = _merged_nodes(opened)
-        _with_result(response, stream.result)
+        _streamed(response, opened, stream.result)
 
-    response = StreamingResponse(
-        response_gen=tokens(),
-        source_nodes=list(first.source_nodes or []),
-        metadata=dict(first.metadata or {}),
-    )
+    response = StreamingResponse(response_gen=tokens(), **_first_attempt_fields(opened))
     return response
 
 
@@ -547,21 +560,34 @@ def _astreaming_response(
     stream: AsyncGroundedStream[str], opened: list[ResponseStream | AsyncResponseStream]
 ) -> AsyncStreamingResponse:
     """:func:`_streaming_response` for ``aquery``: an ``AsyncStreamingResponse``."""
-    first = opened[0].response
 
     async def tokens() -> AsyncGenerator[str, None]:
         async with stream:
             async for token in stream:
                 yield token
-        response.source_nodes = _merged_nodes(opened)
-        _with_result(response, stream.result)
+        _streamed(response, opened, stream.result)
 
-    response = AsyncStreamingResponse(
-        response_gen=tokens(),
-        source_nodes=list(first.source_nodes or []),
-        metadata=dict(first.metadata or {}),
-    )
+    response = AsyncStreamingResponse(response_gen=tokens(), **_first_attempt_fields(opened))
     return response
+
+
+def _first_attempt_fields(opened: list[ResponseStream | AsyncResponseStream]) -> dict[str, Any]:
+    """A streaming response's fields while it streams: the first attempt's nodes and metadata."""
+    first = opened[0].response
+    return {
+        "source_nodes": list(first.source_nodes or []),
+        "metadata": dict(first.metadata or {}),
+    }
+
+
+def _streamed(
+    response: StreamingResponse | AsyncStreamingResponse,
+    opened: list[ResponseStream | AsyncResponseStream],
+    result: RelapseResult,
+) -> None:
+    """Finish ``response`` once its tokens are done: every attempt's nodes, and the result."""
+    response.source_nodes = _merged_nodes(opened)
+    _with_result(response, result)
 
 
 #: ``EvaluationResult.feedback`` of a grounded response.

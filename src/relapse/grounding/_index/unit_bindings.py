@@ -10,10 +10,11 @@ twin is that full reading (``tests/grounding/test_unit_lookup.py``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from relapse.grounding._index.unit_lookup import (
+    occurrence_starts,
     search_units,
     search_verdict,
     units_by_number,
@@ -91,6 +92,32 @@ class UnitBindings:
         if self._index.over_budget(self._searched):
             return self._read_all().get(key, frozenset())
         return search_units(self._texts_writing(key), key)
+
+    def occurrences(self, key: Key) -> Iterator[tuple[int, int]]:
+        """
+        Yield where the texts write the number ``key`` in digits, as the caller reads on.
+
+        The occurrences :meth:`written` reads; a lazy index searches only the
+        texts whose digest holds the key's digits. Lazy, so a caller that
+        stops early pays for the texts searched so far only.
+
+        Args:
+            key: A number key (``("n", digits, exponent)``).
+
+        Returns:
+            ``(text, start)`` of each occurrence, text by text (in a text,
+            writing by writing).
+        """
+        texts = self._index.texts
+        digests = self._index.digests
+        digits = key[1]
+        if digests is None or not isinstance(digits, str):
+            positions: Iterable[int] = range(len(texts))
+        else:
+            positions = digests.holding(digits.encode("ascii"))
+        for position in positions:
+            for start in occurrence_starts(texts[position], key):
+                yield position, start
 
     def _read_all(self) -> dict[Key, frozenset[str | None]]:
         """Every number of the texts with its bindings (read once, past the budget)."""

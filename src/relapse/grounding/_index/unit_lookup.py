@@ -94,8 +94,8 @@ def _read(text: str, number: re.Match[str]) -> tuple[Key, str | None]:
     return number_key(integer, fraction, exponent), binding_of(text, number.start(), end)
 
 
-def _occurrences(text: str, key: Key) -> Iterator[str | None]:
-    """Yield the unit of each occurrence of ``key`` in ``text``, writing by writing."""
+def _read_occurrences(text: str, key: Key) -> Iterator[tuple[int, str | None]]:
+    """Yield the start and unit of each occurrence of ``key`` in ``text``, writing by writing."""
     for written in writings(key):
         position = text.find(written)
         while position >= 0:
@@ -106,8 +106,24 @@ def _occurrences(text: str, key: Key) -> Iterator[str | None]:
                     following = number.end()
                     read, unit = _read(text, number)
                     if read == key:
-                        yield unit
+                        yield position, unit
             position = text.find(written, following)
+
+
+def occurrence_starts(text: str, key: Key) -> Iterator[int]:
+    """
+    Yield where ``key`` occurs in ``text`` in digits: the occurrences :func:`search_units` reads.
+
+    Args:
+        text: A text.
+        key: A number key.
+
+    Returns:
+        The start offset of each occurrence, writing by writing (not in
+        text order).
+    """
+    for position, _ in _read_occurrences(text, key):
+        yield position
 
 
 def search_verdict(texts: Iterable[str], key: Key, unit: str) -> str:
@@ -131,7 +147,7 @@ def search_verdict(texts: Iterable[str], key: Key, unit: str) -> str:
 def _units_until_agreeing(texts: Iterable[str], key: Key, unit: str) -> Iterator[str | None]:
     """Yield the bindings of ``key``'s occurrences, up to the first that agrees with ``unit``."""
     for text in texts:
-        for written_unit in _occurrences(text, key):
+        for _, written_unit in _read_occurrences(text, key):
             yield written_unit
             if _agrees(written_unit, unit):
                 return
@@ -155,7 +171,7 @@ def search_units(texts: Iterable[str], key: Key) -> frozenset[str | None]:
         people) of its occurrences in digits (None: bound to none); empty
         when no text writes it in digits.
     """
-    return frozenset(unit for text in texts for unit in _occurrences(text, key))
+    return frozenset(unit for text in texts for _, unit in _read_occurrences(text, key))
 
 
 def units_by_number(texts: Iterable[str]) -> dict[Key, frozenset[str | None]]:
