@@ -59,7 +59,9 @@ import relapse
 from relapse import evaluation
 from relapse.demo import load_items
 from relapse.grounding import sentence_spans
-from relapse.llms.local import LocalModel
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from retry_cost import Completions, openai_server
 
 #: The bundled dev questions (what ``relapse eval --loop`` reads by default).
 DEV = Path(relapse.__file__).resolve().parent / "data" / "dev.jsonl"
@@ -196,33 +198,11 @@ def scripted(token_ms: float, count: int, sentences: int) -> None:
     )
 
 
-class SDKModel:
-    """A loop-evaluation model over the openai SDK: whole answers, or ``stream(prompt)``."""
-
-    build_prompt = staticmethod(LocalModel.build_prompt)
-
-    def __init__(self, client: Any) -> None:
-        self.client = client
-
-    def _create(self, prompt: str, stream: bool) -> Any:
-        extra: dict[str, Any] = (
-            {"stream": True, "stream_options": {"include_usage": True}} if stream else {}
-        )
-        return self.client.completions.create(
-            model="gemma-3-270m",
-            prompt=prompt,
-            max_tokens=80,
-            temperature=0.0,
-            seed=0,
-            stop=["\n"],
-            **extra,
-        )
-
-    def __call__(self, prompt: str) -> Any:
-        return self._create(prompt, stream=False)
+class SDKModel(Completions):
+    """:class:`retry_cost.Completions`, with ``stream(prompt)``: the same request streamed."""
 
     def stream(self, prompt: str) -> Any:
-        return self._create(prompt, stream=True)
+        return self(prompt, stream=True, stream_options={"include_usage": True})
 
 
 def unchecked_first_sentence(model: SDKModel, record: evaluation.QuestionRecord) -> float:
@@ -258,9 +238,6 @@ def server(limit: int | None, threads: int, max_iterations: int, block: int) -> 
     loads of 2 and 6).
     """
     import openai
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from retry_cost import openai_server
 
     records = evaluation.load_questions(DEV)[:limit]
     modes = ("answer", "sentence")

@@ -132,7 +132,8 @@ class Completions:
     def __init__(self, client: Any) -> None:
         self.client = client
 
-    def __call__(self, prompt: str) -> Any:
+    def __call__(self, prompt: str, **extra: Any) -> Any:
+        """One request; ``extra`` adds keyword arguments (``stream=True``) to it."""
         return self.client.completions.create(
             model="gemma-3-270m",
             prompt=prompt,
@@ -140,6 +141,7 @@ class Completions:
             temperature=0.0,
             seed=0,
             stop=["\n"],
+            **extra,
         )
 
 
