@@ -2,27 +2,34 @@
 Render docs/phoenix-trace.png: a recovered call and its check's verdict as Phoenix shows them.
 
 Starts ``phoenix serve`` on free loopback ports in a temporary folder, runs
-``examples/otel-collector/app.py`` against it with content capture on, finds
-the trace and its spans over Phoenix's REST API, and has headless Chromium
-(Debian's ``chromium`` package) open the trace view with the rejected first
-``relapse.iteration`` span selected. The check's verdict is on that span as
-OpenInference's inline evaluation (``evaluations.0.evaluation.*``). Phoenix
-(20.26) keeps it as span attributes, not as one of its annotations (those
-come only through its annotation API), and lists them on the span's
-Attributes tab, which no address selects. So the script clicks that tab,
-widens the table's Key column, turns on row wrapping, searches the table
-for ``evaluations.0.evaluation.`` and screenshots the tree (the call
-recovering: a GUARDRAIL check span under each iteration) beside the
-evaluation's five rows (name, label ``fail``, score 0, annotator kind
-``CODE``, explanation).
+``examples/otel-collector/app.py`` against it with content capture on and
+``relapse.integrations.phoenix.PhoenixAnnotationExporter`` added to the
+app's tracer provider as the docs' snippet adds it (the app itself is left
+as it is for other backends), finds the trace and its spans over Phoenix's
+REST API and waits (up to 60 s) until Phoenix has filed one annotation per
+iteration. The rejected first ``relapse.iteration`` span's inline
+evaluation (``evaluations.0.evaluation.*``) must be the default check's
+verdict (name ``relapse.default``, annotator kind ``CODE``, label ``fail``,
+score 0) and its annotation the same values with the same explanation.
+
+Headless Chromium (Debian's ``chromium`` package) then opens the trace view
+with that span selected; its Info tab holds an Annotations card, collapsed,
+which no address opens. So the script expands the card, switches it to its
+Table view, turns on row wrapping, widens the name column, and screenshots
+the tree (the call recovering: a GUARDRAIL check span under each iteration,
+and each iteration's ``relapse.default`` badge with its score, 0.00 then
+1.00) beside the annotation's row: name ``relapse.default``, kind ``CODE``,
+label ``fail``, score 0, and the explanation.
 
 Chromium is driven over the DevTools protocol on a pipe
 (``--remote-debugging-pipe``: file descriptors 3 and 4, NUL-terminated JSON),
 so nothing but the standard library is needed. The script exits non-zero,
 naming what it missed, when an element it clicks is not on the page or the
-click changes nothing, or when the table shows other rows or values than the
-span's evaluation, cuts one off, or does not fit it in the picture. Phoenix
-and Chromium are stopped by their process ids.
+click changes nothing, when Phoenix holds other annotations than the spans'
+inline evaluations, or when the table shows other columns, rows or values
+than the span's annotation (or the tree other badges), cuts one off, or does
+not fit it in the picture. Phoenix and Chromium are stopped by their process
+ids.
 
     apt-get install chromium
     RELAPSE_PHOENIX_BIN=.venv-phoenix/bin/phoenix .venv/bin/python scripts/phoenix_screenshot.py
@@ -54,11 +61,16 @@ APP = ROOT / "examples" / "otel-collector" / "app.py"
 OUTPUT = ROOT / "docs" / "phoenix-trace.png"
 PROJECT = "relapse-demo"
 #: The picture's size in CSS pixels (device scale 1): the trace tree and the
-#: span pane side by side, the evaluation's keys not cut off.
-WIDTH, HEIGHT = 1600, 900
-#: How far to widen the attribute table's key column (320 px at first), so
-#: that ``evaluations.0.evaluation.annotator_kind`` is not cut off.
-KEY_WIDEN_PX = 80
+#: span pane side by side, wide enough for the annotation table's first five
+#: columns (name to explanation) to fit in the pane's Annotations card.
+WIDTH, HEIGHT = 1840, 900
+#: How far to widen the annotation table's name column (120 px at first),
+#: so that ``relapse.default`` is not cut off.
+NAME_WIDEN_PX = 30
+#: Seconds to wait for Phoenix to file the annotations: it files them
+#: asynchronously and retries one whose span it has not stored yet every
+#: 10 s (Phoenix 20.26), so a few retries' worth.
+ANNOTATION_TIMEOUT_S = 60
 #: Seconds to wait for Chromium's reply to one DevTools command.
 REPLY_TIMEOUT_S = 60
 #: The attribute prefix of the inline evaluation the picture shows.
@@ -71,6 +83,23 @@ CHROMIUM_FLAGS = (
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
     "--hide-scrollbars",
 )  # fmt: skip
+#: What runs the example: app.py imported as a module (it runs nothing on
+#: import), PhoenixAnnotationExporter added to its tracer provider as the
+#: docs' snippet adds it ("The verdict as a Phoenix annotation" in
+#: docs/integrations/tracing-backends.md), then app.py's own main, whose
+#: provider.shutdown() flushes both exporters. app.py itself is unchanged,
+#: so it still sends to any OTLP backend without the exporter.
+APP_WITH_ANNOTATIONS = (
+    "import os, sys\n"
+    "from pathlib import Path\n"
+    "sys.path.insert(0, str(Path(sys.argv[1]).parent))\n"
+    "import app\n"
+    "from opentelemetry.sdk.trace.export import BatchSpanProcessor\n"
+    "from relapse.integrations.phoenix import PhoenixAnnotationExporter\n"
+    "phoenix = os.environ['PHOENIX_COLLECTOR_ENDPOINT']\n"
+    "app.provider.add_span_processor(BatchSpanProcessor(PhoenixAnnotationExporter(phoenix)))\n"
+    "raise SystemExit(app.main())\n"
+)
 #: What the child process runs first (subprocess cannot place a descriptor
 #: at a given number): move the two pipe ends to the file descriptors 3
 #: (Chromium reads commands) and 4 (it writes replies), which
@@ -305,87 +334,145 @@ class Browser:
         self._replies.close()
 
 
-#: The rows of the span's attribute table (two cells: key, value; the
-#: header's key is "Key"), which the page's other table (the project's
-#: traces, behind the trace view) has none of.
-ATTRIBUTE_ROWS = (
-    "[...document.querySelectorAll('tr')].filter(r => r.cells.length === 2"
-    " && r.cells[0].innerText.trim() !== 'Key')"
+#: The span pane's card titled "Annotations" (a collapsible card on the
+#: Info tab, its title followed by the count).
+ANNOTATIONS_CARD = (
+    "[...document.querySelectorAll('section.card')].find(s =>"
+    " s.querySelector('h3.card__title')?.firstChild?.textContent.trim() === 'Annotations')"
 )
+#: The span's annotation table, which the card shows in its Table view.
+ANNOTATION_TABLE = f"{ANNOTATIONS_CARD}?.querySelector('table[data-testid=span-annotations-table]')"
+#: The table's columns the picture shows, in Phoenix's order: an annotation's
+#: name, annotator kind, label, score and explanation (user, source,
+#: identifier, metadata and times follow, scrolled out of the card).
+ANNOTATION_COLUMNS = ("name", "kind", "label", "score", "explanation")
 
 
-def shown_attributes(browser: Browser) -> dict[str, str]:
-    """The rows the span's attribute table shows now: key -> value, as displayed."""
-    rows = browser.evaluate(f"{ATTRIBUTE_ROWS}.map(r => [...r.cells].map(c => c.innerText.trim()))")
-    return {str(key): str(value) for key, value in rows}
+def shown_annotations(browser: Browser) -> list[dict[str, str]]:
+    """The rows the span's annotation table shows now: column -> text, as displayed."""
+    rows = browser.evaluate(
+        f"(() => {{ const table = {ANNOTATION_TABLE}; if (!table) return [];"
+        " const names = [...table.tHead.rows[0].cells].map(c => c.innerText.trim());"
+        " return [...table.tBodies[0].rows].map(r => [...r.cells].map((c, i) =>"
+        " [names[i], c.innerText.trim()]));"
+        " })()"
+    )
+    return [
+        {str(name): str(text) for name, text in row if name in ANNOTATION_COLUMNS} for row in rows
+    ]
 
 
-def screenshot_evaluation(chromium: str, profile: Path, url: str, expected: dict[str, str]) -> None:
+def shown_badges(browser: Browser) -> list[str]:
+    """The annotation badges of the trace tree, top to bottom: name and mean score, as displayed."""
+    badges = browser.evaluate(
+        "[...document.querySelectorAll('.annotation-summary-badge')]"
+        ".map(b => b.innerText.replace(/\\s+/g, ' ').trim())"
+    )
+    return [str(badge) for badge in badges]
+
+
+def screenshot_annotation(
+    chromium: str, profile: Path, url: str, expected: dict[str, str], badges: list[str]
+) -> None:
     """
-    Screenshot the selected span's attributes, searched for the inline evaluation.
+    Screenshot the trace tree and the selected span's annotation table.
 
-    ``expected`` maps each ``evaluations.0.evaluation.*`` key to the text the
-    table must show for it (Phoenix's rendering of the span's value); exits
-    naming the difference when the table shows anything else.
+    ``expected`` maps each of ``ANNOTATION_COLUMNS`` to the text the table's
+    one row must show for it; ``badges`` is what the tree's annotation
+    badges must read, top to bottom (``"relapse.default μ 0.00"``). Exits
+    naming the difference when the page shows anything else, and naming the
+    element when one is not on the page or clicking it changes nothing.
     """
     browser = Browser(chromium, profile)
     try:
         browser.open(url)
-        attributes_tab = (
-            "[...document.querySelectorAll('[role=tab]')]"
-            ".find(e => e.innerText.trim() === 'Attributes')"
+        info_tab = (
+            "[...document.querySelectorAll('[role=tab]')].find(e => e.innerText.trim() === 'Info')"
+        )
+        browser.locate(info_tab, "the selected span's Info tab")
+        if browser.evaluate(f"{info_tab}.getAttribute('aria-selected')") != "true":
+            sys.exit("the selected span's pane opened on another tab than Info")
+        disclosure = f"{ANNOTATIONS_CARD}?.querySelector('button.card__collapsible-button')"
+        expanded = f"{disclosure}?.getAttribute('aria-expanded') === 'true'"
+        browser.locate(disclosure, "the disclosure button of the span's Annotations card")
+        if not browser.evaluate(expanded):
+            browser.click(
+                disclosure, "the disclosure button of the span's Annotations card", until=expanded
+            )
+        table_view = (
+            f"[...({ANNOTATIONS_CARD}?.querySelectorAll('[role=radio]') ?? [])]"
+            ".find(e => e.innerText.trim() === 'Table')"
         )
         browser.click(
-            attributes_tab,
-            "the selected span's Attributes tab",
-            until=f"{attributes_tab}.getAttribute('aria-selected') === 'true'",
+            table_view,
+            "the Table view of the span's Annotations card",
+            until=f"{table_view}?.getAttribute('aria-checked') === 'true' && !!{ANNOTATION_TABLE}",
         )
-        key_header = "[...document.querySelectorAll('th')].find(e => e.innerText.trim() === 'Key')"
-        resizer = f"{key_header}?.querySelector('.resizer')"
-        browser.locate(resizer, "the resize handle of the attribute table's Key column")
-        key_width = f"{key_header}.getBoundingClientRect().width"
-        before = browser.evaluate(key_width)
-        browser.drag(resizer, "the resize handle of the attribute table's Key column", KEY_WIDEN_PX)
-        after = browser.evaluate(key_width)
-        if after < before + KEY_WIDEN_PX - 1:
-            sys.exit(f"dragging the Key column's handle widened it from {before} to {after} px")
-        # Long values wrap onto more lines instead of ending in an ellipsis
-        # (the button then reads "Clip each row to a single line").
-        attribute_card = f"{key_header}?.closest('section')"
+        # The explanation wraps onto more lines instead of running past the
+        # card's edge (the button then reads "Clip each row to a single line").
         browser.click(
-            f"{attribute_card}?.querySelector("
+            f"{ANNOTATIONS_CARD}?.querySelector("
             "'button[aria-label=\"Wrap each row over as many lines as it needs\"]')",
-            "the attribute table's wrap-rows button",
-            until=f"!!{attribute_card}?.querySelector("
+            "the annotation table's wrap-rows button",
+            until=f"!!{ANNOTATIONS_CARD}?.querySelector("
             '\'button[aria-label="Clip each row to a single line"][aria-pressed="true"]\')',
         )
-        browser.click(
-            f"{attribute_card}?.querySelector("
-            "'button[aria-label=\"Search JSON keys and values\"]')",
-            "the search button of the span's attributes",
-            until="document.activeElement?.placeholder === 'Search attributes'",
+        name_header = (
+            f"[...({ANNOTATION_TABLE}?.querySelectorAll('th') ?? [])]"
+            ".find(e => e.innerText.trim() === 'name')"
         )
-        browser.call("Input.insertText", {"text": EVALUATION})
-        # The search filters the table a moment after the typing: wait until
-        # the evaluation's rows, and only they, are left.
+        resizer = f"{name_header}?.querySelector('.resizer')"
+        browser.locate(resizer, "the resize handle of the annotation table's name column")
+        name_width = f"{name_header}.getBoundingClientRect().width"
+        before = browser.evaluate(name_width)
+        browser.drag(
+            resizer, "the resize handle of the annotation table's name column", NAME_WIDEN_PX
+        )
+        after = browser.evaluate(name_width)
+        if after < before + NAME_WIDEN_PX - 1:
+            sys.exit(f"dragging the name column's handle widened it from {before} to {after} px")
+        headers = browser.evaluate(
+            f"[...{ANNOTATION_TABLE}.tHead.rows[0].cells].map(c => c.innerText.trim())"
+        )
+        if tuple(headers[: len(ANNOTATION_COLUMNS)]) != ANNOTATION_COLUMNS:
+            sys.exit(
+                f"the annotation table's columns are {headers}, not {ANNOTATION_COLUMNS} first"
+            )
         shown = wait_for(
-            lambda: (rows := shown_attributes(browser)) == expected and rows,
-            f"the attribute table to show exactly {expected}",
+            lambda: (rows := shown_annotations(browser)) == [expected] and rows,
+            f"the annotation table to show exactly one row, {expected}",
             timeout_s=30,
         )
-        visible = browser.evaluate(
-            f"{ATTRIBUTE_ROWS}.every(r => r.getBoundingClientRect().bottom <= {HEIGHT})"
+        if (tree := shown_badges(browser)) != badges:
+            sys.exit(f"the trace tree's annotation badges read {tree}, not {badges}")
+        # Every cell of the five columns is inside the card (not scrolled
+        # out of it, nor under its pinned delete column) and the picture.
+        shown_cells = (
+            f"[...{ANNOTATION_TABLE}.rows]"
+            f".flatMap(r => [...r.cells].slice(0, {len(ANNOTATION_COLUMNS)}))"
         )
-        if not visible:
-            sys.exit(f"the evaluation's rows do not all fit in {WIDTH}x{HEIGHT}: {shown}")
+        outside = browser.evaluate(
+            f"(() => {{ const card = {ANNOTATIONS_CARD}.getBoundingClientRect();"
+            f" const pinned = [...{ANNOTATION_TABLE}.tHead.rows[0].cells].at(-1)"
+            ".getBoundingClientRect().left;"
+            f" return {shown_cells}.filter(c => {{ const box = c.getBoundingClientRect();"
+            f" return box.left < card.left || box.right > Math.min(card.right, pinned)"
+            f" || box.bottom > {HEIGHT}; }}).map(c => {{ const box = c.getBoundingClientRect();"
+            " return `${c.innerText.trim()} at x ${box.left}-${box.right}, y to ${box.bottom}"
+            " (the card's cells end at x ${Math.min(card.right, pinned)})`; }); })()"
+        )
+        if outside:
+            sys.exit(f"the annotation table does not fit {outside} in {WIDTH}x{HEIGHT}: {shown}")
         cut_off = browser.evaluate(
-            f"{ATTRIBUTE_ROWS}.flatMap(r => [...r.querySelectorAll('*')])"
+            f"{shown_cells}.flatMap(c => [c, ...c.querySelectorAll('*')])"
             ".filter(e => e.scrollWidth > e.clientWidth).map(e => e.innerText.trim())"
         )
         if cut_off:
-            sys.exit(f"the attribute table cuts off {cut_off}: widen KEY_WIDEN_PX or WIDTH")
-        # The filtered table is drawn; let the search box's debounce and the
-        # layout settle before the capture.
+            sys.exit(f"the annotation table cuts off {cut_off}: widen NAME_WIDEN_PX or WIDTH")
+        # The mouse, left on the name column's handle by the drag, would
+        # draw it highlighted: move it to the span pane's empty foot.
+        browser.mouse("mouseMoved", WIDTH - 200, HEIGHT - 20, held=False)
+        # The table is drawn; let the layout settle before the capture.
         time.sleep(1.0)
         browser.screenshot(OUTPUT)
     finally:
@@ -421,10 +508,13 @@ def main() -> None:
             OTEL_EXPORTER_OTLP_HEADERS=f"x-project-name={PROJECT}",
             OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT="true",
         )
+        app_env["PHOENIX_COLLECTOR_ENDPOINT"] = base
         done = subprocess.run(
-            [sys.executable, str(APP)], env=app_env, capture_output=True, text=True,
-            timeout=120, check=True,
+            [sys.executable, "-c", APP_WITH_ANNOTATIONS, str(APP)], env=app_env,
+            capture_output=True, text=True, timeout=120, check=False,
         )  # fmt: skip
+        if done.returncode != 0:
+            sys.exit(f"app.py exited with {done.returncode}:\n{done.stdout}{done.stderr}")
         match = re.search(r"trace id: ([0-9a-f]{32})", done.stdout)
         if match is None:
             sys.exit(f"app.py printed no trace id:\n{done.stdout}")
@@ -434,27 +524,62 @@ def main() -> None:
         spans = wait_for(
             lambda: len(data := get(spans_url)["data"]) >= 8 and data, "the trace in phoenix"
         )
-        rejected = min(
+        iterations = sorted(
             (s for s in spans if s["name"] == "relapse.iteration"), key=lambda s: s["start_time"]
         )
+        if len(iterations) != 2:
+            sys.exit(f"the trace has {len(iterations)} relapse.iteration spans, not 2")
+        rejected = iterations[0]
         evaluation = {
-            key: value
+            key.removeprefix(EVALUATION): value
             for key, value in rejected["attributes"].items()
             if key.startswith(EVALUATION)
         }
-        if evaluation.get(EVALUATION + "label") != "fail":
-            sys.exit(f"the first iteration span carries no failing inline evaluation: {evaluation}")
-        # The table shows each value as Phoenix prints it: a whole-number
-        # double without its fraction (0.0 as "0").
-        expected = {
-            key: format(value, "g") if isinstance(value, float) else str(value)
-            for key, value in evaluation.items()
+        # The span's inline evaluation must be the default check's verdict on
+        # the wrong year, and Phoenix's annotation exactly that evaluation.
+        wanted = {"name": "relapse.default", "annotator_kind": "CODE", "label": "fail", "score": 0}
+        if {key: evaluation.get(key) for key in wanted} != wanted:
+            sys.exit(f"the first iteration span's inline evaluation is not {wanted}: {evaluation}")
+        annotations_url = f"{base}/v1/projects/{PROJECT}/span_annotations?" + "&".join(
+            f"span_ids={s['context']['span_id']}" for s in iterations
+        )
+        annotations = wait_for(
+            lambda: len(data := get(annotations_url)["data"]) >= 2 and data,
+            "phoenix to file the two iterations' annotations",
+            timeout_s=ANNOTATION_TIMEOUT_S,
+        )
+        by_span = {a["span_id"]: a for a in annotations}
+        if len(annotations) != 2 or len(by_span) != 2:
+            sys.exit(f"phoenix holds other annotations than one per iteration: {annotations}")
+        annotation = by_span.get(rejected["context"]["span_id"])
+        if annotation is None:
+            sys.exit(f"the rejected iteration's span has no annotation: {annotations}")
+        filed = {
+            "name": annotation["name"],
+            "annotator_kind": annotation["annotator_kind"],
+            **annotation["result"],
         }
+        if filed != {**evaluation, "explanation": evaluation.get("explanation")}:
+            sys.exit(f"phoenix filed {filed}, not the span's inline evaluation {evaluation}")
+        # The table shows each value as Phoenix prints it: a whole-number
+        # score without its fraction (0.0 as "0").
+        expected = {
+            "name": filed["name"],
+            "kind": filed["annotator_kind"],
+            "label": filed["label"],
+            "score": format(filed["score"], "g"),
+            "explanation": filed["explanation"] or "",
+        }
+        # Each iteration's badge in the tree: the name and the mean score.
+        badges = [
+            f"{a['name']} μ {a['result']['score']:.2f}"
+            for a in (by_span[s["context"]["span_id"]] for s in iterations)
+        ]
         (project,) = [p for p in get(base + "/v1/projects")["data"] if p["name"] == PROJECT]
         url = (
             f"{base}/projects/{project['id']}/traces/{trace_id}?selectedSpanNodeId={rejected['id']}"
         )
-        screenshot_evaluation(chromium, workdir / "chromium", url, expected)
+        screenshot_annotation(chromium, workdir / "chromium", url, expected, badges)
         print(f"wrote {OUTPUT} ({url})")
     finally:
         stop(server)
