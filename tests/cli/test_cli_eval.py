@@ -9,9 +9,10 @@ import sys
 import types
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 import relapse.evaluation
 import relapse.llms.local
@@ -242,30 +243,37 @@ def fake_openai_module(usage: bool) -> types.ModuleType:
 OPENAI = ("--model", "openai", "--base-url", "u", "--model-name", "m")
 
 
+def run_one_question(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *options: str
+) -> tuple[types.ModuleType, Result, Any]:
+    """
+    Run ``relapse eval --loop`` on one question with ``options``, over the fake openai module.
+
+    Returns the module (what it made), the click result (exit code 0
+    asserted) and the JSON report.
+    """
+    module = fake_openai_module(usage=True)
+    monkeypatch.setitem(sys.modules, "relapse.llms.openai", module)
+    path = write(tmp_path, [{"question": "first|", "passages": ["p"]}])
+    out = tmp_path / "loop.json"
+    result = runner.invoke(main, ["eval", "--loop", str(path), *options, "--json", str(out)])
+    assert 0 == result.exit_code, result.output
+    return module, result, json.loads(out.read_text(encoding="utf-8"))
+
+
 class TestEvalLoopOpenAI:
     def test_openai_model_options_and_token_counts(
         self, runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     ) -> None:
         """--model openai: the client gets the URL, name, api and temperature 0; usage counts."""
-        module = fake_openai_module(usage=True)
-        monkeypatch.setitem(sys.modules, "relapse.llms.openai", module)
-        path = write(tmp_path, [{"question": "first|", "passages": ["p"]}])
-        out = tmp_path / "loop.json"
-        result = runner.invoke(
-            main,
-            [
-                *("eval", "--loop", str(path), "--model", "openai", "--json", str(out)),
-                *(
-                    "--base-url",
-                    "http://127.0.0.1:9/v1",
-                    "--model-name",
-                    "m",
-                    "--api",
-                    "completions",
-                ),
-            ],
+        module, _, data = run_one_question(
+            runner,
+            tmp_path,
+            monkeypatch,
+            "--model",
+            "openai",
+            *("--base-url", "http://127.0.0.1:9/v1", "--model-name", "m", "--api", "completions"),
         )
-        assert 0 == result.exit_code, result.output
         [options] = module.made  # type: ignore[attr-defined]
         assert ("m", "http://127.0.0.1:9/v1", "completions", {"temperature": 0.0}) == (
             options["model"],
@@ -273,24 +281,16 @@ class TestEvalLoopOpenAI:
             options["api"],
             options["sampling"].options,  # type: ignore[attr-defined]
         )
-        data = json.loads(out.read_text(encoding="utf-8"))
         assert ("grounded_first_try", 12) == (data["runs"][0]["outcome"], data["runs"][0]["tokens"])
 
     def test_release_sentence_streams_from_the_server(
         self, runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     ) -> None:
         """--model openai --release sentence: a second client with stream=True; its usage counts."""
-        module = fake_openai_module(usage=True)
-        monkeypatch.setitem(sys.modules, "relapse.llms.openai", module)
-        path = write(tmp_path, [{"question": "first|", "passages": ["p"]}])
-        out = tmp_path / "loop.json"
-        result = runner.invoke(
-            main,
-            [*("eval", "--loop", str(path), *OPENAI, "--release", "sentence", "--json", str(out))],
+        module, result, data = run_one_question(
+            runner, tmp_path, monkeypatch, *OPENAI, "--release", "sentence"
         )
-        assert 0 == result.exit_code, result.output
         assert [None, True] == [options.get("stream") for options in module.made]  # type: ignore[attr-defined]
-        data = json.loads(out.read_text(encoding="utf-8"))
         run = data["runs"][0]
         assert ("grounded_first_try", "Fine.", 12, 2) == (
             run["outcome"],

@@ -75,6 +75,18 @@ def free_port() -> int:
     return port
 
 
+def verdict_of(annotation: dict[str, Any]) -> tuple[Any, ...]:
+    """An annotation as Phoenix's REST API returns it: (name, kind, label, score, explanation)."""
+    result = annotation["result"]
+    return (
+        annotation["name"],
+        annotation["annotator_kind"],
+        result["label"],
+        result["score"],
+        result["explanation"],
+    )
+
+
 def get(url: str) -> Any:
     with urllib.request.urlopen(url, timeout=10) as response:
         body = response.read()
@@ -271,16 +283,7 @@ def test_app_trace_in_phoenix(phoenix: str) -> None:
     assert {
         span_id(first): ("relapse.default", "CODE", "fail", 0.0, "FG002: 1 failing span(s)"),
         span_id(second): ("relapse.default", "CODE", "pass", 1.0, None),
-    } == {
-        a["span_id"]: (
-            a["name"],
-            a["annotator_kind"],
-            a["result"]["label"],
-            a["result"]["score"],
-            a["result"]["explanation"],
-        )
-        for a in get(annotations_url)["data"]
-    }
+    } == {a["span_id"]: verdict_of(a) for a in get(annotations_url)["data"]}
 
 
 def test_the_docs_snippet_makes_each_verdict_a_phoenix_annotation(
@@ -321,14 +324,4 @@ def test_the_docs_snippet_makes_each_verdict_a_phoenix_annotation(
     assert {
         ids[0]: ("relapse.default", "CODE", "fail", 0.0, "FG002: 1 failing span(s)", "API"),
         ids[1]: ("relapse.default", "CODE", "pass", 1.0, None, "API"),
-    } == {
-        a["span_id"]: (
-            a["name"],
-            a["annotator_kind"],
-            a["result"]["label"],
-            a["result"]["score"],
-            a["result"]["explanation"],
-            a["source"],
-        )
-        for a in annotations
-    }
+    } == {a["span_id"]: (*verdict_of(a), a["source"]) for a in annotations}
