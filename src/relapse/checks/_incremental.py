@@ -381,7 +381,6 @@ class IncrementalCheck:
         "_resume",
         "_sentence_start",
         "_spans",
-        "_starts",
         "_text",
         "_window",
         "whole_checks",
@@ -422,7 +421,6 @@ class IncrementalCheck:
         self._resume = 0
         self._sentence_start = 0
         self._spans: list[tuple[int, int]] = []
-        self._starts: list[int] = []  # the spans' starts, for bisecting
         # Per confirmed sentence: the text length from which its verdict is final.
         self._ready_at: list[int | None] = []
         self._ready: list[bool] = []
@@ -477,7 +475,6 @@ class IncrementalCheck:
         if ends:
             for span in spans_between(full, self._sentence_start, ends):
                 self._spans.append(span)
-                self._starts.append(span[0])
                 self._ready_at.append(None)
                 self._ready.append(False)
             self._sentence_start = ends[-1]
@@ -587,7 +584,7 @@ class IncrementalCheck:
             # it stopped, here the start, when a window may apply).
             return None
         self._quotes.update(text)
-        self._window = window_start(text, self._starts, first, self._quotes, self._window)
+        self._window = window_start(text, self._spans, first, self._quotes, self._window)
         start = self._window
         if not start:
             return None
@@ -725,7 +722,6 @@ class IncrementalCheck:
         ends, _ = sentence_ends(text, self._resume, final=True)
         for span in spans_between(text, self._sentence_start, [*ends, len(text)]):
             self._spans.append(span)
-            self._starts.append(span[0])
             self._ready_at.append(len(text))
             self._ready.append(True)
         verdict = _verdict(self._bound, text)

@@ -37,6 +37,7 @@ the two paths).
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from operator import itemgetter
 
 from relapse.grounding._check import BoundGroundingCheck
 from relapse.grounding._echo import COPY_SHARE
@@ -275,7 +276,7 @@ def _last_boundary(text: str, after: int) -> int | None:
 
 def window_start(
     text: str,
-    starts: list[int],
+    spans: list[tuple[int, int]],
     released: int,
     quotes: QuoteTracker,
     previous: int,
@@ -285,7 +286,7 @@ def window_start(
 
     Args:
         text: The text fed so far.
-        starts: The start offset of every sentence confirmed so far, in order.
+        spans: The ``(start, end)`` of every sentence confirmed so far, in order.
         released: Where the first sentence not released starts.
         quotes: The text's quotation pairing, updated.
         previous: The window start chosen before (0: none), still valid.
@@ -299,10 +300,10 @@ def window_start(
         limit = min(limit, undecided)
     if limit <= previous:
         return previous
-    at = bisect_right(starts, limit) - 1
+    at = bisect_right(spans, limit, key=itemgetter(0)) - 1
     # A few candidates back, not more: the previous start stays valid.
     for index in range(at, max(-1, at - 8), -1):
-        start = starts[index]
+        start = spans[index][0]
         if start <= previous:
             break
         if _clean(text[start]) and text[start - 1] in _BEFORE_START and not quotes.spans(start):
