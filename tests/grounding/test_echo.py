@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import relapse
@@ -314,6 +315,10 @@ _PIECES = st.sampled_from(
 _TEXTS = st.lists(_PIECES | st.text(max_size=12), max_size=4).map("".join)
 
 
+#: Thirty distinct words, enough for a copy of them to be no answer (MIN_COPY_WORDS is 20).
+_THIRTY_WORDS = " ".join(f"w{i}" for i in range(30))
+
+
 class TestFoldedChunks:
     """``FoldedChunks.holding`` gives the copy rule the verdict every chunk folded gives."""
 
@@ -345,6 +350,11 @@ class TestFoldedChunks:
 
     @given(st.lists(_TEXTS, max_size=5), _TEXTS, st.sampled_from(["", MICE_QUESTION]))
     @settings(max_examples=400)
+    @example(  # chunks holding the separator: an empty piece (found by this test under CI)
+        [_THIRTY_WORDS + CHUNK_SEPARATOR, CHUNK_SEPARATOR + _THIRTY_WORDS],
+        CHUNK_SEPARATOR * 2 + _THIRTY_WORDS + " " + _THIRTY_WORDS,
+        "",
+    )
     def test_copies_agree_with_every_chunk_folded(
         self, texts: list[str], noise: str, question: str
     ) -> None:
@@ -361,6 +371,33 @@ class TestFoldedChunks:
         answer = "DIE STRASSE " + MICE.upper()
         assert [fold(chunk)] == FoldedChunks([WOOL, chunk]).holding([fold(answer)[:40]])[0]
         assert [COPY] == copy_verdict(answer, (WOOL, chunk))
+
+    def test_chunks_holding_the_separator_cost_bounded_memory(self) -> None:
+        """
+        Chunks split at a separator they hold give empty pieces; an empty piece covers nothing.
+
+        ``find("")`` matches at every offset without moving on, so counting
+        an empty piece's occurrences never ended: the check took memory until
+        the machine ran out. Run in a child capped at 1 GB of address space,
+        so that a regression fails here instead of taking the test run down.
+        The answer repeats the chunks' 30 words twice after two separators:
+        ``W`` (the words, folded) covers both copies, 2 * len(W) of
+        2 * len(W) + 3 characters, over 0.8: a copy.
+        """
+        code = """
+import resource
+resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+from relapse.grounding import _echo
+from relapse.grounding._index.folded import FoldedChunks
+words = " ".join(f"w{i}" for i in range(30))
+texts = [words + "\\x00", "\\x00" + words]
+answer = "\\x00\\x00" + words + " " + words
+print(_echo._covered("abcabc", ["", "bc"]), _echo.copies(answer, "", FoldedChunks(texts).holding))
+"""
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+        )
+        assert (0, "4 True\n") == (done.returncode, done.stdout), done.stderr[-2000:]
 
 
 class TestFoldFastPath:

@@ -189,6 +189,11 @@ def _covered(text: str, pieces: Iterable[str]) -> int:
     """How many characters of ``text`` the occurrences of ``pieces`` cover (their union)."""
     spans: list[tuple[int, int]] = []
     for piece in pieces:
+        if not piece:
+            # An empty piece covers nothing, and find("") matches at every
+            # offset without moving on: chunks split at a separator they
+            # hold themselves give empty pieces.
+            continue
         at = text.find(piece)
         while at >= 0:
             spans.append((at, at + len(piece)))
