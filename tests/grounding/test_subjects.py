@@ -15,10 +15,14 @@ its verb, the question stating the number.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from relapse.grounding import default_grounding_check
 from relapse.grounding._read.subjects import (
+    SENTENCE_ENDS,
     SENTENCE_WINDOW,
+    Sentences,
     other_kind,
     sentence_at,
     singular,
@@ -229,3 +233,68 @@ def test_singular_and_sentence_at() -> None:
     assert sentence_at(text, start, start + 2) == (11, 40)
     assert text[11:40] == "Robusta plants yield 35 bags."
     assert words_of(text, 11, 40) == frozenset({"robusta", "plant", "yield", "bag"})
+
+
+def reference_sentence_at(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The rule of :meth:`Sentences.at` as its docstring states it: one search per mark and side."""
+    low = max(0, start - SENTENCE_WINDOW)
+    first = -1
+    for mark in SENTENCE_ENDS:
+        found = text.rfind(mark, low, start)
+        if found >= 0:
+            first = max(first, found + len(mark))
+    if first < 0:
+        if low:
+            return None
+        first = 0
+    high = min(len(text), end + SENTENCE_WINDOW)
+    last = high
+    for mark in SENTENCE_ENDS:
+        found = text.find(mark, end, high)
+        if 0 <= found < last:
+            last = found + len(mark.rstrip())
+    if last == high and high < len(text):
+        return None
+    while first < start and text[first].isspace():
+        first += 1
+    while last > end and text[last - 1].isspace():
+        last -= 1
+    return first, last
+
+
+# Sentence marks and their parts, in runs long enough to cross the window.
+_MARKED = st.text(alphabet=list('.?!")\u201d \nab\u00a0'), max_size=60)
+_FILLER = st.sampled_from(["", "x" * (SENTENCE_WINDOW - 3), "word " * 70])
+
+
+class TestSentences:
+    """``Sentences.at`` finds, by bisection, the sentence a search per mark finds."""
+
+    @settings(max_examples=400, deadline=None)
+    @given(
+        parts=st.lists(st.tuples(_MARKED, _FILLER), max_size=8),
+        data=st.data(),
+    )
+    def test_agrees_with_a_search_per_mark(
+        self, parts: list[tuple[str, str]], data: st.DataObject
+    ) -> None:
+        text = "".join(marked + filler for marked, filler in parts)
+        sentences = Sentences(text)
+        for _ in range(5):
+            start = data.draw(st.integers(0, len(text)))
+            end = data.draw(st.integers(start, min(len(text), start + 5)))
+            assert sentences.at(start, end) == reference_sentence_at(text, start, end)
+
+    def test_hand_worked(self) -> None:
+        # Marks: '." ' at 7 (the sentence ends after its quote), ".) " at 21, "\n" at 29.
+        text = 'He "ran." Then (a 5 b.) c 7 d\ne 9'
+        assert text.index('." ') == 7
+        five, seven, nine = text.index("5"), text.index("7"), text.index("9")
+        assert Sentences(text).at(five, five + 1) == (10, 23)  # "Then (a 5 b.)"
+        assert text[10:23] == "Then (a 5 b.)"
+        assert Sentences(text).at(seven, seven + 1) == (24, 29)  # "c 7 d", the break excluded
+        assert Sentences(text).at(nine, nine + 1) == (30, 33)  # "e 9", to the text's end
+        # A sentence longer than the window on a side that is not the text's edge.
+        long = "a. " + "w" * SENTENCE_WINDOW + " 5 " + "w" * SENTENCE_WINDOW + " b. c"
+        at = long.index(" 5 ") + 1
+        assert Sentences(long).at(at, at + 1) is None

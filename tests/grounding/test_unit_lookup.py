@@ -12,11 +12,14 @@ from hypothesis import strategies as st
 import relapse.grounding._index.text_index as index_module
 from relapse._results import GroundingResult
 from relapse.grounding import default_grounding_check
+from relapse.grounding._index.text_index import TextIndex
 from relapse.grounding._index.unit_lookup import (
     AGREE,
     CONFLICT,
     FOREIGN,
     UNRELATED,
+    occurrence_starts,
+    search_units,
     search_verdict,
     units_by_number,
     verdict_of,
@@ -145,3 +148,37 @@ class TestInTheCheck:
     def test_the_same_verdicts_both_ways(self, chunks: list[str], answer: str) -> None:
         searching, reading = _both(chunks, answer)
         assert searching == reading
+
+
+class TestTheView:
+    """``UnitBindings`` gives the occurrences and verdicts that searching every text gives."""
+
+    @settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(
+        # NUL, the chunk separator, inside a text too: positions must still map.
+        texts=st.lists(st.one_of(_TEXT, _TEXT.map(lambda text: text + "\x00" + text)), max_size=5),
+        key=st.sampled_from(_KEYS),
+        unit=st.sampled_from(_CANONICAL_UNITS),
+    )
+    def test_occurrences_and_verdicts_as_every_text_gives_them(
+        self, texts: list[str], key: Key, unit: str
+    ) -> None:
+        every = [
+            (position, start)
+            for position, text in enumerate(texts)
+            for start in occurrence_starts(text, key)
+        ]
+        view = TextIndex(texts).units
+        assert list(view.occurrences(key)) == every
+        assert view.verdict(key, unit) == search_verdict(texts, key, unit)
+        assert view.written(key) == search_units(texts, key)
+
+    def test_by_hand(self) -> None:
+        # 3,800 is written "3,800" in the second text, "3.8 thousand" in the
+        # fourth and "3800" in the last, which the writings "38" (hundred,
+        # read on to 3800) and "3800" both find; "38 cats" is another number.
+        texts = ["38 cats", "cost 3,800 km", "nothing", "3.8 thousand km", "x3800 kg"]
+        view = TextIndex(texts).units
+        key = number_key("3800", "", 0)
+        assert list(view.occurrences(key)) == [(1, 5), (3, 0), (4, 1), (4, 1)]
+        assert view.written(key) == frozenset({"km", "kg"})

@@ -58,9 +58,9 @@ from relapse.grounding._read.quotes import (
     word_count,
 )
 from relapse.grounding._read.subjects import (
+    Sentences,
     may_tell_kind,
     other_kind,
-    sentence_at,
     shares_kind,
     subject,
     words_of,
@@ -260,6 +260,7 @@ class BoundGroundingCheck:
     """
 
     __slots__ = (
+        "_chunk_sentences",
         "_chunks",
         "_config",
         "_copy_context",
@@ -284,6 +285,9 @@ class BoundGroundingCheck:
         self._known_words: frozenset[str] | None = None
         # The folded question and chunks FG004's copy rule compares (built on first use).
         self._copy_context: tuple[str, FoldedChunks] | None = None
+        # The sentence ends of the chunks the subject rule reads, by position
+        # (each found on first use, once).
+        self._chunk_sentences: dict[int, Sentences] = {}
 
     def _names(self) -> frozenset[str]:
         """Return the folded words of the chunks and the question (FG005; built on first use)."""
@@ -440,6 +444,7 @@ class BoundGroundingCheck:
         runs: dict[tuple[int, int], tuple[tuple[str, ...], frozenset[str]]] = {}
         verdicts: dict[tuple[Key, tuple[int, int]], bool] = {}
         question = self._question
+        sentences: Sentences | None = None  # found at the first number the rule reads
         for code, start, end, support in supported:
             if (
                 code != FG001
@@ -448,7 +453,9 @@ class BoundGroundingCheck:
                 or (question is not None and support in question.keys)
             ):
                 continue
-            sentence = sentence_at(answer, start, end)
+            if sentences is None:
+                sentences = Sentences(answer)
+            sentence = sentences.at(start, end)
             if sentence is None:
                 continue
             read = runs.get(sentence)
@@ -481,7 +488,7 @@ class BoundGroundingCheck:
             if count == MAX_SUBJECT_OCCURRENCES:
                 return False
             text = chunks.texts[position]
-            sentence = sentence_at(text, start, start + 1)
+            sentence = self._sentence_in_chunk(position, start, start + 1)
             if sentence is None:
                 return False
             chunk_run = subject(text, *sentence)
@@ -497,6 +504,13 @@ class BoundGroundingCheck:
         if value is None or chunks.words.has(value):
             return False
         return all(self._names_kind(mods, head) for mods, head in kinds)
+
+    def _sentence_in_chunk(self, position: int, start: int, end: int) -> tuple[int, int] | None:
+        """Return the sentence of chunk ``position`` holding ``start:end`` (:meth:`.Sentences.at`)."""
+        sentences = self._chunk_sentences.get(position)
+        if sentences is None:
+            sentences = self._chunk_sentences[position] = Sentences(self._chunks.texts[position])
+        return sentences.at(start, end)
 
     def _names_kind(self, mods: tuple[str, ...], head: str) -> bool:
         """
@@ -524,10 +538,10 @@ class BoundGroundingCheck:
             )
             seen = 0
             named = False
-            for text in texts:
+            for position, text in enumerate(texts):
                 for match in pattern.finditer(text):
                     seen += 1
-                    sentence = sentence_at(text, match.start(), match.end())
+                    sentence = self._sentence_in_chunk(position, match.start(), match.end())
                     if (
                         sentence is not None
                         and (

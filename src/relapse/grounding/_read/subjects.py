@@ -20,6 +20,7 @@ characters of the number, and one longer than that has no subject here
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 
 from relapse.grounding._text import fold
 
@@ -97,52 +98,93 @@ SENTENCE_ENDS = (
 )
 
 
+# Every mark of SENTENCE_ENDS, found in one pass. No two marks overlap (each
+# but the line break ends in a space, and none starts with one, a quote or a
+# parenthesis), so the matches left to right are every occurrence of each.
+_SENTENCE_END = re.compile(r"(?:[.?!][\"\u201d]?|\.\)) |\n")
+
+
+class Sentences:
+    """
+    The sentence ends of one text, found once, for :meth:`at` lookups by bisection.
+
+    Built in one regular-expression pass over the text (linear in it); each
+    lookup then costs two bisections, where searching for every mark of
+    :data:`SENTENCE_ENDS` around each number cost a search per mark and side.
+    """
+
+    __slots__ = ("_ends", "_starts", "_text")
+
+    def __init__(self, text: str) -> None:
+        """
+        Find the sentence ends of ``text``.
+
+        Args:
+            text: An answer or a chunk.
+        """
+        self._text = text
+        spans = [match.span() for match in _SENTENCE_END.finditer(text)]
+        #: Where each mark starts, and where it ends (after its space), in order.
+        self._starts = [start for start, _ in spans]
+        self._ends = [end for _, end in spans]
+
+    def at(self, start: int, end: int) -> tuple[int, int] | None:
+        """
+        Return the sentence holding ``start:end``, read within :data:`SENTENCE_WINDOW`.
+
+        A sentence here runs from just after the last of :data:`SENTENCE_ENDS`
+        before the number to just after the first one after it (its closing
+        mark kept, its space not): a reading by two bisections, so that the
+        rule costs next to nothing on the numbers it lets pass. It is coarser
+        than :func:`relapse.grounding._read.sentences.sentence_spans` (``Dr.
+        Smith`` is cut after ``Dr.``): a cut inside a sentence makes its
+        subject a later run of words, which tells the kind of a thing less
+        often, not more.
+
+        Args:
+            start: The number's start offset.
+            end: The number's end offset.
+
+        Returns:
+            The sentence's ``(start, end)`` offsets in the text, edge white
+            space excluded; None when no sentence end lies within
+            :data:`SENTENCE_WINDOW` characters on a side that is not the
+            text's start or end.
+        """
+        text, starts, ends = self._text, self._starts, self._ends
+        low = max(0, start - SENTENCE_WINDOW)
+        # The last mark wholly inside text[low:start]: marks do not overlap,
+        # so the one ending last before start is the last to start there.
+        before = bisect_right(ends, start) - 1
+        if before >= 0 and starts[before] >= low:
+            first = ends[before]
+        elif low:
+            return None  # the sentence may start before the window
+        else:
+            first = 0
+        high = min(len(text), end + SENTENCE_WINDOW)
+        # The first mark wholly inside text[end:high]; its space is not the sentence's.
+        after = bisect_left(starts, end)
+        if after < len(starts) and ends[after] <= high:
+            last = ends[after] - 1 if text[ends[after] - 1] == " " else starts[after]
+        elif high < len(text):
+            return None  # the sentence may end after the window
+        else:
+            last = high
+        while first < start and text[first].isspace():
+            first += 1
+        while last > end and text[last - 1].isspace():
+            last -= 1
+        return first, last
+
+
 def sentence_at(text: str, start: int, end: int) -> tuple[int, int] | None:
     """
-    Return the sentence of ``text`` that holds ``start:end``, read within :data:`SENTENCE_WINDOW`.
+    Return the sentence of ``text`` that holds ``start:end``: :meth:`Sentences.at`.
 
-    A sentence here runs from just after the last of :data:`SENTENCE_ENDS`
-    before the number to just after the first one after it: a reading by a
-    few string searches, so that the rule costs next to nothing on the
-    numbers it lets pass. It is coarser than
-    :func:`relapse.grounding._read.sentences.sentence_spans` (``Dr. Smith``
-    is cut after ``Dr.``): a cut inside a sentence makes its subject a later
-    run of words, which tells the kind of a thing less often, not more.
-
-    Args:
-        text: An answer or a chunk.
-        start: The number's start offset.
-        end: The number's end offset.
-
-    Returns:
-        The sentence's ``(start, end)`` offsets in ``text``, edge white space
-        excluded; None when no sentence end lies within
-        :data:`SENTENCE_WINDOW` characters on a side that is not the text's
-        start or end.
+    For one lookup; several in one text share one :class:`Sentences`.
     """
-    low = max(0, start - SENTENCE_WINDOW)
-    first = -1
-    for mark in SENTENCE_ENDS:
-        found = text.rfind(mark, low, start)
-        if found >= 0:
-            first = max(first, found + len(mark))
-    if first < 0:
-        if low:
-            return None  # the sentence may start before the window
-        first = 0
-    high = min(len(text), end + SENTENCE_WINDOW)
-    last = high
-    for mark in SENTENCE_ENDS:
-        found = text.find(mark, end, high)
-        if 0 <= found < last:
-            last = found + len(mark.rstrip())
-    if last == high and high < len(text):
-        return None  # the sentence may end after the window
-    while first < start and text[first].isspace():
-        first += 1
-    while last > end and text[last - 1].isspace():
-        last -= 1
-    return first, last
+    return Sentences(text).at(start, end)
 
 
 def subject(text: str, start: int, end: int) -> tuple[str, ...]:
