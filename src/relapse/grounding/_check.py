@@ -506,7 +506,7 @@ class BoundGroundingCheck:
         return all(self._names_kind(mods, head) for mods, head in kinds)
 
     def _sentence_in_chunk(self, position: int, start: int, end: int) -> tuple[int, int] | None:
-        """Return the sentence of chunk ``position`` holding ``start:end`` (:meth:`.Sentences.at`)."""
+        """Return the sentence of chunk ``position`` holding ``start:end`` (``Sentences.at``)."""
         sentences = self._chunk_sentences.get(position)
         if sentences is None:
             sentences = self._chunk_sentences[position] = Sentences(self._chunks.texts[position])
