@@ -416,4 +416,4 @@ class TestWindow:
         for end in [first, *range(first + size, len(text), size), len(text)]:
             prefix = text[:end]
             if not watch.may_copy(prefix):
-                assert not copies(prefix, asked, folded.holding), prefix
+                assert not copies(prefix, asked, folded), prefix

@@ -610,7 +610,7 @@ class BoundGroundingCheck:
             # need them, once each.
             context = self._copy_context = (
                 asked_text(self._question_text),
-                FoldedChunks(self._chunks.texts),
+                FoldedChunks(self._chunks.texts, self._chunks.joined, self._chunks.digests),
             )
         return context
 
@@ -622,7 +622,7 @@ class BoundGroundingCheck:
     def _copies(self, answer: str) -> bool:
         """Tell whether the answer only copies the chunks or the question back (FG004)."""
         asked, folded = self.copy_context()
-        return copies(answer, asked, folded.holding)
+        return copies(answer, asked, folded)
 
     def _echo(
         self, answer: str, failed: list[tuple[int, int]], covered: list[tuple[int, int]]

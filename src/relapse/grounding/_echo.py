@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Protocol
 
 from relapse.grounding._codes import COPY_MESSAGE, EMPTY_MESSAGE, MESSAGES
 from relapse.grounding._text import CHUNK_SEPARATOR, fold
@@ -231,6 +232,12 @@ def is_copy(answer: str, asked: str, chunks: Sequence[str], folded_chunks: str) 
     or restating the question before answering it, is not a copy; nor is an
     answer of fewer words copying a one-sentence chunk whole.
 
+    Only the chunks holding one of the answer's probes (:data:`COPY_PROBES`)
+    are compared whole with it, and at least :data:`MIN_PROBES_FOUND` of
+    them must be in the chunks or the question. This is the reference, every
+    chunk folded: :func:`copies` gives its verdict folding only the chunks
+    that may hold a probe.
+
     Args:
         answer: The answer, as written.
         asked: The question, as :func:`asked_text` gives it (computed once
@@ -241,36 +248,15 @@ def is_copy(answer: str, asked: str, chunks: Sequence[str], folded_chunks: str) 
     Returns:
         True for a copy. Linear in the answer's and the chunks' lengths.
     """
-    return copies(answer, asked, lambda fragments: (chunks, folded_chunks))
-
-
-#: What :func:`copies` compares an answer with: given folded fragments of
-#: it, ``(chunks, joined)``: folded chunks, in order, among which is every
-#: chunk holding one of the fragments, and those joined by
-#: :data:`CHUNK_SEPARATOR`; every chunk when a fragment holds the separator.
-ChunksHolding = Callable[[Sequence[str]], tuple[Sequence[str], str]]
-
-
-def copies(answer: str, asked: str, holding: ChunksHolding) -> bool:
-    """
-    :func:`is_copy`, with the folded chunks given by what may hold the answer's probes.
-
-    The rule reads the chunks only where the answer folded, or one of its
-    probes, occurs, and the answer starts with its first probe; ``holding``
-    may therefore fold only the chunks that may hold a probe
-    (:class:`relapse.grounding._index.folded.FoldedChunks`), and the verdict
-    is the one every chunk folded gives.
-
-    Args:
-        answer: The answer, as written.
-        asked: The question, as :func:`asked_text` gives it.
-        holding: Given the answer's probes, the folded chunks that may
-            hold them (see :data:`ChunksHolding`).
-
-    Returns:
-        True for a copy.
-    """
     text = fold(answer)
+    decided = _decided(text, asked)
+    if decided is not None:
+        return decided
+    return _copied(text, asked, chunks, folded_chunks)
+
+
+def _decided(text: str, asked: str) -> bool | None:
+    """The verdict on the folded ``text`` before any chunk is read, or None."""
     if not text:
         return False
     if asked and _covered(text, [asked]) >= COPY_SHARE * len(text):
@@ -278,14 +264,19 @@ def copies(answer: str, asked: str, holding: ChunksHolding) -> bool:
     # Counted only as far as the least: a long answer is not split whole.
     if len(text.split(None, MIN_COPY_WORDS - 1)) < MIN_COPY_WORDS:
         return False
+    return None
+
+
+def _probes(text: str) -> list[str]:
+    """The :data:`COPY_PROBES` probes of the folded ``text``, evenly spread, the first its start."""
     width = min(PROBE_CHARS, len(text))
     step = max(1, (len(text) - width) // (COPY_PROBES - 1))
-    probes = [text[i : i + width] for i in range(0, len(text) - width + 1, step)][:COPY_PROBES]
-    # The answer starts with its first probe, so the chunks that may hold a
-    # probe hold every occurrence of it too; unless it holds the separator,
-    # when an occurrence may cross from one chunk into the next: then the
-    # answer is the fragment, which makes ``holding`` give every chunk.
-    chunks, folded_chunks = holding(probes if CHUNK_SEPARATOR not in text else [text])
+    return [text[i : i + width] for i in range(0, len(text) - width + 1, step)][:COPY_PROBES]
+
+
+def _copied(text: str, asked: str, chunks: Sequence[str], folded_chunks: str) -> bool:
+    """:func:`is_copy` on the folded ``text``, past :func:`_decided`."""
+    probes = _probes(text)
     # The answer cut from one chunk: one search of all the chunks.
     at = folded_chunks.find(text)
     if at >= 0:
@@ -303,6 +294,95 @@ def copies(answer: str, asked: str, holding: ChunksHolding) -> bool:
     if found < min(MIN_PROBES_FOUND, len(probes)):
         return False
     pieces = [chunks[i] for i in sorted(candidates)]
+    if asked:
+        pieces.append(asked)
+    return _covered(text, pieces) >= COPY_SHARE * len(text)
+
+
+class ChunkLookup(Protocol):
+    """
+    The folded chunks :func:`copies` reads, folded as it asks for them.
+
+    Positions are those of the pieces :meth:`every` gives; the candidates
+    of a fragment may hold pieces that do not hold it, never miss one that
+    does. :class:`relapse.grounding._index.folded.FoldedChunks` is one.
+    """
+
+    def every(self) -> tuple[Sequence[str], str]:
+        """Every chunk folded, split at :data:`CHUNK_SEPARATOR` (the pieces), and joined."""
+        ...
+
+    def candidates(self, fragment: str, start: int = 0, /) -> Iterator[int]:
+        """Yield positions from ``start`` on, increasing: the candidates of ``fragment``."""
+        ...
+
+    def folded(self, position: int, /) -> str:
+        """The piece at ``position``."""
+        ...
+
+
+def copies(answer: str, asked: str, chunks: ChunkLookup) -> bool:
+    """
+    :func:`is_copy`, folding only the chunks that may hold the answer's probes.
+
+    The rule reads only the first chunk holding each probe, the first one
+    holding the whole answer (which holds every probe) and the question; a
+    chunk holding a probe is among its :meth:`ChunkLookup.candidates`, and
+    those are folded one by one until one holds it. So few probes found
+    among the candidates (or in the question) that the rule's minimum
+    (:data:`MIN_PROBES_FOUND`) cannot be met decide before anything is
+    folded: the verdict is the one every chunk folded gives.
+
+    Args:
+        answer: The answer, as written.
+        asked: The question, as :func:`asked_text` gives it.
+        chunks: The folded chunks (see :class:`ChunkLookup`).
+
+    Returns:
+        True for a copy.
+    """
+    text = fold(answer)
+    decided = _decided(text, asked)
+    if decided is not None:
+        return decided
+    if CHUNK_SEPARATOR in text:
+        # An occurrence of the answer may cross from one chunk into the
+        # next, as the reference finds it in the chunks joined.
+        return _copied(text, asked, *chunks.every())
+    probes = _probes(text)
+    least = min(MIN_PROBES_FOUND, len(probes))
+    # A probe in a chunk is among that chunk's candidates: counting the
+    # probes with a candidate bounds the probes found from above.
+    searches = [chunks.candidates(probe) for probe in probes]
+    firsts: list[int] = []
+    may_find = 0
+    for number, (probe, search) in enumerate(zip(probes, searches, strict=True)):
+        first = next(search, -1)
+        firsts.append(first)
+        may_find += first >= 0 or (bool(asked) and probe in asked)
+        if may_find + len(probes) - 1 - number < least:
+            return False  # the minimum is out of reach, even for a piece of one chunk
+    if -1 not in firsts:
+        # A chunk holding the answer holds every probe: it is a candidate
+        # of each, so none before the last probe's first candidate.
+        for position in chunks.candidates(text, max(firsts)):
+            chunk = chunks.folded(position)
+            if text in chunk:
+                if len(text) >= COPY_SHARE * len(chunk):
+                    return True
+                break  # the reference compares the first chunk holding it
+    held: set[int] = set()
+    found = 0
+    for number, (probe, search, first) in enumerate(zip(probes, searches, firsts, strict=True)):
+        position = first
+        while position >= 0 and probe not in chunks.folded(position):
+            position = next(search, -1)
+        if position >= 0:
+            held.add(position)
+        found += position >= 0 or (bool(asked) and probe in asked)
+        if found + len(probes) - 1 - number < least:
+            return False
+    pieces = [chunks.folded(position) for position in sorted(held)]
     if asked:
         pieces.append(asked)
     return _covered(text, pieces) >= COPY_SHARE * len(text)

@@ -36,6 +36,7 @@ class Digests:
         "_date_digests",
         "_digest_starts",
         "_digests",
+        "_separated",
         "encoded",
         "joined",
         "joined_starts",
@@ -63,6 +64,14 @@ class Digests:
         self._digest_starts: list[int] = []
         self._date_digests: bytes | None = None
         self._date_digest_starts: list[int] = []
+        self._separated: bool | None = None
+
+    @property
+    def separated(self) -> bool:
+        """True when no text holds the separator itself (found on first use)."""
+        if self._separated is None:
+            self._separated = self.joined.count(CHUNK_SEPARATOR) == len(self.texts) - 1
+        return self._separated
 
     def digests(self) -> tuple[bytes, list[int]]:
         """The texts' digests joined by NUL, and where each starts (and the end)."""
@@ -78,7 +87,7 @@ class Digests:
 
     def _joined(self, function: Callable[[str | bytes], bytes]) -> tuple[bytes, list[int]]:
         """Return ``function`` of the joined texts and where each text starts in it."""
-        if self.joined.count(CHUNK_SEPARATOR) == len(self.texts) - 1:
+        if self.separated:
             # One call over the joined texts; the separator survives it.
             whole = function(self.encoded or self.joined)
             return whole, starts_of(len(part) for part in whole.split(b"\x00"))

@@ -13,7 +13,9 @@ of the digest. A chunk whose folded text holds a fragment therefore holds
 the fragment's digest in the digest of its case-folded text: a few C passes
 (``encode``, ``lower``, ``translate``; ``casefold`` first only for the few
 characters it turns into ASCII letters) find the chunks that may, and only
-those are folded.
+those are folded, one at a time as the rule asks for them
+(:meth:`FoldedChunks.candidates`). A lazy index's digests
+(:class:`.digests.Digests`) are the same bytes: they are reused.
 
 Twin: every chunk folded (:meth:`FoldedChunks.every`);
 ``tests/grounding/test_echo.py`` (``TestFoldedChunks``) proves the two give
@@ -24,9 +26,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
-from itertools import accumulate
+from collections.abc import Iterator, Sequence
 
+from relapse.grounding._index.digests import Digests
 from relapse.grounding._index.prefilter import digest, encode
 from relapse.grounding._text import CHUNK_SEPARATOR, fold
 
@@ -42,23 +44,60 @@ _FOLDS_TO_ASCII = re.compile(b"|".join(re.escape(encode(char)) for char in FOLDS
 _ASCII_BYTES = bytes(range(128))
 
 
+def _starts(whole: bytes, texts: int) -> list[int]:
+    """
+    Where each of ``texts`` texts starts in the digest of them joined, and the end.
+
+    The separator is the only character whose encoding holds a NUL byte, and
+    the digest keeps it: ``texts - 1`` of them unless a text holds the
+    separator itself. Found with ``bytes.find`` (``memchr``), which costs
+    less than splitting the digest into a copy per text.
+
+    Returns:
+        ``[0, ..., len(whole) + 1]``, or ``[]`` when ``whole`` holds more or
+        fewer than ``texts - 1`` NUL bytes.
+    """
+    starts = [0]
+    find = whole.find
+    at = find(b"\x00")
+    while at >= 0 and len(starts) < texts:
+        starts.append(at + 1)
+        at = find(b"\x00", at + 1)
+    if at >= 0 or len(starts) != texts:
+        return []
+    starts.append(len(whole) + 1)
+    return starts
+
+
 class FoldedChunks:
     """
     The texts of some chunks, folded (:func:`relapse.grounding._text.fold`) when asked for.
 
-    Not thread-safe on its own: one prepared check's copy rule uses it.
+    Its positions are those of the pieces :meth:`every` gives: the texts
+    themselves unless one holds the separator. Not thread-safe on its own:
+    one prepared check's copy rule uses it.
     """
 
-    __slots__ = ("_digest", "_every", "_folded", "_starts", "_texts")
+    __slots__ = ("_digest", "_digests", "_every", "_folded", "_joined", "_starts", "_texts")
 
-    def __init__(self, texts: Sequence[str]) -> None:
+    def __init__(
+        self, texts: Sequence[str], joined: str | None = None, digests: Digests | None = None
+    ) -> None:
         """
         Keep ``texts``; nothing is folded or digested yet.
 
         Args:
             texts: The chunk texts, in order.
+            joined: ``texts`` joined by :data:`CHUNK_SEPARATOR`, when the
+                caller has it already (a :class:`.text_index.TextIndex`'s
+                ``joined``); else joined on first use.
+            digests: The texts' lazy index digests, when they have one: their
+                digest is this one's wherever case folding turns no
+                character into ASCII, so it is reused, not computed again.
         """
         self._texts = texts
+        self._joined = joined
+        self._digests = digests
         self._folded: dict[int, str] = {}
         self._every: tuple[list[str], str] | None = None
         # The digest of the texts case-folded and joined, and where each
@@ -81,63 +120,75 @@ class FoldedChunks:
             self._every = joined.split(CHUNK_SEPARATOR), joined
         return self._every
 
-    def holding(self, fragments: Sequence[str]) -> tuple[list[str], str]:
+    def candidates(self, fragment: str, start: int = 0) -> Iterator[int]:
         """
-        Return the folded texts that may hold one of the folded ``fragments``, and them joined.
+        Yield, in order, the pieces from ``start`` on whose folded text may hold ``fragment``.
 
-        Every text whose folded form holds one of ``fragments`` is among
-        them, so the first folded text holding a fragment is the first of
-        them holding it. When a text or a fragment holds the separator
-        itself (a match could then cross from one text into the next), every
-        text, as :meth:`every` gives them.
+        Every piece (of :meth:`every`) from ``start`` on whose folded text
+        holds the folded ``fragment`` is among them; the others are pieces
+        whose digest holds the fragment's. Lazy: the digests are searched
+        only as far as the pieces asked for. When a text or the fragment
+        holds the separator itself, every piece from ``start`` on.
 
         Args:
-            fragments: Folded fragments (an answer's probes).
+            fragment: A folded fragment (a probe of an answer, or the answer).
+            start: The first position to consider.
 
-        Returns:
-            ``(texts, joined)``: the folded texts in order and them joined
-            by :data:`CHUNK_SEPARATOR`.
+        Yields:
+            Positions of pieces, increasing.
         """
         whole = self._digested()
-        if not self._starts or any(CHUNK_SEPARATOR in fragment for fragment in fragments):
-            return self.every()
         starts = self._starts
+        if not starts or CHUNK_SEPARATOR in fragment:
+            yield from range(start, len(self.every()[0]))
+            return
+        needle = digest(fragment)
         find = whole.find
-        positions: set[int] = set()
-        for fragment in fragments:
-            needle = digest(fragment)
-            at = find(needle)
-            while at >= 0:
-                text = bisect_right(starts, at) - 1
-                positions.add(text)
-                at = find(needle, starts[text + 1])
-        texts = [self._fold(position) for position in sorted(positions)]
-        return texts, CHUNK_SEPARATOR.join(texts)
+        at = find(needle, starts[min(start, len(starts) - 1)])
+        while at >= 0:
+            position = bisect_right(starts, at) - 1
+            yield position
+            # The next piece: where this one holds the needle again is no news.
+            at = find(needle, starts[position + 1])
+
+    def folded(self, position: int) -> str:
+        """Return the folded text of one piece (of :meth:`every`; cached)."""
+        self._digested()
+        if self._starts:
+            return self._fold(position)
+        return self.every()[0][position]
 
     def _digested(self) -> bytes:
         """Return the digest of the texts case-folded and joined (computed on first use)."""
         if self._digest is None:
-            joined = CHUNK_SEPARATOR.join(self._texts)
-            if joined.count(CHUNK_SEPARATOR) == len(self._texts) - 1:
-                # Case folding neither makes nor deletes the separator, and
-                # changes the digest only where it turns a character other
-                # than ASCII into ASCII letters (the digest lowers ASCII
-                # itself): most texts hold none, and case folding costs a
-                # table lookup per character where they are not all ASCII.
-                encoded = encode(joined)
-                # The bytes other than ASCII, few in most texts; UTF-8 keeps
-                # each character's bytes together, so a character's encoding
-                # is found among them exactly where it was in the text.
-                if not joined.isascii() and _FOLDS_TO_ASCII.search(
-                    encoded.translate(None, _ASCII_BYTES)
-                ):
-                    self._digest = digest(joined.casefold())
-                else:
-                    self._digest = digest(encoded)
-                lengths = (len(part) + 1 for part in self._digest.split(CHUNK_SEPARATOR.encode()))
-                self._starts = [0, *accumulate(lengths)]
+            texts, digests = self._texts, self._digests
+            joined = self._joined
+            if joined is None:
+                joined = self._joined = CHUNK_SEPARATOR.join(texts)
+            encoded = encode(joined) if digests is None else digests.encoded
+            # Case folding neither makes nor deletes the separator, and
+            # changes the digest only where it turns a character other than
+            # ASCII into ASCII letters (the digest lowers ASCII itself): most
+            # texts hold none, and case folding costs a table lookup per
+            # character where they are not all ASCII. The bytes other than
+            # ASCII are few in most texts; UTF-8 keeps each character's bytes
+            # together, so a character's encoding is found among them exactly
+            # where it was in the text.
+            if not joined.isascii() and _FOLDS_TO_ASCII.search(
+                encoded.translate(None, _ASCII_BYTES)
+            ):
+                whole = digest(joined.casefold())
+            elif digests is None:
+                whole = digest(encoded)
+            elif digests.separated:
+                # The same digest of the same bytes, which the lazy index
+                # may have computed already (and keeps for its lookups).
+                whole, self._starts = digests.digests()
             else:
-                self._digest = b""
+                whole = None  # a text holds the separator
+            if whole is not None and not self._starts:
+                self._starts = _starts(whole, len(texts))
+            self._digest = whole if whole is not None and self._starts else b""
         return self._digest
 
     def _fold(self, position: int) -> str:
