@@ -1,0 +1,107 @@
+r"""
+Attribute the default check's time to its rules: each rule switched off in turn, interleaved.
+
+The first check after a prepare (what a loop pays once per call) of
+``bench_check.py``'s RAGTruth answer, at 10 KB and 100 KB of context. Every
+round times one fresh prepared check per variant, the variants in turn,
+so the machine's drift over a run falls on all of them alike; the table
+gives each variant's median, and what switching the rule off saves against
+the whole check in the same rounds.
+
+The variants replace one private method of
+``relapse.grounding._check.BoundGroundingCheck`` by one that finds nothing
+(the rule's verdicts change; only its cost is measured): the copy rule
+(FG004 ``_copies``), the subject rule (``_moved``, issue 21), the unit
+bindings (``_units_agree``), numbers in words (``_numbers_in_words``),
+echoes (``_echo``), quotations (``_quotations``) and the evidence's places
+(``_place_claims``); "none" switches off all of them, leaving the scanner
+and the claims' lookups.
+
+Usage::
+
+    python benchmarks/bench_rules.py [--rounds N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_check
+
+from relapse.grounding import _check
+from relapse.grounding import default_grounding_check as check
+
+QUERY = "What do the passages say about costs, dates and numbers?"
+
+#: Each rule, and what replaces it: a method of the same signature that finds nothing.
+RULES: dict[str, Callable[..., Any]] = {
+    "_copies": lambda self, answer: False,
+    "_moved": lambda self, answer, supported: set(),
+    "_units_agree": lambda self, answer, claim: True,
+    "_numbers_in_words": lambda self, answer, failed, covered, judged, limit, placed: limit,
+    "_echo": lambda self, answer, failed, covered: None,
+    "_quotations": lambda self, answer, failed, covered, placed: len(answer),
+    "_place_claims": lambda self, supported, placed: None,
+}
+
+#: The rules as the check has them.
+ORIGINAL = {name: getattr(_check.BoundGroundingCheck, name) for name in RULES}
+
+
+def _switch(off: Sequence[str]) -> None:
+    """Put every rule back, then switch off those in ``off``."""
+    bound = _check.BoundGroundingCheck
+    for name in RULES:
+        setattr(bound, name, ORIGINAL[name])
+    for name in off:
+        setattr(bound, name, RULES[name])
+
+
+def attribute(chunks: list[str], answer: str, rounds: int) -> dict[str, float]:
+    """Return each variant's median first-check time in microseconds."""
+    variants: dict[str, Sequence[str]] = {"whole check": ()}
+    variants.update({name: (name,) for name in RULES})
+    variants["none"] = tuple(RULES)
+    check(QUERY, chunks, answer)  # the regexes' caches, as every call has them
+    times: dict[str, list[float]] = {name: [] for name in variants}
+    try:
+        for _ in range(rounds):
+            for name, off in variants.items():
+                _switch(off)
+                prepared = check.prepare(QUERY, chunks)
+                started = time.perf_counter()
+                prepared.check(answer)
+                times[name].append((time.perf_counter() - started) * 1e6)
+    finally:
+        _switch(())
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Print the table for each context size."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=200, help="checks per variant")
+    args = parser.parse_args(argv)
+    texts = bench_check.passages(bench_check.DEFAULT_DATA)
+    answer = bench_check.answer_of(texts)
+    for label in ("10 KB", "100 KB"):
+        chunks = bench_check.context_of(texts, bench_check.SIZES[label])
+        medians = attribute(chunks, answer, args.rounds)
+        whole = medians["whole check"]
+        print(f"RAGTruth {label}: first check after a prepare, {args.rounds} rounds")
+        print(f"{'switched off':<20} {'median us':>10} {'saves us':>9}")
+        for name, median in medians.items():
+            print(f"{name:<20} {median:10.1f} {whole - median:9.1f}")
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
