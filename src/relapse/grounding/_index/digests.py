@@ -90,7 +90,8 @@ class Digests:
         if self.separated:
             # One call over the joined texts; the separator survives it.
             whole = function(self.encoded or self.joined)
-            return whole, starts_of(len(part) for part in whole.split(b"\x00"))
+            # The separator's NUL is the only NUL byte of the encoded texts.
+            return whole, separator_starts(whole, len(self.texts))
         # A text holding the separator itself: one call per text.
         parts = [function(text).replace(b"\x00", b"") for text in self.texts]
         return b"\x00".join(parts), starts_of(len(part) for part in parts)
@@ -185,3 +186,28 @@ def hits(find: Callable[[int], int], starts: list[int]) -> Iterator[int]:
 def starts_of(lengths: Iterable[int]) -> list[int]:
     """Where each of texts of these lengths starts once joined by one separator, and the end."""
     return [0, *accumulate(length + 1 for length in lengths)]
+
+
+def separator_starts(whole: bytes, texts: int) -> list[int]:
+    """
+    Where each of ``texts`` texts starts in their digest (or date digest) joined, and the end.
+
+    The separator is the only character whose encoding holds a NUL byte, and
+    the digests keep it: ``texts - 1`` of them unless a text holds the
+    separator itself. Found with ``bytes.find`` (``memchr``), which costs
+    less than splitting the digest into a copy per text.
+
+    Returns:
+        ``[0, ..., len(whole) + 1]``, or ``[]`` when ``whole`` holds more or
+        fewer than ``texts - 1`` NUL bytes.
+    """
+    starts = [0]
+    find = whole.find
+    at = find(b"\x00")
+    while at >= 0 and len(starts) < texts:
+        starts.append(at + 1)
+        at = find(b"\x00", at + 1)
+    if at >= 0 or len(starts) != texts:
+        return []
+    starts.append(len(whole) + 1)
+    return starts

@@ -28,7 +28,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 
-from relapse.grounding._index.digests import Digests
+from relapse.grounding._index.digests import Digests, separator_starts
 from relapse.grounding._index.prefilter import digest, encode
 from relapse.grounding._text import CHUNK_SEPARATOR, fold
 
@@ -42,31 +42,6 @@ FOLDS_TO_ASCII = (
 )
 _FOLDS_TO_ASCII = re.compile(b"|".join(re.escape(encode(char)) for char in FOLDS_TO_ASCII))
 _ASCII_BYTES = bytes(range(128))
-
-
-def _starts(whole: bytes, texts: int) -> list[int]:
-    """
-    Where each of ``texts`` texts starts in the digest of them joined, and the end.
-
-    The separator is the only character whose encoding holds a NUL byte, and
-    the digest keeps it: ``texts - 1`` of them unless a text holds the
-    separator itself. Found with ``bytes.find`` (``memchr``), which costs
-    less than splitting the digest into a copy per text.
-
-    Returns:
-        ``[0, ..., len(whole) + 1]``, or ``[]`` when ``whole`` holds more or
-        fewer than ``texts - 1`` NUL bytes.
-    """
-    starts = [0]
-    find = whole.find
-    at = find(b"\x00")
-    while at >= 0 and len(starts) < texts:
-        starts.append(at + 1)
-        at = find(b"\x00", at + 1)
-    if at >= 0 or len(starts) != texts:
-        return []
-    starts.append(len(whole) + 1)
-    return starts
 
 
 class FoldedChunks:
@@ -187,7 +162,7 @@ class FoldedChunks:
             else:
                 whole = None  # a text holds the separator
             if whole is not None and not self._starts:
-                self._starts = _starts(whole, len(texts))
+                self._starts = separator_starts(whole, len(texts))
             self._digest = whole if whole is not None and self._starts else b""
         return self._digest
 
