@@ -24,7 +24,6 @@ from relapse.grounding._read.subjects import (
     SENTENCE_WINDOW,
     Sentences,
     other_kind,
-    sentence_at,
     singular,
     subject,
     words_of,
@@ -184,7 +183,7 @@ def test_a_sentence_too_long_to_read_passes() -> None:
     start = chunk.index("3 fruits")
     assert chunk[start - SENTENCE_WINDOW :].startswith(body)
     chunks = [chunk, "Most seedling trees take longer."]
-    assert sentence_at(chunk, start, start + 1) is None
+    assert Sentences(chunk).at(start, start + 1) is None
     assert findings(chunks, "Seedling trees bear 3 fruits.") == ()
 
 
@@ -220,7 +219,7 @@ def test_other_kind_compares_modifiers_of_the_shared_word() -> None:
     assert other_kind(("arabica", "trees"), answer_words, bushes, chunk_words) is None
 
 
-def test_singular_and_sentence_at() -> None:
+def test_singular_and_sentences() -> None:
     assert [singular(w) for w in ("twins", "babies", "glass", "virus", "bags")] == [
         "twin",
         "baby",
@@ -230,7 +229,7 @@ def test_singular_and_sentence_at() -> None:
     ]
     text = "First one. Robusta plants yield 35 bags. Last one."
     start = text.index("35")
-    assert sentence_at(text, start, start + 2) == (11, 40)
+    assert Sentences(text).at(start, start + 2) == (11, 40)
     assert text[11:40] == "Robusta plants yield 35 bags."
     assert words_of(text, 11, 40) == frozenset({"robusta", "plant", "yield", "bag"})
 

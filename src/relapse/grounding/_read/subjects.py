@@ -178,15 +178,6 @@ class Sentences:
         return first, last
 
 
-def sentence_at(text: str, start: int, end: int) -> tuple[int, int] | None:
-    """
-    Return the sentence of ``text`` that holds ``start:end``: :meth:`Sentences.at`.
-
-    For one lookup; several in one text share one :class:`Sentences`.
-    """
-    return Sentences(text).at(start, end)
-
-
 def subject(text: str, start: int, end: int) -> tuple[str, ...]:
     """
     Return the run of content words that ``text[start:end]``, a sentence, opens with.
