@@ -17,9 +17,16 @@ The table gives each tree's median time and the median of the per-run
 ratios new/base and base'/base: the A/A column is the noise of the
 machine, against which the new tree's ratio is read.
 
+With ``--phases`` the check is split where its time goes, at RAGTruth 10 KB
+and 100 KB and number-dense 100 KB: the prepare (reading the chunks into
+the index), the first check after it (which also builds what the prepared
+check keeps for every later answer, such as the copy rule's digest) and a
+check again of the same answer on the same prepared check (the rules
+alone, as a retry or a stream's next sentence pays them).
+
 Usage::
 
-    python benchmarks/bench_ab.py BASE_SRC NEW_SRC [--repeats N]
+    python benchmarks/bench_ab.py BASE_SRC NEW_SRC [--repeats N] [--phases]
 
 for instance ``git archive main src | tar -x -C /tmp/base`` and
 ``python benchmarks/bench_ab.py /tmp/base/src src``.
@@ -35,6 +42,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 
@@ -51,14 +59,47 @@ PIECES = {
 #: Number-dense context sizes.
 DENSE = {"number-dense 100 KB": 100_000, "number-dense 1 MB": 1_000_000}
 
+#: The parts of a check ``--phases`` times, as label suffixes.
+PHASES = (": prepare", ": first check", ": check again")
 
-def labels() -> list[str]:
+#: The inputs ``--phases`` splits.
+PHASED = ("RAGTruth 10 KB", "RAGTruth 100 KB", "number-dense 100 KB")
+
+
+def labels(phases: bool = False) -> list[str]:
     """Return the inputs' labels, in the table's order."""
+    if phases:
+        return [f"{name}{phase}" for name in PHASED for phase in PHASES]
     return [
         *(f"RAGTruth {size}" for size in ("10 KB", "100 KB", "1 MB")),
         *DENSE,
         *PIECES,
     ]
+
+
+def time_phase(check: Any, query: str, chunks: list[str], answer: str, phase: str) -> float:
+    """
+    Time one phase of a check in milliseconds (see ``--phases``).
+
+    Args:
+        check: The tree's ``default_grounding_check``.
+        query: The question.
+        chunks: The chunk texts.
+        answer: The answer.
+        phase: One of :data:`PHASES`.
+
+    Returns:
+        The wall time of that phase alone.
+    """
+    started = time.perf_counter()
+    prepared = check.prepare(query, chunks)
+    if phase == ": prepare":
+        return (time.perf_counter() - started) * 1000
+    if phase == ": check again":
+        prepared.check(answer)
+    started = time.perf_counter()
+    prepared.check(answer)
+    return (time.perf_counter() - started) * 1000
 
 
 def serve() -> None:
@@ -88,6 +129,17 @@ def serve() -> None:
     print("ready", flush=True)
     for line in sys.stdin:
         label, seed = line.rsplit(" ", 1)
+        phase = next((phase for phase in PHASES if label.endswith(phase)), None)
+        if phase is not None:
+            name = label.removesuffix(phase)
+            if name in DENSE:
+                chunks = bench_check.dense_chunks(DENSE[name], seed=int(seed))
+                inputs = ("", chunks, bench_check.dense_answer(chunks, seed=int(seed)))
+            else:
+                size = bench_check.SIZES[name.removeprefix("RAGTruth ")]
+                inputs = (query, bench_check.context_of(texts, size), answer)
+            print(time_phase(check, *inputs, phase), flush=True)
+            continue
         call = calls.get(label)
         if call is None:
             chunks = bench_check.dense_chunks(DENSE[label], seed=int(seed))
@@ -104,6 +156,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("base", type=Path, nargs="?", help="the source tree to compare against")
     parser.add_argument("new", type=Path, nargs="?", help="the source tree under test")
     parser.add_argument("--repeats", type=int, default=40, help="runs per input and tree")
+    parser.add_argument(
+        "--phases", action="store_true", help="split the check: prepare, first check, check again"
+    )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve:
@@ -129,7 +184,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     times: dict[str, dict[str, list[float]]] = {side: {} for side in trees}
     sides = list(trees)
     try:
-        for label in labels():
+        for label in labels(args.phases):
             # The 1 MB inputs take a second or more per run and tree: fewer runs.
             repeats = args.repeats if "100 KB" in label or "10 KB" in label else args.repeats // 4
             for run in range(max(3, repeats)):
@@ -147,13 +202,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             worker.stdin.close()
             worker.wait()
     print(f"medians, the trees interleaved run by run ({args.repeats} runs each, 1 MB: a quarter)")
-    print(f"{'input':<26} {'base ms':>10} {'new ms':>10} {'new/base':>9} {'A/A':>6}")
-    for label in labels():
+    width = 36 if args.phases else 26
+    print(f"{'input':<{width}} {'base ms':>10} {'new ms':>10} {'new/base':>9} {'A/A':>6}")
+    for label in labels(args.phases):
         base, new, again = (times[side][label] for side in sides)
         ratio = statistics.median(n / b for n, b in zip(new, base, strict=True))
         noise = statistics.median(a / b for a, b in zip(again, base, strict=True))
         print(
-            f"{label:<26} {statistics.median(base):10.2f} {statistics.median(new):10.2f}"
+            f"{label:<{width}} {statistics.median(base):10.2f} {statistics.median(new):10.2f}"
             f" {ratio:9.3f} {noise:6.3f}"
         )
     return 0
