@@ -10,6 +10,9 @@ reference twin the lazy index is proved against.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
@@ -137,3 +140,16 @@ def fully_read(query: str, chunks: list[str], answer: str) -> GroundingResult:
         return default_grounding_check(query, chunks, answer)
     finally:
         check_module.TextIndex = original  # type: ignore[misc]
+
+
+# The bundled RAGTruth dev questions: real passages and real answers.
+_DATA = Path(__file__).resolve().parents[1] / "src" / "relapse" / "data"
+
+
+def real_texts() -> Iterator[str]:
+    """The passages and questions of the bundled RAGTruth questions."""
+    for name in ("dev.jsonl", "demo.jsonl"):
+        for line in (_DATA / name).read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            yield from row["passages"]
+            yield row["question"]

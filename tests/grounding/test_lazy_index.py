@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -19,6 +16,7 @@ from grounding_texts import (
     TEXT,
     fully_read,
     lazily,
+    real_texts,
     same,
 )
 from relapse import Evidence
@@ -33,9 +31,6 @@ from relapse.grounding._index.prefilter import (
 )
 from relapse.grounding._read.scan import scan
 from relapse.grounding._values.keys import Key
-
-# The bundled RAGTruth dev questions: real passages and real answers.
-_DATA = Path(__file__).resolve().parents[2] / "src" / "relapse" / "data"
 
 
 def _passes(item: bytes | re.Pattern[bytes] | object, text: str) -> bool:
@@ -65,15 +60,6 @@ def _unevidenced(text: str) -> list[tuple[str, Key]]:
         for key in (*claim.provides, *([claim.key] if claim.key is not None else []))
         if not _evidenced(key, text)
     ]
-
-
-def _real_texts() -> Iterator[str]:
-    """The passages and questions of the bundled RAGTruth questions."""
-    for name in ("dev.jsonl", "demo.jsonl"):
-        for line in (_DATA / name).read_text(encoding="utf-8").splitlines():
-            row = json.loads(line)
-            yield from row["passages"]
-            yield row["question"]
 
 
 class TestDigests:
@@ -212,7 +198,7 @@ class TestEveryProvidedKeyHasItsEvidence:
     """The rule the lazy index rests on: a chunk that provides a key shows its evidence."""
 
     def test_on_the_real_passages_and_answers(self) -> None:
-        missed = [miss for text in _real_texts() for miss in _unevidenced(text)]
+        missed = [miss for text in real_texts() for miss in _unevidenced(text)]
         assert missed == []
 
     @settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))

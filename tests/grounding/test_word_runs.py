@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from grounding_texts import real_texts
 from relapse.grounding._read import words
 from relapse.grounding._read.words import (
     LOWER_EXPANDS,
@@ -21,8 +20,6 @@ from relapse.grounding._read.words import (
     word_runs,
 )
 
-_DATA = Path(__file__).resolve().parents[2] / "src" / "relapse" / "data"
-
 
 def _spans(text: str) -> list[tuple[int, int]]:
     return [run.span() for run in word_runs(text)]
@@ -30,15 +27,6 @@ def _spans(text: str) -> list[tuple[int, int]]:
 
 def _reference(text: str) -> list[tuple[int, int]]:
     return [run.span() for run in WORDS_RE.finditer(text)]
-
-
-def _real_texts() -> Iterator[str]:
-    """The passages and questions of the bundled RAGTruth questions."""
-    for name in ("dev.jsonl", "demo.jsonl"):
-        for line in (_DATA / name).read_text(encoding="utf-8").splitlines():
-            row = json.loads(line)
-            yield from row["passages"]
-            yield row["question"]
 
 
 class TestTheStarts:
@@ -189,7 +177,7 @@ class TestSameRunsAsFinditer:
 
     def test_the_real_passages(self) -> None:
         checked = 0
-        for text in _real_texts():
+        for text in real_texts():
             assert _spans(text) == _reference(text), text[:80]
             assert [run.span() for run in words._searched_runs(text)] == _reference(text)
             checked += bool(_reference(text))
