@@ -673,8 +673,9 @@ RUN_STARTS = tuple(
     )
 )
 
-# What word_runs searches for: the start words, those that share a prefix
-# that prose seldom holds searched by it (one pass over the text each).
+# What word_runs searches for, one pass over the text each: the start
+# words, except that start words sharing a prefix prose seldom holds
+# ("fifty", "fifth", "fifteen") are found by that prefix alone.
 _SHARED_PREFIXES = ("fift", "fort", "thirt", "twel", "twent")
 _NEEDLES = (
     *_SHARED_PREFIXES,
