@@ -17,9 +17,15 @@ echoes (``_echo``), quotations (``_quotations``) and the evidence's places
 (``_place_claims``); "none" switches off all of them, leaving the scanner
 and the claims' lookups.
 
+With ``--quality`` it also gives what each rule buys: the scores of
+``relapse eval`` on the development half of the RAGTruth sample (false-alarm
+rate, span precision, numeric-span recall) with the rule switched off, so a
+rule's cost in time is read beside its worth in verdicts. Verdicts only: no
+timing runs while they are scored.
+
 Usage::
 
-    python benchmarks/bench_rules.py [--rounds N]
+    python benchmarks/bench_rules.py [--rounds N] [--quality]
 """
 
 from __future__ import annotations
@@ -34,7 +40,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_check
+from eval_ragtruth import DEFAULT_DATA
 
+from relapse.evaluation import EvalReport, evaluate, load_annotated
 from relapse.grounding import _check
 from relapse.grounding import default_grounding_check as check
 
@@ -64,16 +72,48 @@ def _switch(off: Sequence[str]) -> None:
         setattr(bound, name, RULES[name])
 
 
+def variants() -> dict[str, Sequence[str]]:
+    """Return each variant's name and the rules it switches off: none, each rule, all of them."""
+    named: dict[str, Sequence[str]] = {"whole check": ()}
+    named.update({name: (name,) for name in RULES})
+    named["none"] = tuple(RULES)
+    return named
+
+
+def score(records: Sequence[Any]) -> dict[str, EvalReport]:
+    """
+    Return each variant's ``relapse eval`` report on ``records``.
+
+    Args:
+        records: Annotated responses (``relapse.evaluation.load_annotated``).
+
+    Returns:
+        The reports, by variant name; every rule is back in place after.
+    """
+    reports: dict[str, EvalReport] = {}
+    try:
+        for name, off in variants().items():
+            _switch(off)
+            reports[name] = evaluate(records, check, name=name)
+    finally:
+        _switch(())
+    return reports
+
+
+def _share(value: float | None, part: int, whole: int) -> str:
+    """A score with its counts, as ``relapse eval`` prints it: ``0.941 (16/17)``."""
+    shown = "n/a" if value is None else f"{value:.3f}"
+    return f"{shown} ({part}/{whole})"
+
+
 def attribute(chunks: list[str], answer: str, rounds: int) -> dict[str, float]:
     """Return each variant's median first-check time in microseconds."""
-    variants: dict[str, Sequence[str]] = {"whole check": ()}
-    variants.update({name: (name,) for name in RULES})
-    variants["none"] = tuple(RULES)
+    named = variants()
     check(QUERY, chunks, answer)  # the regexes' caches, as every call has them
-    times: dict[str, list[float]] = {name: [] for name in variants}
+    times: dict[str, list[float]] = {name: [] for name in named}
     try:
         for _ in range(rounds):
-            for name, off in variants.items():
+            for name, off in named.items():
                 _switch(off)
                 prepared = check.prepare(QUERY, chunks)
                 started = time.perf_counter()
@@ -88,6 +128,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Print the table for each context size."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=200, help="checks per variant")
+    parser.add_argument(
+        "--quality", action="store_true", help="also score each variant on the RAGTruth dev half"
+    )
     args = parser.parse_args(argv)
     texts = bench_check.passages(bench_check.DEFAULT_DATA)
     answer = bench_check.answer_of(texts)
@@ -100,6 +143,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name, median in medians.items():
             print(f"{name:<20} {median:10.1f} {whole - median:9.1f}")
         print()
+    if args.quality:
+        records = load_annotated(DEFAULT_DATA)
+        print(f"RAGTruth development half ({len(records)} responses), each variant's verdicts")
+        heads = ("false-alarm", "span-precision", "numeric-recall")
+        print(f"{'switched off':<20}" + "".join(f" {head:>15}" for head in heads))
+        for name, report in score(records).items():
+            overall = report.overall
+            print(
+                f"{name:<20}"
+                f" {_share(overall.false_alarm_rate, overall.flagged_clean, overall.clean):>15}"
+                f" {_share(report.span_precision, report.spans_overlapping, report.spans):>15}"
+                f" {_share(report.numeric_recall, report.numeric_caught, report.numeric_spans):>15}"
+            )
     return 0
 
 
