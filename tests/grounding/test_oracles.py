@@ -97,6 +97,22 @@ class TestBabelDecimals:
         other = value + (1 if value == value.to_integral() else Decimal("0.001"))
         assert not _ok(f"The total was {_plain(other)} units.", answer), (locale, written)
 
+    @settings(max_examples=BABEL_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(
+        locale=st.sampled_from(LOCALES),
+        whole=st.integers(3, 10**9),
+        cents=st.integers(10, 99),
+    )
+    def test_a_chunk_writing_is_one_number(self, locale: str, whole: int, cents: int) -> None:
+        """A chunk's ``5.434.012,31 kg`` supports neither ``5,434,012 kg`` nor ``31 kg``."""
+        assume(cents % 10)  # "12,50" is also written "12,5": its decimals are 5, not 50
+        written = format_decimal(Decimal(whole) + Decimal(cents) / 100, locale=locale)
+        assume(not _babel_non_goal(written))
+        chunk = f"The load was {written} kg."
+        assert _ok(chunk, f"The load was {whole}.{cents} kg."), (locale, written)
+        assert not _ok(chunk, f"The load was {whole} kg."), (locale, written)
+        assert not _ok(chunk, f"The load was {cents} kg."), (locale, written)
+
     def test_every_ascii_locale_is_drawn_from(self) -> None:
         """Babel 2.x: every locale formats with ASCII digits by default."""
         assert len(LOCALES) > 1_000

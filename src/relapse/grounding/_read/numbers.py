@@ -46,6 +46,7 @@ from relapse.grounding._values.keys import (
     number_key,
     value_key,
 )
+from relapse.grounding._values.units import unit_after
 
 # Thousands separators, deleted from a grouped number's digits.
 _DROP_SEPARATORS = str.maketrans(
@@ -118,17 +119,18 @@ def time_claim(start: int, end: int, hour: int, minute: int, am_pm: str) -> Clai
     return Claim(FG001, start, end, ((key,),), (key, int_key(hour)))
 
 
-def clock_keys(hour: int, minute: int) -> tuple[Key, ...]:
+def clock_keys(hour: int, minute: int, *, padded: bool = False) -> tuple[Key, ...]:
     """
     Return the times of day ``15:30`` or ``3:30`` may be, without am or pm.
 
     ``15:30`` is 15:30; ``3:30`` is 3:30 or 15:30, as a reader who does not
-    know the morning from the afternoon takes it.
+    know the morning from the afternoon takes it. ``03:30`` (``padded``: the
+    hour written with a leading zero) is the 24-hour clock's, 3:30 only.
     """
     if not (0 <= hour <= 24 and 0 <= minute <= 59):
         return ()
     keys = [time_key(hour * 60 + minute)]
-    if 1 <= hour <= 11:
+    if 1 <= hour <= 11 and not padded:
         keys.append(time_key((hour + 12) * 60 + minute))
     return tuple(keys)
 
@@ -196,10 +198,14 @@ def read_match(text: str, match: re.Match[str], start: int, look_back: bool = Tr
         if ":" in raw and len(second_raw) == 2 and len(first_raw) <= 2:
             # "15:30", "3:30": times of day too; a colon pair is matched as
             # written, as both numbers or, for a time, as the time it is.
-            times = clock_keys(short_int(first_raw), short_int(second_raw))
+            hour_digits = ascii_digits(first_raw)
+            padded = len(hour_digits) == 2 and hour_digits[0] == "0"
+            times = clock_keys(int(hour_digits), short_int(second_raw), padded=padded)
             if times:
                 parts = (number_key(ascii_digits(first_raw)), number_key(ascii_digits(second_raw)))
-                needs = ((token,), parts, *((time,) for time in times))
+                # "08:15" is a time of day and nothing else: not two numbers.
+                alternatives = ((token,),) if padded else ((token,), parts)
+                needs = (*alternatives, *((time,) for time in times))
                 provides = (token, *parts, *times)
                 return Claim(FG001, start, match.end(), needs, provides, plain=True)
         parts = (number_key(ascii_digits(first_raw)), number_key(ascii_digits(second_raw)))
@@ -287,6 +293,8 @@ def read_lakh(match: re.Match[str], start: int) -> Claim:
     Groups of two digits before a last group of three are how Indian English
     writes lakhs and crores (``12,34,567``); the same digits are a comma list
     elsewhere. A chunk's provides both readings; an answer's needs either.
+    With decimals (``8,17,91,000.91``) it is one number: no list's last item
+    has them.
     """
     raw = match.group()
     integer_raw, _, fraction = raw.partition(".")
@@ -294,6 +302,11 @@ def read_lakh(match: re.Match[str], start: int) -> Claim:
     value_needs, value_provides, key, precision = number_parts(
         "".join(groups), ascii_digits(fraction), 0, ""
     )
+    if fraction:
+        return new_claim(
+            Claim,
+            (FG001, start, match.end(), value_needs, value_provides, key, precision, True, (), ""),
+        )
     items = [number_key(ascii_digits(group)) for group in groups[:-1]]
     items.append(number_key(ascii_digits(groups[-1]), ascii_digits(fraction)))
     standalone = [("s", *item[1:]) for item in items]
@@ -376,9 +389,11 @@ def read_number(text: str, match: re.Match[str], start: int, look_back: bool = T
     )
     currency = currency_start(text, start)
     if era is not None:
-        # "753 BC", "79 AD", "300 years BC": a year of an era, else the number alone.
-        if integer_raw.isdecimal() and not (fraction_raw or currency or power):
-            return era_claim(start, end, ascii_digits(integer_raw), era)
+        # "753 BC", "79 AD", "300 years BC", "10,000 BC": a year of an era,
+        # else the number alone.
+        year_raw = integer_raw.translate(_DROP_SEPARATORS)
+        if year_raw.isdecimal() and not (fraction_raw or currency or power):
+            return era_claim(start, end, ascii_digits(year_raw), era)
         end = _number_end(match, integer_end)
     if am_pm is not None:
         # "3 pm", "11 a.m.": an hour of the day, else the number alone
@@ -440,7 +455,9 @@ def read_number(text: str, match: re.Match[str], start: int, look_back: bool = T
         elif lowered == "s":
             decade = True
         elif lowered in SCALE_EXPONENTS and (
-            lowered not in CURRENCY_ONLY_SCALES or currency is not None
+            # A capital M glued to the number is a million ("8.4M residents"):
+            # metres are a small m, and "5 M" (molar) is not glued.
+            lowered not in CURRENCY_ONLY_SCALES or currency is not None or suffix == "M"
         ):
             exponent += SCALE_EXPONENTS[lowered]
         elif lowered in _PERCENT_WORDS:
@@ -468,7 +485,12 @@ def read_number(text: str, match: re.Match[str], start: int, look_back: bool = T
         elif len(integer) == 4 and not ordinal and is_year(value):
             return year_claim(text, start, end, value, look_back)
 
-    space_grouped = integer_raw if grouped and not _SPACES_IN_GROUPS.isdisjoint(integer_raw) else ""
+    # "19 100" may be the numbers 19 and 100; "2 450,75" is one number.
+    space_grouped = (
+        integer_raw
+        if grouped and not fraction_raw and not _SPACES_IN_GROUPS.isdisjoint(integer_raw)
+        else ""
+    )
     if len(integer) + len(fraction) <= MAX_CACHED_DIGITS:
         parts = _cached_number_parts(integer, fraction, exponent, space_grouped)
     else:
@@ -494,9 +516,19 @@ def read_number(text: str, match: re.Match[str], start: int, look_back: bool = T
         provides = (*provides, grouping, ("s", *grouping[1:]))
         # "1.000" may be a thousand: no trivial 1.
         ambiguous = True
-    if fraction_raw is not None and fraction_raw[0] == ",":
+    if (
+        fraction_raw is not None
+        and fraction_raw[0] == ","
+        and not (grouped or percent or exponent or unit or currency is not None)
+        and integer[:1] != "0"
+        and fraction[:1] != "0"
+        and unit_after(text, end) is None
+    ):
         # "2,5" in a chunk may also be the list 2, 5: both readings ground an
-        # answer. The answer's "1,5 %" needs 1.5.
+        # answer. The answer's "1,5 %" needs 1.5. A number that is plainly one
+        # is no list: grouped ("1.299,99"), a percent or money ("3,75 %"),
+        # with a unit ("0,25 mm"), or with a digit no list item starts with
+        # ("0,25", "1,05").
         provides = (*provides, number_key(integer), number_key(fraction))
     plain = not (percent or exponent or currency is not None or ambiguous)
     unit_mark = "%" if percent else ("$" if currency is not None else "")

@@ -1,0 +1,146 @@
+"""
+Writings of one value that hostile testing found read as another (issue 21).
+
+The 24-hour clock's zero-padded hour, an era after a grouped year, a number
+with a decimal comma in a chunk, and a capital ``M`` glued to a number. Each
+case is an answer, a chunk and the verdict a careful reader gives, worked out
+by hand; they come in pairs where they can (the same claim against a chunk
+that supports it and one that does not).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from relapse.grounding import default_grounding_check
+
+
+def flagged(chunk: str, answer: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Return ``(code, spans)`` of every finding of ``answer`` against one chunk."""
+    result = default_grounding_check("", [chunk], answer)
+    return tuple((finding.code, finding.spans) for finding in result.findings)
+
+
+def fg001(*spans: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The findings of an answer whose numbers ``spans`` are unsupported."""
+    return (("FG001", spans),)
+
+
+def fg002(*spans: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The findings of an answer whose dates ``spans`` are unsupported."""
+    return (("FG002", spans),)
+
+
+PASSES: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+
+class TestTheTwentyFourHourClock:
+    """A zero-padded hour is the 24-hour clock's: ``08:15`` is 8:15 in the morning only."""
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("The train leaves at 20:15.", "The train leaves at 08:15.", fg001("20:15")),
+            ("The train leaves at 8:15 pm.", "The train leaves at 08:15.", fg001("8:15 pm")),
+            ("The train leaves at 08:15.", "The train leaves at 20:15.", fg001("08:15")),
+            ("The train leaves at 08:15.", "The train leaves at 8:15 pm.", fg001("08:15")),
+            ("It closes at 05:00.", "The museum closes at 5 pm.", fg001("05:00")),
+            ("Doors open at 00:00.", "Doors open at 12:00 p.m.", fg001("00:00")),
+            ("Open 8 a.m. to 8 p.m.", "Open 08:00 to 18:00.", fg001("8 p.m.")),
+            ("The train leaves at 8:15 am.", "The train leaves at 08:15.", PASSES),
+            ("The train leaves at 8:15.", "The train leaves at 08:15.", PASSES),
+            ("The train leaves at 08:15.", "The train leaves at 8:15 am.", PASSES),
+            ("Doors open at 00:30.", "Doors open at 12:30 am.", PASSES),
+            # Without a leading zero the hour may be either half, as before.
+            ("The train leaves at 20:15.", "The train leaves at 8:15.", PASSES),
+        ],
+    )
+    def test_padded_hours(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+
+class TestErasOfGroupedYears:
+    """An era after a year with a thousands separator is the year's era: ``10,000 BC``."""
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("Farming began in 10,000 AD.", "Farming began in 10,000 BC.", fg002("10,000 AD")),
+            ("Farming began in 12,000 BC.", "Farming began 12,000 years ago.", fg002("12,000 BC")),
+            (
+                "Farming began 3,000 years BC.",
+                "Farming began 3,000 years ago.",
+                fg002("3,000 years BC"),
+            ),
+            ("Farming began 12,000 years ago.", "Farming began in 12,000 BC.", fg001("12,000")),
+            ("Farming began in 10,000 BCE.", "Farming began in 10000 BCE.", PASSES),
+            ("Farming began in 10000 BC.", "Farming began in 10,000 BCE.", PASSES),
+            ("It was built in 2560 BC.", "It was built in 2,560 BC.", PASSES),
+        ],
+    )
+    def test_grouped_years(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+
+class TestADecimalCommaInAChunkIsOneNumber:
+    """
+    ``2,5`` in a chunk may be the list 2, 5; ``3,75 %``, ``0,25 mm`` and ``1.299,99 €`` may not.
+
+    A number that is plainly one (grouped, a percent, money, with a unit, or
+    with a digit no list item starts with) supports neither its integer part
+    alone nor its decimals alone.
+    """
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("The rate is 75%.", "The rate is 3,75 %.", fg001("75%")),
+            ("The rate is 5%.", "Der Zinssatz liegt bei 4,5 %.", fg001("5%")),
+            ("The rate is 4%.", "Der Zinssatz liegt bei 4,5 %.", fg001("4%")),
+            ("The rate is 4.5%.", "Der Zinssatz liegt bei 4,5 %.", PASSES),
+            ("It is 25 mm thick.", "Die Schicht ist 0,25 mm dick.", fg001("25")),
+            ("It is 0.25 mm thick.", "Die Schicht ist 0,25 mm dick.", PASSES),
+            ("It weighs 75 kg.", "The parcel weighs 2,75 kg.", fg001("75")),
+            ("The price is €99.", "Der Preis beträgt 1.299,99 €.", fg001("€99")),
+            ("The price is €1,299.", "Der Preis beträgt 1.299,99 €.", fg001("€1,299")),
+            ("The price is €1,299.99.", "Der Preis beträgt 1.299,99 €.", PASSES),
+            ("The price is €75.", "Le prix est de 2\u202f450,75 €.", fg001("€75")),
+            ("The price is €450.", "Le prix est de 2\u00a0450,75 €.", fg001("€450")),
+            ("The price is €2,450.75.", "Le prix est de 2\u00a0450,75 €.", PASSES),
+            ("It is 5 mm.", "Rainfall is 1 234,5 mm per year.", fg001("5")),
+            ("It is 1,234.5 mm.", "Rainfall is 1 234,5 mm per year.", PASSES),
+            ("The margin was 5%.", "The margin was 12,5 %.", fg001("5%")),
+            # A bare pair of small numbers may still be a list.
+            ("See items 2, 5 and 7.", "See items 2,5 and 7.", PASSES),
+        ],
+    )
+    def test_one_number(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+
+class TestACapitalMGluedIsAMillion:
+    """``8.4M residents`` is 8.4 million, as ``$8.4M`` is; a small ``m`` stays metres."""
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            (
+                "The city has 8.4M residents.",
+                "The city has 8.4 billion residents.",
+                fg001("8.4M"),
+            ),
+            ("The city has 8.4M residents.", "The city has 8.4 million residents.", PASSES),
+            ("Sales totalled 3M units.", "Sales totalled 3 thousand units.", fg001("3M")),
+            ("Sales totalled 2.5M units.", "Sales totalled 2,500,000 units.", PASSES),
+            ("Sales totalled 0.3M units.", "Sales totalled 300,000 units.", PASSES),
+            ("Sales totalled 2.5 million units.", "Sales totalled 2.5M units.", PASSES),
+            (
+                "Sales totalled 2.5 billion units.",
+                "Sales totalled 2.5M units.",
+                fg001("2.5 billion"),
+            ),
+            ("She ran 100m in 10.5 seconds.", "She ran 100 m in 10.5 seconds.", PASSES),
+        ],
+    )
+    def test_scale_letter(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
