@@ -144,3 +144,66 @@ class TestACapitalMGluedIsAMillion:
     )
     def test_scale_letter(self, answer: str, chunk: str, expected: object) -> None:
         assert flagged(chunk, answer) == expected
+
+
+class TestErasWrittenOtherwise:
+    """An era glued to its year (``44BC``), in lower case (``146 bc``), after a year in words."""
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("Caesar died in 44BC.", "Caesar died in 44 BC.", PASSES),
+            ("Caesar died in 44BC.", "Caesar died in 44 AD.", fg002("44BC")),
+            ("It was built in 79AD.", "It was built in 79 AD.", PASSES),
+            ("Carthage fell in 146 bc.", "Carthage was destroyed in 146 BC.", PASSES),
+            ("Carthage fell in 146 bc.", "Carthage was destroyed in 146 AD.", fg002("146 bc")),
+            ("Caesar died in forty-four BC.", "Caesar died in 44 BC.", PASSES),
+            ("Caesar died in forty-four BC.", "Caesar died in 44 AD.", fg002("forty-four BC")),
+            ("Caesar died in forty-four AD.", "Caesar died in 44 BC.", fg002("forty-four AD")),
+        ],
+    )
+    def test_eras(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+
+class TestBritishTimes:
+    """``9.30am`` is 9:30 in the morning: British English writes the minutes after a point."""
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("It opens at 9.30am.", "The museum opens at 9:30 a.m. daily.", PASSES),
+            ("The shop opens at 9.30 pm.", "The shop opens at 21:30.", PASSES),
+            ("The shop opens at 9.30 pm.", "The shop opens at 9:30 am.", fg001("9.30 pm")),
+            ("The shop opens at 21:30.", "The shop opens at 9.30am.", fg001("21:30")),
+            ("The shop opens at 9:30 am.", "The shop opens at 9.30am.", PASSES),
+            ("It costs 9.30 dollars.", "It costs 9.30 dollars.", PASSES),
+        ],
+    )
+    def test_point_minutes(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+
+class TestSignWordsBeforeNumbersInWords:
+    """``minus twelve degrees`` is -12, as ``minus 12 degrees``; ``twelve minus five`` is a sum."""
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            (
+                "The low was negative twelve degrees.",
+                "The low was 12 °C.",
+                fg001("negative twelve"),
+            ),
+            (
+                "The fund returned minus eight percent.",
+                "The fund returned 8%.",
+                fg001("minus eight"),
+            ),
+            ("The low was minus twelve degrees Celsius.", "The low was -12 °C.", PASSES),
+            ("The fund returned minus eight percent.", "The fund returned -8%.", PASSES),
+            ("It cost twelve minus five dollars.", "It cost 12 minus 5 dollars.", PASSES),
+        ],
+    )
+    def test_signs(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected

@@ -50,6 +50,8 @@ from relapse.grounding._read.context import (
     is_list_marker,
     is_reference,
 )
+from relapse.grounding._read.dates import era_claim
+from relapse.grounding._read.numbers import ERA_WORDS, sign_word, signed_claim
 from relapse.grounding._read.quotes import (
     find_quotations,
     introduces_question,
@@ -1160,22 +1162,39 @@ def _word_claims(answer: str) -> Iterator[Claim]:
     ``nineteen forty-five`` (FG002, a year). Ordinals up to ten and ``half``
     or ``a quarter`` alone claim nothing (see :class:`relapse.grounding._read.words.WordNumber`).
     """
+    previous_end = -1  # where the last number in words ends
     for word in word_numbers(answer):
+        before, previous_end = previous_end, word.end
         if not word.claim:
             continue
         key = value_key(word.value)
         if key is None:
             continue
         code = FG002 if word.kind == "year" else FG001
+        if code == FG001 and word.kind == "cardinal" and isinstance(word.value, int):
+            # "forty-four BC": a year of an era, as "44 BC" is.
+            era = _ERA_AFTER_WORDS.match(answer, word.end)
+            if era is not None:
+                yield era_claim(word.start, era.end(), str(word.value), era.group().strip())
+                continue
         precision = word.precision
         if key[0] == "n" and isinstance(key[2], int) and key[2] < 0:
             precision = key[2]  # "two and a half": its last decimal
         # A fraction below one is a ratio (unit "/"): a chunk's percent may state it.
         ratio = "/" if isinstance(word.value, Fraction) and word.value < 1 else ""
-        yield new_claim(
+        claim = new_claim(
             Claim,
             (code, word.start, word.end, ((key,),), (key,), key, precision, True, (), ratio),
         )
+        sign = sign_word(answer, word.start) if code == FG001 else None
+        if sign is not None and before >= 0 and not answer[before:sign].strip():
+            sign = None  # arithmetic in words: "twelve minus five"
+        # "minus twelve degrees" is -12, as "minus 12 degrees" is.
+        yield claim if sign is None else signed_claim(claim, sign)
+
+
+# An era after a number in words ("forty-four BC"), as the scanner reads one after digits.
+_ERA_AFTER_WORDS = re.compile(rf"[\ \u00a0](?:{ERA_WORDS})")
 
 
 #: Failing spans a check reports at most. An answer with more (a generated

@@ -83,9 +83,12 @@ GROUP_SEPARATORS = f".'\u2019{SPACE_GROUPS}"
 #: An era after a year: ``BC``, ``BCE``, ``B.C.``, ``before Christ``, ``AD``,
 #: ``A.D.``, ``CE``, and ``years BC`` (no flags, no groups).
 ERA_WORDS = (
-    r"(?:years?[\ \u00a0])?(?:BCE?|B\.C\.(?:E\.)?|AD|A\.D\.|CE|C\.E\."
+    r"(?:years?[\ \u00a0])?(?:BCE?|bce?|B\.C\.(?:E\.)?|AD|A\.D\.|CE|C\.E\."
     r"|before[\ \u00a0](?:Christ|the[\ \u00a0]Common[\ \u00a0]Era))(?![^\W\d_])"
 )
+
+#: Eras written glued to a year (``44BC``), read as :data:`ERA_WORDS` after a space are.
+_GLUED_ERAS = frozenset({"BC", "BCE", "bc", "bce", "AD", "CE"})
 
 #: The pattern of ``am``, ``pm``, ``a.m.``, ``PM`` after an hour (no flags, no groups).
 AM_PM = r"[aApP](?:\.[mM]\.|[mM])(?![^\W\d_])"
@@ -388,6 +391,8 @@ def read_number(text: str, match: re.Match[str], start: int, look_back: bool = T
         "frac", "pct", "scale", "suffix", "apos", "am_pm", "exp", "era"
     )
     currency = currency_start(text, start)
+    if era is None and suffix in _GLUED_ERAS:
+        era, suffix = suffix, None  # "44BC": an era glued to its year
     if era is not None:
         # "753 BC", "79 AD", "300 years BC", "10,000 BC": a year of an era,
         # else the number alone.
@@ -398,12 +403,16 @@ def read_number(text: str, match: re.Match[str], start: int, look_back: bool = T
     if am_pm is not None:
         # "3 pm", "11 a.m.": an hour of the day, else the number alone
         # ("1e6 pm" is a million, not 1 pm).
+        # "9.30am", "9.30 pm": British English writes the minutes after a point.
+        minutes = fraction_raw[1:] if fraction_raw and fraction_raw[0] == "." else ""
         if (
             integer_raw.isdecimal()
             and len(integer_raw) <= 2
-            and not (fraction_raw or currency or power)
+            and (fraction_raw is None or (len(minutes) == 2 and minutes.isdecimal()))
+            and not (currency or power)
         ):
-            claim = time_claim(start, end, short_int(integer_raw), 0, am_pm)
+            minute = short_int(minutes) if minutes else 0
+            claim = time_claim(start, end, short_int(integer_raw), minute, am_pm)
             if claim is not None:
                 return claim
         end = _number_end(match, integer_end)
