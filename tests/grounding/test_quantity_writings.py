@@ -207,3 +207,18 @@ class TestSignWordsBeforeNumbersInWords:
     )
     def test_signs(self, answer: str, chunk: str, expected: object) -> None:
         assert flagged(chunk, answer) == expected
+
+
+class TestCornerBracketForms:
+    """The vertical (``﹁…﹂``, ``﹃…﹄``) and half-width (``｢…｣``) corner brackets quote too."""
+
+    CHUNK = "The minister said the plan would be reviewed next year."
+
+    @pytest.mark.parametrize(
+        ("opener", "closer"), [("\ufe41", "\ufe42"), ("\ufe43", "\ufe44"), ("\uff62", "\uff63")]
+    )
+    def test_quotations(self, opener: str, closer: str) -> None:
+        wrong = f"He said {opener}the plan would be scrapped next year{closer}."
+        assert flagged(self.CHUNK, wrong) == (("FG003", ("the plan would be scrapped next year",)),)
+        right = f"He said {opener}the plan would be reviewed next year{closer}."
+        assert flagged(self.CHUNK, right) == PASSES

@@ -13,6 +13,7 @@ from typing import Any
 QUOTE_GLYPHS = (
     "\"'`´\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u2039\u203a\u00ab\u00bb"
     "\u2032\u2033\uff02\uff07\u300c\u300d\u300e\u300f\u301d\u301e\u301f"
+    "\ufe41\ufe42\ufe43\ufe44\uff62\uff63"
 )
 
 #: Characters a reader does not see, deleted before scanning and folding:

@@ -3,7 +3,8 @@ Quotations: where they are in an answer, and the text to look up for each.
 
 Delimiters are straight ``"…"``, curly ``“…”``, guillemets ``«…»``, German
 ``„…“``, single curly ``‘…’`` and the corner brackets of Chinese and
-Japanese, ``「…」`` and ``『…』``. A straight ``"`` opens a quotation only
+Japanese, ``「…」`` and ``『…』`` (and their vertical and half-width forms,
+``﹁…﹂``, ``﹃…﹄``, ``｢…｣``). A straight ``"`` opens a quotation only
 after a space, a bracket or a dash and before a non-space, and closes one only
 after a non-space and before a space or punctuation: so the inch marks of
 ``24" wide and 36" tall`` open nothing. ``’`` inside or at the end of a word
@@ -23,7 +24,8 @@ from collections.abc import Iterator
 from relapse.grounding._text import fold
 
 _DELIMITERS = re.compile(
-    '["\u201c\u201d\u201e\u00ab\u00bb\u2018\u2019\uff02\u300c\u300d\u300e\u300f]'
+    '["\u201c\u201d\u201e\u00ab\u00bb\u2018\u2019\uff02\u300c\u300d\u300e\u300f'
+    "\ufe41\ufe42\ufe43\ufe44\uff62\uff63]"
 )
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n")
 #: Longest quotation read, in characters: a "quotation" longer than this is
@@ -46,7 +48,16 @@ _CLOSERS = {
     # Corner brackets, the quotation marks of Chinese and Japanese.
     "\u300c": "\u300d",
     "\u300e": "\u300f",
+    # Their vertical presentation forms and the half-width corner brackets.
+    "\ufe41": "\ufe42",
+    "\ufe43": "\ufe44",
+    "\uff62": "\uff63",
 }
+
+# Openers that open whatever follows them (never an apostrophe or an inch mark),
+# and those of them a space may follow (French « guillemets », corner brackets).
+_ALWAYS_OPEN = "\u201c\u201e\u00ab\u300c\u300e\ufe41\ufe43\uff62"
+_OPEN_BEFORE_SPACE = "\u201e\u00ab\u300c\u300e\ufe41\ufe43\uff62"
 # Strip from the ends of a quotation's text before looking it up: the
 # punctuation American style puts inside the quotes.
 _EDGE_PUNCTUATION = " .,;:!?-"
@@ -63,9 +74,9 @@ def _is_opener(text: str, index: int, char: str) -> bool:
     if char not in _CLOSERS:
         return False
     following = text[index + 1 : index + 2]
-    if not following or (following.isspace() and char not in "\u00ab\u201e\u300c\u300e"):
+    if not following or (following.isspace() and char not in _OPEN_BEFORE_SPACE):
         return False
-    if char in "\u201c\u201e\u00ab\u300c\u300e":
+    if char in _ALWAYS_OPEN:
         return True
     previous = text[index - 1] if index else " "
     if previous not in _OPEN_AFTER:
@@ -76,7 +87,7 @@ def _is_opener(text: str, index: int, char: str) -> bool:
 
 def _is_closer(text: str, index: int, char: str) -> bool:
     """Tell whether the delimiter ``char`` at ``index`` can close a quotation."""
-    if char in "\u201d\u00bb\u201c\u300d\u300f":
+    if char in "\u201d\u00bb\u201c\u300d\u300f\ufe42\ufe44\uff63":
         return True
     previous = text[index - 1] if index else " "
     if previous.isspace() and previous not in "\u00a0\u202f":
