@@ -222,3 +222,23 @@ class TestCornerBracketForms:
         assert flagged(self.CHUNK, wrong) == (("FG003", ("the plan would be scrapped next year",)),)
         right = f"He said {opener}the plan would be reviewed next year{closer}."
         assert flagged(self.CHUNK, right) == PASSES
+
+
+class TestPercentsInWords:
+    """``fifty percent`` is the share ``50%`` is: a chunk's ``half`` or ``0.5`` states it."""
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("Fifty percent of voters agreed.", "Half of voters agreed.", PASSES),
+            ("Forty percent of voters agreed.", "Half of voters agreed.", fg001("Forty")),
+            ("Twenty-five percent of voters agreed.", "A quarter of voters agreed.", PASSES),
+            ("Forty percent of voters agreed.", "A quarter of voters agreed.", fg001("Forty")),
+            ("Sixty percent of voters agreed.", "The share was 0.6.", PASSES),
+            ("Sixty percent of voters agreed.", "The share was 0.6 mm.", fg001("Sixty")),
+            ("Thirty-three per cent of voters agreed.", "One third of voters agreed.", PASSES),
+            ("Sixty percent of voters agreed.", "60% of voters agreed.", PASSES),
+        ],
+    )
+    def test_shares(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected

@@ -1182,6 +1182,8 @@ def _word_claims(answer: str) -> Iterator[Claim]:
             precision = key[2]  # "two and a half": its last decimal
         # A fraction below one is a ratio (unit "/"): a chunk's percent may state it.
         ratio = "/" if isinstance(word.value, Fraction) and word.value < 1 else ""
+        if not ratio and _PERCENT_AFTER_WORDS.match(answer, word.end):
+            ratio = "%"  # "fifty percent": a chunk's "half" or 0.5 may state it, as for "50%"
         claim = new_claim(
             Claim,
             (code, word.start, word.end, ((key,),), (key,), key, precision, True, (), ratio),
@@ -1192,6 +1194,11 @@ def _word_claims(answer: str) -> Iterator[Claim]:
         # "minus twelve degrees" is -12, as "minus 12 degrees" is.
         yield claim if sign is None else signed_claim(claim, sign)
 
+
+# A percent after a number in words ("fifty percent", "twenty per cent", "ten %").
+_PERCENT_AFTER_WORDS = re.compile(
+    r"[\ \u00a0]?%|[\ \u00a0](?i:percent|per[\ \u00a0]cent)(?![^\W\d_])"
+)
 
 # An era after a number in words ("forty-four BC"), as the scanner reads one after digits.
 _ERA_AFTER_WORDS = re.compile(rf"[\ \u00a0](?:{ERA_WORDS})")
