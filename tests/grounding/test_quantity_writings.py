@@ -242,3 +242,29 @@ class TestPercentsInWords:
     )
     def test_shares(self, answer: str, chunk: str, expected: object) -> None:
         assert flagged(chunk, answer) == expected
+
+
+class TestCenturiesInWordsInAChunk:
+    """A chunk's ``nineteenth century`` states the answer's ``19th century``."""
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("It was built in the 21st century.", "Built in the twenty-first century.", PASSES),
+            ("It was built in the 21st century.", "Built in the twenty first century.", PASSES),
+            ("It emerged in the 19th century.", "It emerged in the Nineteenth Century.", PASSES),
+            (
+                "It emerged in the 18th century.",
+                "It emerged in the nineteenth century.",
+                fg002("18th century"),
+            ),
+            # A count of centuries is no century.
+            (
+                "It emerged in the 19th century.",
+                "It had nineteen centuries.",
+                fg002("19th century"),
+            ),
+        ],
+    )
+    def test_centuries(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected

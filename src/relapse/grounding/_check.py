@@ -67,7 +67,7 @@ from relapse.grounding._read.subjects import (
     subject,
     words_of,
 )
-from relapse.grounding._read.words import Value, word_numbers
+from relapse.grounding._read.words import Value, ordinal_spellings, word_numbers
 from relapse.grounding._text import fold
 from relapse.grounding._values.keys import (
     Key,
@@ -840,7 +840,9 @@ class BoundGroundingCheck:
             return all(self._range_end(part) for part in claim.parts)
         key = claim.key
         if key is None:
-            return False
+            century = needs[0][0] if len(needs) == 1 and len(needs[0]) == 1 else None
+            # "the 19th century" in the answer, "the nineteenth century" in a chunk.
+            return century is not None and century[0] == "cent" and self._century_spelled(century)
         if claim.code == FG001:
             direction = hedge(answer, claim.start)
             if direction is not None and any(
@@ -869,6 +871,31 @@ class BoundGroundingCheck:
             if isinstance(value, Fraction) and not _spelled_out_decimal(value):
                 return False
         return _Spelled(value) if self._chunks.words.has(value) else False
+
+    def _century_spelled(self, century: Key) -> bool:
+        """
+        Tell whether the chunks or the question spell out a century (``nineteenth century``).
+
+        Args:
+            century: A century key, ``("cent", 18)`` for the 19th (the years 1800 to 1899).
+
+        Returns:
+            True when the ordinal in words stands before ``century`` or
+            ``centuries``, in any case. One search of the texts, made only for
+            a century no chunk writes in digits.
+        """
+        hundreds = century[1]
+        spellings = ordinal_spellings(hundreds + 1) if isinstance(hundreds, int) else ()
+        if not spellings:
+            return False
+        pattern = re.compile(
+            rf"(?<![^\W\d_])(?:{'|'.join(spellings)})[\s\u00a0-]+centur(?:y|ies)(?![^\W\d_])",
+            re.IGNORECASE,
+        )
+        return any(
+            index is not None and pattern.search(index.joined) is not None
+            for index in (self._chunks, self._question)
+        )
 
     def _one_key(self, alternative: tuple[Key, ...], plain: bool) -> Key | bool:
         """

@@ -60,6 +60,28 @@ ORDINAL_WORDS = {
     **{f"{word}th": word for word in ("hundred", *_SCALE_WORDS)},
 }
 
+
+def ordinal_spellings(number: int) -> tuple[str, ...]:
+    """
+    Return how English spells the ordinal ``number`` in lower case: ``twenty-first``.
+
+    Args:
+        number: 1 to 99.
+
+    Returns:
+        The spellings (``twenty-first``, ``twenty first``); empty out of range.
+    """
+    if not 1 <= number <= 99:
+        return ()
+    if number < 20:
+        return (_ORDINAL_SMALL[number],)
+    tens, units = divmod(number, 10)
+    word = _TENS[tens - 2]
+    if not units:
+        return (word[:-1] + "ieth",)
+    return (f"{word}-{_ORDINAL_SMALL[units]}", f"{word} {_ORDINAL_SMALL[units]}")
+
+
 # Denominators of fractions: a singular after "a" or "one" ("a third", "one
 # half"), a plural after a numerator of two or more ("two thirds"). "second"
 # is no denominator: a half is "half", and "a second" is a time.
