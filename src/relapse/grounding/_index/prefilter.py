@@ -13,7 +13,8 @@ chunk that states it. Each rule below is such a necessary condition; none is
 sufficient, and the chunks that pass are read by the scanner itself.
 
 Some writings hold a value whose digits the text does not spell in one run:
-a fraction (``1/4`` is 0.25), a vulgar fraction or superscript, digits of
+a fraction (``1/4`` is 0.25), a vulgar fraction or superscript, a power of
+ten written with a caret (``3 x 10^8``), digits of
 another script, a year range ending in two digits (``1939-45``). A chunk with
 any of them is *opaque*: the index reads it at once, like before this module
 existed. ``TestEveryProvidedKeyHasItsEvidence`` in
@@ -29,7 +30,7 @@ from collections.abc import Iterator
 from decimal import Decimal
 from typing import Protocol
 
-from relapse.grounding._read.normalize import REWRITTEN
+from relapse.grounding._read.normalize import CARET_POWER, REWRITTEN
 from relapse.grounding._text import SPACES
 from relapse.grounding._values.calendar import MONTHS
 from relapse.grounding._values.keys import SCALE_EXPONENTS, Key
@@ -101,7 +102,7 @@ def digit_count(encoded: bytes) -> int:
 
 
 # Writings whose value the digest cannot show: the rewrites of _normalize
-# (invisible characters, vulgar fractions, superscripts) and digits of
+# (invisible characters, vulgar fractions, superscripts, caret powers) and digits of
 # another script; a fraction or ratio ("1/4" provides 0.25; the slashes of a
 # date "3/4/2019" are no fraction), found from its slash; a year range whose
 # end has two digits ("1939-45"), found from its dash. Each pattern starts
@@ -196,6 +197,10 @@ def opaque_positions(text: str, encoded: bytes | None = None) -> Iterator[int]:
             found = _REWRITTEN_OR_DIGIT.search(text, run.start(), run.end())
             if found is not None:
                 yield found.start()
+    if "^" in text:
+        # "3 x 10^8" is 300,000,000, whose digits the digest "3x108" lacks.
+        for match in CARET_POWER.finditer(text):
+            yield match.start()
     for match in _FRACTION_SLASH.finditer(text):
         slash = match.start()
         start = slash - 1

@@ -5,10 +5,12 @@ Before a text is scanned, characters a reader does not see are deleted
 (``12<U+200B>500`` is 12500), vulgar fractions are written with a slash
 (``3½`` is ``3 1/2``, ``¾`` is ``3/4``), enclosed numbers with digits
 (``③`` is 3) and a power of ten written with a
-superscript exponent is written out (``10⁹`` is 1000000000, ``2.5 × 10⁻³``
-is 0.0025). The rewrite keeps a map back to the original offsets, so every
+superscript exponent, or a caret and an exponent in digits, is written out
+(``10⁹`` and ``10^9`` are 1000000000, ``2.5 × 10⁻³`` and ``2.5 x 10^-3``
+are 0.0025). The rewrite keeps a map back to the original offsets, so every
 claim's span is still a substring of the text as written. A text with none
-of these characters (every ASCII text) is scanned as it is.
+of these characters, and no ``10^`` (nearly every ASCII text), is scanned as
+it is.
 """
 
 from __future__ import annotations
@@ -72,7 +74,8 @@ _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 MAX_POWER = 100
 #: What the rewrite touches: invisible characters, vulgar fractions, the
 #: fraction slash, superscript digits and minus. A text without any of them
-#: is returned as it is.
+#: (and without a power of ten written with a caret, ``10^6``, whose
+#: characters are all ASCII: see :func:`needs_rewrite`) is returned as it is.
 REWRITTEN_CHARACTERS = frozenset(
     f"{INVISIBLE}{''.join(_VULGAR)}\u2044\u2070\u00b9\u00b2\u00b3"
     + "".join(chr(code) for code in range(0x2074, 0x207C))
@@ -84,15 +87,30 @@ _SPECIAL = re.compile(f"[{REWRITTEN}]")
 # The characters rewritten one by one.
 _CHARACTER = re.compile(f"[{INVISIBLE}{''.join(_VULGAR)}\u2044{''.join(ENCLOSED_NUMBERS)}]")
 # "10⁹", "3 × 10⁸", "2.5·10⁻³": an optional mantissa, then 10 and a
-# superscript exponent. "m²" and "cm³" are units: no 10 before them.
+# superscript exponent. "m²" and "cm³" are units: no 10 before them. The
+# same with a caret and ASCII digits, signed by "-", "+" or U+2212, bare or
+# in parentheses or braces: "10^9", "2.5 x 10^-3", "10^(−3)", "10^{-3}"; a
+# bare exponent is not one when a digit, or a point or comma and a digit,
+# follows ("10^3.5" is no power of ten the check computes). Only 10 is a
+# base: "2^10" and "x^2" are left as written.
 _POWER = re.compile(
-    r"(?:(?<![\d.,])(?P<mantissa>\d{1,15}(?:\.\d{1,15})?)[\ \u00a0]?[x×·*⋅][\ \u00a0]?)?"
-    r"(?<![\d.,])10(?P<exponent>\u207b?[\u2070\u00b9\u00b2\u00b3\u2074-\u2079]{1,3})"
+    r"(?:(?<![\d.,])(?P<mantissa>\d{1,15}(?:\.\d{1,15})?)[\ \u00a0]?[xX×·*⋅][\ \u00a0]?)?"
+    r"(?<![\d.,])10(?:(?P<exponent>\u207b?[\u2070\u00b9\u00b2\u00b3\u2074-\u2079]{1,3})"
+    r"|\^(?:(?P<caret>[-+\u2212]?[0-9]{1,3})(?![0-9]|[.,][0-9])"
+    r"|\((?P<parenthesized>[-+\u2212]?[0-9]{1,3})\)"
+    r"|\{(?P<braced>[-+\u2212]?[0-9]{1,3})\}))"
 )
+#: Where a text may hold a power of ten written with a caret (a superset of
+#: the caret powers the rewrite reads: their lookbehind is left to it).
+#: Starting with a literal, it is searched for in C.
+CARET_POWER = re.compile(r"10\^[({]?[-+\u2212]?[0-9]")
+_SIGNS = str.maketrans("\u2212", "-")
 
 
 def needs_rewrite(text: str) -> bool:
     """Tell whether :func:`normalize` would change ``text``."""
+    if "^" in text and CARET_POWER.search(text) is not None:
+        return True
     return not text.isascii() and _SPECIAL.search(text) is not None
 
 
@@ -129,8 +147,14 @@ def normalize(text: str) -> tuple[str, list[int] | None]:
 
 
 def _power(match: re.Match[str]) -> str | None:
-    """Write ``3 × 10⁸`` out in digits (``300000000``), or None when too large."""
-    exponent = int(match["exponent"].translate(_SUPERSCRIPTS))
+    """Write ``3 × 10⁸`` or ``3 x 10^8`` out in digits (``300000000``), or None when too large."""
+    superscript = match["exponent"]
+    if superscript is not None:
+        exponent = int(superscript.translate(_SUPERSCRIPTS))
+    else:
+        caret = match["caret"] or match["parenthesized"] or match["braced"]
+        assert caret is not None  # the pattern's one other exponent
+        exponent = int(caret.translate(_SIGNS))
     if abs(exponent) > MAX_POWER:
         return None
     try:

@@ -185,10 +185,10 @@ def _pattern(template: str) -> str:
 _SCAN = re.compile(
     _pattern(
         rf"""
-        # ASCII digits, month capitals, and any non-ASCII character (a digit
-        # of another script): one bitmap test per character, where "\d"
-        # costs a Unicode category lookup.
-        [0-9{MONTH_CAPITALS}\x80-\U0010ffff]
+        # ASCII digits, month capitals, the caret, and any non-ASCII
+        # character (a digit of another script): one bitmap test per
+        # character, where "\d" costs a Unicode category lookup.
+        [0-9{MONTH_CAPITALS}\^\x80-\U0010ffff]
         (?:
             (?<=\d)
             (?:
@@ -205,8 +205,10 @@ _SCAN = re.compile(
             )
           | (?P<month>{MONTH_LEAD})
             # A character the rewrite of _normalize changes (invisible, vulgar
-            # fraction, superscript): the scan starts again on the rewrite.
-          | (?P<rewrite>(?<=[{REWRITTEN}]))
+            # fraction, superscript), or the caret of a power of ten ("10^6":
+            # the match before it ended at the caret): the scan starts again
+            # on the rewrite.
+          | (?P<rewrite>(?<=[{REWRITTEN}])|(?<=10\^))
         )
         """
     ),
