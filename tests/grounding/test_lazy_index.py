@@ -85,6 +85,9 @@ class TestOpaque:
             "\u0661\u0662 items",
             "10\u2079 stars",
             "12\u200b500",
+            "3 x 10^8 cells",  # 300,000,000: the digest "3x108" shows no "3e" nor its zeros
+            "10^-3 mol",
+            "10^(9) stars",
         ],
     )
     def test_writings_the_digest_cannot_show_are_opaque(self, text: str) -> None:
@@ -94,7 +97,7 @@ class TestOpaque:
         "text",
         [
             *("on 3/4/2019", "1/2/3", "1939-1945", "20k", "a 0k", "$1,500m", "12 500"),
-            *("plain 12,5", "1e6 cells", "2.5E-3 mol"),
+            *("plain 12,5", "1e6 cells", "2.5E-3 mol", "x^2 + 1", "10^ and"),
         ],
     )
     def test_other_writings_are_not(self, text: str) -> None:

@@ -590,6 +590,82 @@ class TestFormats:
         assert expected == failing_spans(chunk, answer)
 
     @pytest.mark.parametrize(
+        ("chunk", "answer", "expected"),
+        [
+            # The sign of the exponent is part of the value.
+            (
+                "The concentration was 4.2 × 10^-3 mol/L.",
+                "It was 4.2 × 10^3 mol/L.",
+                ("4.2 × 10^3",),
+            ),
+            ("The concentration was 4.2 × 10^-3 mol/L.", "It was 4.2 × 10^-3 mol/L.", ()),
+            ("The concentration was 4.2 × 10^-3 mol/L.", "It was 0.0042 mol/L.", ()),
+            ("The rate was 10^-5 per hour.", "The rate was 10^5 per hour.", ("10^5",)),
+            ("The rate was 10^5 per hour.", "The rate was 10^-5 per hour.", ("10^-5",)),
+            ("The rate was 10^-5 per hour.", "The rate was 0.00001 per hour.", ()),
+            # The value, whatever the writing.
+            ("The sample contained 2.5 million cells.", "It contained 2.5 × 10^6 cells.", ()),
+            ("The sample contained 2,500,000 cells.", "It contained 2.5 x 10^6 cells.", ()),
+            ("The sample contained 2.5 million cells.", "It contained 2.5 * 10^6 cells.", ()),
+            ("The sample contained 2.5 million cells.", "It contained 25 × 10^5 cells.", ()),
+            ("The sample contained 2.5 million cells.", "It contained 2.5 X 10^6 cells.", ()),
+            ("The sample contained 2.5 million cells.", "It contained 2.5×10^6 cells.", ()),
+            (
+                "The sample contained 2.5 million cells.",
+                "It contained 2.5 × 10^7 cells.",
+                ("2.5 × 10^7",),
+            ),
+            ("The sample contained 10^9 cells.", "It contained 1 billion cells.", ()),
+            ("The sample contained 10^9 cells.", "It contained 1 million cells.", ("1 million",)),
+            ("The sample contained 1 billion cells.", "It contained 10^9 cells.", ()),
+            ("Avogadro's number is 6.022 × 10²³.", "It is 6.022 × 10^23.", ()),
+            ("Avogadro's number is 6.022 × 10^23.", "It is 6.022 × 10²³.", ()),
+            ("Avogadro's number is 6.022 × 10^23.", "It is 6.022 × 10^22.", ("6.022 × 10^22",)),
+            ("It carried 300 million photons.", "It carried 3 x 10^8 photons.", ()),
+            ("It carried 3 x 10^8 photons.", "It carried 300 million photons.", ()),
+            ("It carried 3e8 photons.", "It carried 3 x 10^8 photons.", ()),
+            ("It carried 3 x 10^8 photons.", "It carried 3e8 photons.", ()),
+            ("The level was 0.0042.", "The level was 4.2 x 10^-3.", ()),
+            ("The level was 4.2 x 10^-3.", "The level was 0.0042.", ()),
+            ("The level was 0.042.", "The level was 4.2 x 10^-3.", ("4.2 x 10^-3",)),
+            ("It was 1,000 units.", "It was 10^3 units.", ()),
+            # The minus sign U+2212, a plus, parentheses and braces.
+            ("The level was 0.001.", "The level was 10^\u22123.", ()),
+            ("The level was 0.001.", "The level was 10^(-3).", ()),
+            ("The level was 0.001.", "The level was 10^{-3}.", ()),
+            ("The level was 0.001.", "The level was 10^(\u22123).", ()),
+            ("The level was 1,000.", "The level was 10^(+3).", ()),
+            ("The level was 1,000.", "The level was 10^(-3).", ("10^(-3)",)),
+            ("The level was 0.001.", "The level was 10^3.", ("10^3",)),
+        ],
+    )
+    def test_caret_exponents(self, chunk: str, answer: str, expected: tuple[str, ...]) -> None:
+        """``10^6`` is a million, ``4.2 × 10^-3`` is 0.0042: the caret is a superscript."""
+        assert expected == failing_spans(chunk, answer)
+
+    @pytest.mark.parametrize(
+        ("chunk", "answer", "expected"),
+        [
+            # Only 10 is a base: 2^10 is the numbers 2 and 10, not 1024.
+            ("There were 1024 items.", "There were 2^10 items.", ("10",)),
+            ("It took 2 to 10 days.", "It took 2^10 days.", ()),
+            ("The value is x^2 + 5.", "The value is x^2 + 5.", ()),
+            # Beyond 10^100 (or with more than three exponent digits), as written.
+            ("The value is 10^99999.", "The value is 10^99999.", ()),
+            ("The value is 10^99999.", "The value is 10^99998.", ("99998",)),
+            ("The value is 10^101.", "The value is 10^101.", ()),
+            # 10^3.5 is no power the check computes: 10 and 3.5.
+            ("It was 10 or 3.5.", "It was 10^3.5.", ()),
+            ("It was 1,000.", "It was 10^3.5.", ("10", "3.5")),
+        ],
+    )
+    def test_caret_that_is_no_power_of_ten(
+        self, chunk: str, answer: str, expected: tuple[str, ...]
+    ) -> None:
+        """A caret after anything but 10, or an exponent beyond 100, is read as written."""
+        assert expected == failing_spans(chunk, answer)
+
+    @pytest.mark.parametrize(
         "invisible", ["\u200b", "\u2060", "\u00ad", "\ufeff", "\u200d", "\u200c"]
     )
     def test_invisible_characters_inside_numbers(self, invisible: str) -> None:

@@ -11,10 +11,11 @@ fix that passes everything, or fails everything, fails here.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from fractions import Fraction
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from relapse.grounding import default_grounding_check
@@ -208,6 +209,55 @@ class TestExponents:
     )
     def test_e_notation(self, answer: str, chunk: str, expected: object) -> None:
         assert flagged(chunk, answer) == expected
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("It was 4.2 × 10^3 mol/L.", "It was 4.2 × 10^-3 mol/L.", fg001("4.2 × 10^3")),
+            ("It was 10^5 per hour.", "It was 10^-5 per hour.", fg001("10^5")),
+            ("It has 2.5 × 10^6 cells.", "It has 2.5 million cells.", PASSES),
+            ("It has 2.5 x 10^6 cells.", "It has 2,500,000 cells.", PASSES),
+            ("It has 1 billion cells.", "It has 10^9 cells.", PASSES),
+            ("It is 6.022 × 10^23.", "It is 6.022 × 10²³.", PASSES),
+            ("It has 2.5 x 10^6 cells.", "It has 2.5e6 cells.", PASSES),
+            ("It has 2.5e6 cells.", "It has 2.5 x 10^6 cells.", PASSES),
+            ("It has 2.5 x 10^6 cells.", "It has 2.5e5 cells.", fg001("2.5 x 10^6")),
+        ],
+    )
+    def test_caret_notation(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(
+        whole=st.integers(1, 999),
+        decimals=st.text("0123456789", max_size=4),
+        exponent=st.integers(-40, 40),
+        times=st.sampled_from(["×", "x", "*", "·", " × ", " x ", " * "]),
+        written=st.sampled_from(["{}", "({})", "{{{}}}"]),
+        minus=st.sampled_from(["-", "\u2212"]),
+    )
+    def test_a_caret_power_is_its_value(
+        self, whole: int, decimals: str, exponent: int, times: str, written: str, minus: str
+    ) -> None:
+        """``m × 10^e`` is supported by its plain decimal and ``m × 10ᵉ``, not ``m × 10^(e+1)``."""
+        mantissa = f"{whole}.{decimals}" if decimals else str(whole)
+        value = Decimal(mantissa).scaleb(exponent)
+        assume(value not in (0, 1, 2))  # trivial numbers are never flagged
+
+        def caret(power: int) -> str:
+            sign = minus if power < 0 else ""
+            return f"{mantissa}{times}10^" + written.format(f"{sign}{abs(power)}")
+
+        superscript = str(exponent).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+        answer = f"The sample held {caret(exponent)} cells."
+        plain = format(value.normalize(), "f")
+        assert flagged(f"The sample held {plain} cells.", answer) == PASSES
+        assert flagged(f"The sample held {mantissa} × 10{superscript} cells.", answer) == PASSES
+        assert flagged(f"The sample held {caret(exponent + 1)} cells.", answer) == fg001(
+            caret(exponent)
+        )
+        # And the other way round: the caret power supports the plain decimal.
+        assert flagged(answer, f"The sample held {plain} cells.") == PASSES
 
 
 class TestYearsAndEras:

@@ -40,6 +40,13 @@ class TestRewriteOnDemand:
                     "rd",
                     "th",
                     "\u2212",
+                    "^",
+                    "10^",
+                    "(",
+                    ")",
+                    "{",
+                    "}",
+                    "+",
                 ]
             ),
             max_size=30,

@@ -34,6 +34,9 @@ class TestNeverCrash:
             "3/" + "4" * LONG,
             "1" * LONG + ":" + "2" * LONG,
             "\uff11" * LONG + "/\uff12",
+            "10^" + "9" * LONG,
+            "9" * LONG + " x 10^5",
+            "1." + "2" * LONG + " x 10^-5",
         ],
         ids=[
             "month-then-long",
@@ -42,6 +45,9 @@ class TestNeverCrash:
             "long-denominator",
             "colon-pair",
             "full-width-pair",
+            "caret-long-exponent",
+            "long-mantissa-caret",
+            "long-decimals-caret",
         ],
     )
     def test_long_digit_runs_in_a_chunk_or_an_answer(self, text: str) -> None:
@@ -69,6 +75,9 @@ class TestHostileInput:
             "Sept. " * 33_000,
             "$" * 200_000,
             "-" * 200_000,
+            "10^" * 66_000,
+            "2.5 x 10^-3 " * 16_000,
+            "10^(" * 50_000,
         ],
         ids=[
             "digit-run",
@@ -84,6 +93,9 @@ class TestHostileInput:
             "months",
             "currency",
             "dashes",
+            "carets",
+            "caret-powers",
+            "open-caret-parentheses",
         ],
     )
     def test_200_kb_answer_in_linear_time(self, answer: str) -> None:
