@@ -73,6 +73,7 @@ TRICKY_TEXT = (
     "|pm|a.m.|3pm|minus|–5|BC|B.C.|years BC|AD|CE|1e6|2.5E-3|29'000|1’234|1.234.567|1.234,5"
     "|12\u2009345|8,22,443|③|①②|half a million|a quarter of a|two thirds|third|twenty-first"
     "|nineteen forty-five|15:00|3:30 pm|50 cents|50p|300 K|「|」|\u200e"
+    "|10^6|10^-3|2.5 x 10^8|10^(−3)|x^2|^"
 )
 TRICKY = TRICKY_TEXT.split("|")
 # Texts dense in claims, delimiters and keywords, for the scanner's properties.
@@ -95,6 +96,8 @@ PIECES = st.sampled_from(
         *[" pm", " a.m.", "AM", "minus ", "\u2013", " BC", " years BC", "AD ", " CE", "e6", "E-3"],
         *["'", "\u2019", "\u2009", "\u2462", "half a ", "a quarter of a ", " thirds", "third"],
         *["nineteen ", "forty-five", ",22,", "\u200e", " cents", "p ", " K"],
+        # Powers of ten with a caret.
+        *["10^", "^", "^-", "^(", "{", ")", " × "],
     ]
 )
 TEXT = st.lists(PIECES, max_size=40).map("".join)
