@@ -268,3 +268,29 @@ class TestCenturiesInWordsInAChunk:
     )
     def test_centuries(self, answer: str, chunk: str, expected: object) -> None:
         assert flagged(chunk, answer) == expected
+
+
+class TestMoreScalesAndShares:
+    """``mln`` and ``$4.2MM`` are scales, ``2,5 × 10⁶`` a decimal comma, ``0.6`` a share."""
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("Revenue was $4.2 mln.", "Revenue was $4.2 billion.", fg001("$4.2 mln")),
+            ("Revenue was $4.2 mln.", "Revenue was $4.2 million.", PASSES),
+            ("Revenue was $4.2 bln.", "Revenue was $4.2 billion.", PASSES),
+            ("Revenue was 4.2 million euros.", "Revenue was 4.2 mln euros.", PASSES),
+            ("Revenue was $4.2MM.", "Revenue was $4.2 billion.", fg001("$4.2MM")),
+            ("Revenue was $4.2MM.", "Revenue was $4.2 million.", PASSES),
+            ("It is 5mm thick.", "It is 5 mm thick.", PASSES),  # no currency: millimetres
+            ("The count was 2,5 × 10⁶.", "The count was 2.5 million.", PASSES),
+            ("The count was 2,6 × 10⁶.", "The count was 2.5 million.", fg001("2,6 × 10⁶")),
+            ("The count was 2,5 × 10⁶.", "The count was 25 million.", fg001("2,5 × 10⁶")),
+            ("The share was 0.6.", "60% of voters agreed.", PASSES),
+            ("The share was 0.7.", "60% of voters agreed.", fg001("0.7")),
+            ("The layer was 0.6 mm.", "60% of voters agreed.", fg001("0.6")),
+            ("The share was 0.6.", "60 voters agreed.", fg001("0.6")),
+        ],
+    )
+    def test_writings(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected

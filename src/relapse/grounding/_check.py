@@ -852,6 +852,8 @@ class BoundGroundingCheck:
                 return True
             if claim.unit in ("%", "/") and self._ratio(key, claim.unit):
                 return True
+            if not claim.unit and _bare_share(answer, claim, key) and self._ratio(key, "/"):
+                return True  # "a share of 0.6": a chunk's 60% states it
         elif answer[claim.start : claim.start + 1].isdecimal() or key[0] != "n":
             # A date pattern, or a year in digits: chunks write dates in digits
             # (a year in words, "nineteen forty-five", grounds words only).
@@ -1179,6 +1181,21 @@ def _evidence(
 def _is_date(key: Key) -> bool:
     """Tell whether ``key`` is a date pattern."""
     return key[0] == "d"
+
+
+def _bare_share(answer: str, claim: Claim, key: Key) -> bool:
+    """
+    Tell whether a digit claim is a decimal between 0 and 1 with no unit: a share (``0.6``).
+
+    ``0.6`` written alone states the share ``60%`` does; ``0.6 mm`` measures
+    something else, and ``0`` and ``1`` are no shares.
+    """
+    if key[0] != "n" or not isinstance(key[2], int) or key[2] >= 0:
+        return False
+    value = key_value(key)
+    return (
+        value is not None and 0 < value < 1 and binding_of(answer, claim.start, claim.end) is None
+    )
 
 
 def _word_claims(answer: str) -> Iterator[Claim]:

@@ -90,11 +90,14 @@ _CHARACTER = re.compile(f"[{INVISIBLE}{''.join(_VULGAR)}\u2044{''.join(ENCLOSED_
 # superscript exponent. "m²" and "cm³" are units: no 10 before them. The
 # same with a caret and ASCII digits, signed by "-", "+" or U+2212, bare or
 # in parentheses or braces: "10^9", "2.5 x 10^-3", "10^(−3)", "10^{-3}"; a
+# mantissa may have a decimal comma and one or two decimals ("2,5 × 10⁶"; three
+# digits after a comma group thousands). A
 # bare exponent is not one when a digit, or a point or comma and a digit,
 # follows ("10^3.5" is no power of ten the check computes). Only 10 is a
 # base: "2^10" and "x^2" are left as written.
 _POWER = re.compile(
-    r"(?:(?<![\d.,])(?P<mantissa>\d{1,15}(?:\.\d{1,15})?)[\ \u00a0]?[xX×·*⋅][\ \u00a0]?)?"
+    r"(?:(?<![\d.,])(?P<mantissa>\d{1,15}(?:\.\d{1,15}|,\d{1,2}(?!\d))?)"
+    r"[\ \u00a0]?[xX×·*⋅][\ \u00a0]?)?"
     r"(?<![\d.,])10(?:(?P<exponent>\u207b?[\u2070\u00b9\u00b2\u00b3\u2074-\u2079]{1,3})"
     r"|\^(?:(?P<caret>[-+\u2212]?[0-9]{1,3})(?![0-9]|[.,][0-9])"
     r"|\((?P<parenthesized>[-+\u2212]?[0-9]{1,3})\)"
@@ -158,7 +161,7 @@ def _power(match: re.Match[str]) -> str | None:
     if abs(exponent) > MAX_POWER:
         return None
     try:
-        value = Decimal(match["mantissa"] or "1").scaleb(exponent)
+        value = Decimal((match["mantissa"] or "1").replace(",", ".")).scaleb(exponent)
     except InvalidOperation:
         return None
     return format(value.normalize(), "f")

@@ -68,7 +68,10 @@ from relapse.grounding._values.calendar import (
 from relapse.grounding._values.keys import CURRENCY_SYMBOLS, Key
 
 #: Scale words read after a number, besides the glued abbreviations.
-SCALE_WORDS = ("thousand", "million", "billion", "trillion", "hundred", "bn", "mn", "tn")
+SCALE_WORDS = (
+    *("thousand", "million", "billion", "trillion", "hundred"),
+    *("bn", "mn", "tn", "mln", "bln"),
+)
 
 # What, after a digit run and a space, can make it more than a bare number:
 # a thousands group ("29 000") or a fraction ("2 1/4"), a percent sign, a

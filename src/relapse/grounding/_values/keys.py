@@ -34,17 +34,21 @@ SCALE_EXPONENTS = {
     "k": 3,
     "million": 6,
     "mn": 6,
+    "mln": 6,
+    "mm": 6,
     "m": 6,
     "billion": 9,
     "bn": 9,
+    "bln": 9,
     "b": 9,
     "trillion": 12,
     "tn": 12,
 }
 
 #: Abbreviations that are a scale only right after a currency symbol
-#: (``$5m``, ``£2b``); elsewhere ``5m`` is five metres and ``2b`` a label.
-CURRENCY_ONLY_SCALES = frozenset({"m", "b", "tn"})
+#: (``$5m``, ``£2b``, ``$4.2MM``); elsewhere ``5m`` is five metres, ``2b`` a
+#: label and ``5mm`` five millimetres.
+CURRENCY_ONLY_SCALES = frozenset({"m", "mm", "b", "tn"})
 
 #: Currency symbols that may precede a number, as part of its span.
 CURRENCY_SYMBOLS = "$€£¥₹₩₽₺₦₱฿₫₴₪¢"
