@@ -12,6 +12,8 @@ or to nothing, so a rule that rejects every number, or none, fails here.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from relapse.grounding import default_grounding_check
 from relapse.grounding._index.unit_lookup import (
@@ -23,14 +25,20 @@ from relapse.grounding._index.unit_lookup import (
     verdict_of,
 )
 from relapse.grounding._values.keys import number_key
-from relapse.grounding._values.units import AMBIGUOUS, PEOPLE, REFERENCE, binding_of, foreign
+from relapse.grounding._values.units import (
+    AMBIGUOUS,
+    PEOPLE,
+    REFERENCE,
+    binding_of,
+    foreign,
+)
 
 Findings = tuple[tuple[str, tuple[str, ...], tuple[tuple[int, int], ...]], ...]
 
 
-def findings(chunks: list[str], answer: str) -> Findings:
+def findings(chunks: list[str], answer: str, question: str = "") -> Findings:
     """Return ``(code, spans, offsets)`` of every finding of ``answer`` against ``chunks``."""
-    result = default_grounding_check("", chunks, answer)
+    result = default_grounding_check(question, chunks, answer)
     return tuple((f.code, f.spans, f.offsets) for f in result.findings)
 
 
@@ -175,3 +183,115 @@ class TestBindings:
         key = number_key("30", "", 0)
         assert verdict == search_verdict(texts, key, "min")
         assert verdict == verdict_of(units_by_number(texts).get(key, frozenset()), "min")
+
+
+# Signs and a unit (findings.md, "Signs" and "Units"): the sign is part of the
+# value, and a signed number's unit is compared as an unsigned one's is.
+_SIGNS = ("-", "\u2212", "\u2013", "minus ", "negative ")
+
+
+class TestSignedUnits:
+    @pytest.mark.parametrize(
+        ("chunk", "answer", "span", "offsets"),
+        [
+            # "Temperatures fell to " is 21 characters.
+            (
+                "Temperatures fell to -5 °C overnight.",
+                "Temperatures fell to -5 °F overnight.",
+                "-5",
+                (21, 23),
+            ),
+            ("The low was \u221212 °C.", "The low was \u221212 °F.", "\u221212", (12, 15)),
+            # kelvin written "K" after a space is ambiguous, but conflicts as kelvin.
+            (
+                "Absolute zero is 0 K, or \u2212273.15 °C.",
+                "It is \u2212273.15 K.",
+                "\u2212273.15",
+                (6, 13),
+            ),
+            # The chunk's "m" is ambiguous: a length still, against km.
+            (
+                "The level dropped by \u22122.5 m.",
+                "The level dropped by \u22122.5 km.",
+                "\u22122.5",
+                (21, 25),
+            ),
+            ("The change was -30 kg.", "The change was -30 lb.", "-30", (15, 18)),
+            # The currency symbol after the sign is the claim's, and its unit.
+            ("The change was \u2212$30.", "The change was \u2212€30.", "\u2212€30", (15, 19)),
+            ("The balance was -$500.", "The balance was -500 cents.", "-500", (16, 20)),
+            ("It took -5 minutes.", "It took -5 hours.", "-5", (8, 10)),
+            # A percent and a temperature: plainly another quantity (FOREIGN).
+            ("The change was \u221240%.", "The change was \u221240 °C.", "\u221240", (15, 18)),
+            # An en dash and the sign words sign a number too.
+            ("It fell to \u20135 °C.", "It fell to \u20135 °F.", "\u20135", (11, 13)),
+            ("It fell to -5 °C.", "It fell to minus 5 °F.", "minus 5", (11, 18)),
+            ("It fell to negative 5 °C.", "It fell to -5 °F.", "-5", (11, 13)),
+        ],
+    )
+    def test_another_unit_is_not_supported(
+        self, chunk: str, answer: str, span: str, offsets: tuple[int, int]
+    ) -> None:
+        assert answer[offsets[0] : offsets[1]] == span
+        assert (("FG001", (span,), (offsets,)),) == findings([chunk], answer, "What was the low?")
+
+    @pytest.mark.parametrize(
+        ("chunk", "answer"),
+        [
+            ("Temperatures fell to -5 °C overnight.", "Temperatures fell to -5 °C overnight."),
+            ("The level dropped by \u22122.5 m.", "The level dropped by -2.5 m."),
+            ("The change was \u2212$30.", "The change was -$30."),
+            ("Temperatures fell to -5 °C overnight.", "Temperatures fell to minus 5 °C overnight."),
+            ("It fell to -5 overnight.", "It fell to -5 °C overnight."),  # no unit in the chunk
+            ("It fell to -5 °C.", "It fell to -5."),  # none in the answer
+            ("It fell to -5 °F, then to -5 °C.", "It fell to -5 °C."),  # one occurrence agrees
+        ],
+    )
+    def test_the_same_unit_is_supported(self, chunk: str, answer: str) -> None:
+        assert () == findings([chunk], answer, "What was the low?")
+
+    def test_an_unsigned_number_is_compared_with_unsigned_occurrences(self) -> None:
+        """The chunk's ``−5 °C`` is not an occurrence of 5: its ``5 °F`` is the only one."""
+        assert (("FG001", ("5",), ((7, 8),)),) == findings(
+            ["It was \u22125 °C, later 5 °F."], "It was 5 °C."
+        )
+        assert () == findings(["It was \u22125 °F, later 5 °C."], "It was 5 °C.")
+
+    def test_the_lookup_reads_the_sign(self) -> None:
+        signed = ("-n", "5", 0)
+        for text in ("It was -5 °F.", "It was \u22125 °F.", "It was minus 5 °F.", "(-5 °F)"):
+            assert search_verdict([text], signed, "°C") == "conflict"
+            assert units_by_number([text])[signed] == frozenset({"°F"})
+            assert search_verdict([text], number_key("5"), "°C") == UNRELATED
+        # A hyphen after a number or a letter is no sign.
+        for text in ("It was 10-5 °F.", "GPT-5 °F"):
+            assert search_verdict([text], signed, "°C") == UNRELATED
+
+    @settings(max_examples=300, deadline=None)
+    @given(
+        chunk_sign=st.sampled_from(_SIGNS),
+        answer_sign=st.sampled_from(_SIGNS),
+        units=st.sampled_from(
+            [
+                (a, b)
+                for group in (
+                    ("°C", "°F", "kelvin"),
+                    ("nm", "mm", "cm", "m", "km", "inches", "feet", "yards", "miles"),
+                )
+                for a in group
+                for b in group
+            ]
+        ),
+        whole=st.integers(3, 99_999),
+        decimals=st.sampled_from(["", ".5", ".25", ".15"]),
+    )
+    def test_a_signed_value_is_supported_by_its_own_unit_only(
+        self, chunk_sign: str, answer_sign: str, units: tuple[str, str], whole: int, decimals: str
+    ) -> None:
+        """For every sign form and two units of one dimension: supported iff the units are one."""
+        chunk_unit, answer_unit = units
+        value = f"{whole}{decimals}"
+        chunk = f"The reading was {chunk_sign}{value} {chunk_unit} at noon."
+        answer = f"The reading was {answer_sign}{value} {answer_unit} at noon."
+        codes = [code for code, _, _ in findings([chunk], answer)]
+        assert codes == ([] if chunk_unit == answer_unit else ["FG001"])

@@ -49,10 +49,13 @@ _PIECE = st.one_of(
     st.sampled_from(
         ["$", "$5", " ", ", ", ". ", "the ", "1", ".", ",", "x", "\n", "page ", "May "]
     ),
+    # Signs: glued minus glyphs and the sign words (a sign only where the scanner reads one).
+    st.sampled_from(["-", "\u2212", "\u2013", "minus ", "negative ", "(-", "\u2212$"]),
 )
 _TEXT = st.lists(_PIECE, max_size=30).map("".join)
 _KEYS = [number_key("104", "", 0), number_key("38", "", 2), number_key("38", "", 5)]
 _KEYS += [number_key("7", "", 0), number_key("12345", "", 0), number_key("5", "", 0)]
+_KEYS += [("-n", *key[1:]) for key in _KEYS]  # the same numbers signed
 _CANONICAL_UNITS = ["°F", "°C", "km", "mi", "kg", "%", "$", "m", "h", "#people"]
 
 

@@ -51,7 +51,7 @@ from relapse.grounding._read.context import (
     is_reference,
 )
 from relapse.grounding._read.dates import era_claim
-from relapse.grounding._read.numbers import ERA_WORDS, sign_word, signed_claim
+from relapse.grounding._read.numbers import ERA_WORDS, MINUS_SIGNS, sign_word, signed_claim
 from relapse.grounding._read.quotes import (
     find_quotations,
     introduces_question,
@@ -988,15 +988,18 @@ class BoundGroundingCheck:
         key = claim.key
         if key is None or claim.code != FG001 or claim.parts:
             return True
+        # A signed number ("-5", "−$30", "minus 5") is bound as its digits
+        # are; the lookup reads the chunks' signs as the scanner does.
+        start = _unsigned_start(answer, claim) if key[0] == "-n" else claim.start
         if claim.unit == "%":
             # The scanner's percent; one the binding does not read the same
             # way ("$0%1") is judged as before, never foreign.
-            unit: str | None = "%" if binding_of(answer, claim.start, claim.end) == "%" else "?%"
+            unit: str | None = "%" if binding_of(answer, start, claim.end) == "%" else "?%"
         elif self._trivial(answer, claim):
             # "2 people": a trivial number bare of a unit claims little.
-            unit = unit_of(answer, claim.start, claim.end)
+            unit = unit_of(answer, start, claim.end)
         else:
-            unit = binding_of(answer, claim.start, claim.end)
+            unit = binding_of(answer, start, claim.end)
         if unit is None or unit.startswith("#reference"):
             return True
         ambiguous = unit.startswith(AMBIGUOUS)
@@ -1422,6 +1425,19 @@ def _hedged_support(index: TextIndex, key: Key, precision: int, direction: str) 
     if direction == "about":
         return index.numbers.rounds_to(key, precision)
     return index.numbers.bounds(key, direction)
+
+
+# "minus" or "negative" and the spaces after it, before a signed number's digits.
+_SIGN_WORD = re.compile(r"[^\W\d_]+[\ \u00a0]+")
+
+
+def _unsigned_start(answer: str, claim: Claim) -> int:
+    """Return where a signed claim's number starts after its sign (``-``, ``−``, ``minus``)."""
+    start = claim.start
+    if answer[start] in MINUS_SIGNS:
+        return start + 1
+    word = _SIGN_WORD.match(answer, start, claim.end)
+    return start if word is None else word.end()
 
 
 def _not_a_claim(answer: str, claim: Claim) -> bool:

@@ -9,6 +9,10 @@ for the number's writings in the texts that may hold them and stops at the
 first occurrence that agrees, which is cheap for a few lookups;
 :func:`units_by_number` reads every number of the texts once, which bounds
 the cost of many lookups in long, number-dense texts.
+
+An occurrence is read with its sign as the scanner reads one (``-5``,
+``−$30``, ``minus 5``): a signed key (``"-n"``) has the signed occurrences
+only, and an unsigned key the unsigned ones.
 """
 
 from __future__ import annotations
@@ -17,7 +21,9 @@ import functools
 import re
 from collections.abc import Iterable, Iterator
 
+from relapse.grounding._read.numbers import MINUS_SIGNS, is_sign, sign_word
 from relapse.grounding._values.keys import (
+    CURRENCY_SYMBOLS,
     DECIMAL_CONTEXT,
     SCALE_EXPONENTS,
     Key,
@@ -55,6 +61,9 @@ def writings(key: Key) -> tuple[str, ...]:
         The digit strings to look for, sorted, with and without thousands
         commas, for the number itself and as the mantissa of each scale word.
     """
+    if key[0] == "-n":
+        # A signed number is written as its digits, the sign before them.
+        return writings(("n", *key[1:]))
     value = key_decimal(key)
     found: set[str] = set()
     if value is None:
@@ -82,16 +91,40 @@ def _starts_a_number(text: str, position: int) -> bool:
     )
 
 
+def _signed(text: str, start: int) -> bool:
+    """
+    Tell whether the number whose digits start at ``start`` has a sign, as the scanner reads one.
+
+    A minus (``-``, ``−``, ``–``) glued to it or to its currency symbol
+    (``-5``, ``−$30``) when :func:`~relapse.grounding._read.numbers.is_sign`
+    takes it for a sign, or ``minus`` or ``negative`` before it
+    (:func:`~relapse.grounding._read.numbers.sign_word`).
+    """
+    if start and text[start - 1] in CURRENCY_SYMBOLS:
+        start -= 1
+    if not start:
+        return False
+    before = text[start - 1]
+    if before in MINUS_SIGNS:
+        return is_sign(text, start - 1)
+    return before in " \u00a0" and sign_word(text, start) is not None
+
+
 def _read(text: str, number: re.Match[str]) -> tuple[Key, str | None]:
-    """Return the key of a number match (with a scale word after it) and its unit."""
+    """Return the key of a number match (with its sign and a scale word after it) and its unit."""
     integer, _, fraction = number.group().replace(",", "").partition(".")
     end = number.end()
     scale = _SCALE_AFTER.match(text, end)
     exponent = 0
+    start = number.start()
+    signed = _signed(text, start)
     if scale is not None:
         exponent = SCALE_EXPONENTS[scale.group(1)]
         end = scale.end()
-    return number_key(integer, fraction, exponent), binding_of(text, number.start(), end)
+    key = number_key(integer, fraction, exponent)
+    if signed:
+        key = ("-n", *key[1:])
+    return key, binding_of(text, start, end)
 
 
 def _read_occurrences(text: str, key: Key) -> Iterator[tuple[int, str | None]]:
