@@ -29,6 +29,7 @@ from relapse.grounding._values.units import (
     AMBIGUOUS,
     PEOPLE,
     REFERENCE,
+    SCALE,
     binding_of,
     foreign,
 )
@@ -163,6 +164,13 @@ class TestBindings:
             ("km", "km/h", False),  # a length and a speed are close
             ("%", PEOPLE, False),
             (PEOPLE, "%", False),
+            ("%", REFERENCE, True),  # "page 62" is no 62%
+            ("%", "min", True),
+            ("%", "$", True),
+            ("%", SCALE, True),  # "62 million" is no 62%
+            ("$", SCALE, False),  # "$3.8 billion" still grounds a bare "$3.8"
+            ("min", SCALE, False),
+            (PEOPLE, SCALE, False),
             (PEOPLE, "day", True),
             (PEOPLE, PEOPLE, False),
         ],
@@ -295,3 +303,91 @@ class TestSignedUnits:
         answer = f"The reading was {answer_sign}{value} {answer_unit} at noon."
         codes = [code for code, _, _ in findings([chunk], answer)]
         assert codes == ([] if chunk_unit == answer_unit else ["FG001"])
+
+
+# A percent is bound as other units are (findings.md, "Numbers bound to what
+# they count"): a chunk number bound only to another dimension, a scale word
+# or a reference is no support of the answer's percent.
+class TestPercentBoundElsewhere:
+    @pytest.mark.parametrize(
+        ("chunk", "answer", "span", "offsets"),
+        [
+            # "Turnout was " is 12 characters, "The rate is " 12, "The fee is " 11.
+            ("See page 62.", "Turnout was 62%.", "62%", (12, 15)),
+            ("It takes 45 minutes.", "The rate is 45%.", "45%", (12, 15)),
+            ("The fee is 45 kg.", "The fee is 45 percent.", "45 percent", (11, 21)),
+            ("The temperature is 45 °C.", "The rate is 45%.", "45%", (12, 15)),
+            ("The fee is $45.", "The fee is 45%.", "45%", (11, 14)),
+            ("The car reached 62 mph.", "Turnout was 62%.", "62%", (12, 15)),
+            ("Turnout was 62 million voters.", "Turnout was 62%.", "62%", (12, 15)),
+            # "Revenue grew " is 13 characters.
+            ("Revenue was $4.2 billion.", "Revenue grew 4.2%.", "4.2%", (13, 17)),
+            ("See page 62.", "Turnout was 62 per cent.", "62 per cent", (12, 23)),
+            ("It fell \u221240 °C.", "It fell \u221240%.", "\u221240%", (8, 12)),
+        ],
+    )
+    def test_not_supported(
+        self, chunk: str, answer: str, span: str, offsets: tuple[int, int]
+    ) -> None:
+        assert answer[offsets[0] : offsets[1]] == span
+        assert (("FG001", (span,), (offsets,)),) == findings([chunk], answer, "What was turnout?")
+
+    @pytest.mark.parametrize(
+        "chunk",
+        [
+            "Turnout was 62 people.",  # a counted noun: a documented non-goal
+            "Turnout was 62 percent.",
+            "Turnout was 62 per cent.",
+            "Turnout was 62%.",
+            "Region | Turnout\nNorth | 62\nSouth | 55",  # a bare number in a table
+            "Turnout was 62.",
+            "See page 62. Turnout was 62.",  # one occurrence bound to nothing
+            "Of 62 million voters, 62% came.",  # one occurrence agrees
+            "Sixty-two came; see page 62.",  # spelled out in a chunk
+        ],
+    )
+    def test_supported(self, chunk: str) -> None:
+        assert () == findings([chunk], "Turnout was 62%.", "What was turnout?")
+
+    def test_a_ratio_still_supports_it(self) -> None:
+        """``45%`` is the chunk's ratio 0.45, whatever its ``45 minutes`` count."""
+        assert () == findings(["A share of 0.45 voted. It takes 45 minutes."], "The rate is 45%.")
+
+    def test_a_scale_word_binds_its_mantissa_for_a_percent_only(self) -> None:
+        """``$3.8 billion`` grounds ``$3.8``; ``page 30`` and ``30 million`` no ``30 minutes``."""
+        assert () == findings(["Revenue was $3.8 billion."], "Revenue was $3.8.")
+        assert (("FG001", ("30",), ((9, 11),)),) == findings(
+            ["See page 30. Sales hit 30 million."], MINUTES
+        )
+
+    @settings(max_examples=300, deadline=None)
+    @given(
+        writing=st.sampled_from(
+            [
+                "{} minutes",
+                "{} kg",
+                "{} °C",
+                "${}",
+                "€{}",
+                "{} mph",
+                "{} km",
+                "{} million",
+                "{} billion",
+                "page {}",
+                "Table {}",
+            ]
+        ),
+        whole=st.integers(3, 999),
+        decimals=st.sampled_from(["", ".5", ".25"]),
+        percent=st.sampled_from(["%", " %", " percent", " per cent"]),
+    )
+    def test_a_number_bound_elsewhere_never_supports_a_percent(
+        self, writing: str, whole: int, decimals: str, percent: str
+    ) -> None:
+        value = f"{whole}{decimals}"
+        chunk = f"The figure was {writing.format(value)}, it said."
+        answer = f"The share was {value}{percent}, it said."
+        assert [code for code, _, _ in findings([chunk], answer)] == ["FG001"]
+        # The same digits bare, as a percent, or counting people do.
+        for grounding in (value, f"{value}%", f"{value} percent", f"{value} people"):
+            assert () == findings([f"The figure was {grounding}, it said."], answer)

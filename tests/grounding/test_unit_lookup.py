@@ -26,6 +26,7 @@ from relapse.grounding._index.unit_lookup import (
     writings,
 )
 from relapse.grounding._values.keys import Key, number_key
+from relapse.grounding._values.units import SCALE
 
 # Numbers in the writings the lookup reads (commas, decimals, scale words,
 # leading zeros, digits glued to others) and units of several dimensions.
@@ -106,8 +107,12 @@ class TestVerdicts:
             *("3800000", "3,800,000", "38000", "38,000", "3800", "3,800", "3.8")
         }
         texts = ["Sales were 3.8 million kg."]
-        assert units_by_number(texts) == {key: frozenset({"kg"})}
+        # The mantissa 3.8 is bound to the scale word: no 3.8%.
+        mantissa = number_key("3", "8", 0)
+        assert units_by_number(texts) == {key: frozenset({"kg"}), mantissa: frozenset({SCALE})}
         assert search_verdict(texts, key, "kg") == AGREE
+        assert search_verdict(texts, mantissa, "%") == FOREIGN
+        assert search_verdict(texts, mantissa, "kg") == UNRELATED  # a bare 3.8 kg, as before
 
     @settings(max_examples=600, deadline=None, suppress_health_check=list(HealthCheck))
     @given(

@@ -991,10 +991,14 @@ class BoundGroundingCheck:
         # A signed number ("-5", "−$30", "minus 5") is bound as its digits
         # are; the lookup reads the chunks' signs as the scanner does.
         start = _unsigned_start(answer, claim) if key[0] == "-n" else claim.start
-        if claim.unit == "%":
-            # The scanner's percent; one the binding does not read the same
-            # way ("$0%1") is judged as before, never foreign.
-            unit: str | None = "%" if binding_of(answer, start, claim.end) == "%" else "?%"
+        percent = claim.unit == "%"
+        if percent:
+            # The scanner's percent, its sign or word read after the digits;
+            # one the binding does not read the same way ("$0%1") is judged
+            # as before, never foreign.
+            match = _PERCENT_END.search(answer, start, claim.end)
+            end = claim.end if match is None else match.start()
+            unit: str | None = "%" if binding_of(answer, start, end) == "%" else "?%"
         elif self._trivial(answer, claim):
             # "2 people": a trivial number bare of a unit claims little.
             unit = unit_of(answer, start, claim.end)
@@ -1019,8 +1023,11 @@ class BoundGroundingCheck:
         # when a chunk spells it out, or the question states it unbound by
         # anything the lookup reads (in words, say).
         value = key_value(key)
-        return (value is not None and self._chunks.words.has(value)) or (
-            question is not None and verdicts[1] == UNRELATED and key in question.keys
+        return (
+            (value is not None and self._chunks.words.has(value))
+            or (question is not None and verdicts[1] == UNRELATED and key in question.keys)
+            # "45%" of a chunk's "a share of 0.45", beside its "45 minutes".
+            or (percent and self._ratio(key, "%"))
         )
 
     def _range_end(self, part: Key) -> bool:
@@ -1427,6 +1434,11 @@ def _hedged_support(index: TextIndex, key: Key, precision: int, direction: str) 
     return index.numbers.bounds(key, direction)
 
 
+# A percent's sign or word at the end of its claim ("62%", "62 per cent"):
+# the digits before it are what the binding reads.
+_PERCENT_END = re.compile(
+    r"(?:[\ \u00a0\u202f]?[%\u066a\uff05]|[\ \u00a0]?(?i:percent|per[\ \u00a0]?cent|pct))\Z"
+)
 # "minus" or "negative" and the spaces after it, before a signed number's digits.
 _SIGN_WORD = re.compile(r"[^\W\d_]+[\ \u00a0]+")
 

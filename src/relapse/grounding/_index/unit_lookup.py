@@ -12,7 +12,9 @@ the cost of many lookups in long, number-dense texts.
 
 An occurrence is read with its sign as the scanner reads one (``-5``,
 ``−$30``, ``minus 5``): a signed key (``"-n"``) has the signed occurrences
-only, and an unsigned key the unsigned ones.
+only, and an unsigned key the unsigned ones. For a percent alone, the
+mantissa before a scale word (the ``62`` of ``62 million``) is an occurrence
+too, bound to :data:`~relapse.grounding._values.units.SCALE`.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from relapse.grounding._values.keys import (
     key_decimal,
     number_key,
 )
-from relapse.grounding._values.units import AMBIGUOUS, binding_of, foreign, kind_of
+from relapse.grounding._values.units import AMBIGUOUS, SCALE, binding_of, foreign, kind_of
 
 #: What the texts say of the units of a number: some occurrence has the
 #: answer's unit or none; none does but one has a unit of the same dimension
@@ -44,6 +46,9 @@ AGREE, CONFLICT, FOREIGN, UNRELATED = "agree", "conflict", "foreign", "unrelated
 # and a scale word after it: what the lookup reads at an occurrence.
 _NUMBER_AT = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
 _SCALE_AFTER = re.compile(r"[ \u00a0-]?(hundred|thousand|million|billion|trillion)(?![^\W\d_])")
+
+#: The one binding a mantissa before a scale word (:data:`SCALE`) is foreign to.
+SCALED_AGAINST = "%"
 
 #: Longest writing of a number looked for.
 MAX_WRITTEN_DIGITS = 40
@@ -110,25 +115,41 @@ def _signed(text: str, start: int) -> bool:
     return before in " \u00a0" and sign_word(text, start) is not None
 
 
-def _read(text: str, number: re.Match[str]) -> tuple[Key, str | None]:
-    """Return the key of a number match (with its sign and a scale word after it) and its unit."""
+def _read(text: str, number: re.Match[str]) -> tuple[Key, str | None, Key | None]:
+    """
+    Return the key of a number match (with its sign and a scale word after it) and its binding.
+
+    The third item is the key of its mantissa when a scale word follows
+    (``62`` of ``62 million``), which that occurrence binds to :data:`SCALE`.
+    """
     integer, _, fraction = number.group().replace(",", "").partition(".")
     end = number.end()
     scale = _SCALE_AFTER.match(text, end)
     exponent = 0
+    mantissa: Key | None = None
     start = number.start()
     signed = _signed(text, start)
     if scale is not None:
         exponent = SCALE_EXPONENTS[scale.group(1)]
         end = scale.end()
+        mantissa = number_key(integer, fraction, 0)
+        if signed:
+            mantissa = ("-n", *mantissa[1:])
     key = number_key(integer, fraction, exponent)
     if signed:
         key = ("-n", *key[1:])
-    return key, binding_of(text, start, end)
+    return key, binding_of(text, start, end), mantissa
 
 
-def _read_occurrences(text: str, key: Key) -> Iterator[tuple[int, str | None]]:
-    """Yield the start and unit of each occurrence of ``key`` in ``text``, writing by writing."""
+def _read_occurrences(
+    text: str, key: Key, scaled: bool = False
+) -> Iterator[tuple[int, str | None]]:
+    """
+    Yield the start and binding of each occurrence of ``key`` in ``text``, writing by writing.
+
+    With ``scaled``, also the occurrences of it as the mantissa of a scale
+    word (``62 million`` for 62), bound to :data:`SCALE`.
+    """
     for written in writings(key):
         position = text.find(written)
         while position >= 0:
@@ -137,9 +158,11 @@ def _read_occurrences(text: str, key: Key) -> Iterator[tuple[int, str | None]]:
                 number = _NUMBER_AT.match(text, position)
                 if number is not None:
                     following = number.end()
-                    read, unit = _read(text, number)
+                    read, unit, mantissa = _read(text, number)
                     if read == key:
                         yield position, unit
+                    elif scaled and mantissa == key:
+                        yield position, SCALE
             position = text.find(written, following)
 
 
@@ -179,8 +202,9 @@ def search_verdict(texts: Iterable[str], key: Key, unit: str) -> str:
 
 def _units_until_agreeing(texts: Iterable[str], key: Key, unit: str) -> Iterator[str | None]:
     """Yield the bindings of ``key``'s occurrences, up to the first that agrees with ``unit``."""
+    scaled = unit == SCALED_AGAINST
     for text in texts:
-        for _, written_unit in _read_occurrences(text, key):
+        for _, written_unit in _read_occurrences(text, key, scaled):
             yield written_unit
             if _agrees(written_unit, unit):
                 return
@@ -204,7 +228,9 @@ def search_units(texts: Iterable[str], key: Key) -> frozenset[str | None]:
         people) of its occurrences in digits (None: bound to none); empty
         when no text writes it in digits.
     """
-    return frozenset(unit for text in texts for _, unit in _read_occurrences(text, key))
+    return frozenset(
+        unit for text in texts for _, unit in _read_occurrences(text, key, scaled=True)
+    )
 
 
 def units_by_number(texts: Iterable[str]) -> dict[Key, frozenset[str | None]]:
@@ -228,14 +254,26 @@ def units_by_number(texts: Iterable[str]) -> dict[Key, frozenset[str | None]]:
             position = number.start()
             if not _starts_a_number(text, position):
                 continue
-            key, unit = _read(text, number)
+            key, unit, mantissa = _read(text, number)
             if any(text.startswith(written, position) for written in writings(key)):
                 found.setdefault(key, set()).add(unit)
+            if mantissa is not None and any(
+                text.startswith(written, position) for written in writings(mantissa)
+            ):
+                found.setdefault(mantissa, set()).add(SCALE)
     return {key: frozenset(units) for key, units in found.items()}
 
 
 def verdict_of(units: frozenset[str | None], unit: str) -> str:
-    """Return :func:`search_verdict`'s verdict from a number's units (:func:`units_by_number`)."""
+    """
+    Return :func:`search_verdict`'s verdict from a number's units (:func:`units_by_number`).
+
+    A mantissa before a scale word (:data:`SCALE`) counts against a percent
+    only: ``62 million`` is no ``62%``, but still grounds a bare ``62`` and
+    the ``$3.8`` of ``$3.8 billion``, as before.
+    """
+    if unit != SCALED_AGAINST:
+        units = units - {SCALE}
     if any(_agrees(written, unit) for written in units):
         return AGREE
     dimension = kind_of(unit)

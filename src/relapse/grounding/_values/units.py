@@ -285,6 +285,10 @@ AMBIGUOUS = "?"
 REFERENCE = "#reference"
 #: A number counting people (``30 people``, ``12 patients``).
 PEOPLE = "#people"
+#: A number written as the mantissa of a scale word (the ``62`` of ``62
+#: million``): foreign to a percent only (:func:`foreign`); the unit lookup
+#: reads it for a percent alone.
+SCALE = "#scale"
 
 _AMBIGUOUS_SPELLINGS = frozenset({"ha", "mi", "in.", "ms", "cc"})
 _REFERENCE_BEFORE = re.compile(
@@ -381,8 +385,9 @@ def foreign(unit: str, binding: str | None) -> bool:
 
     ``30 minutes`` is not ``page 30``, ``30 people`` nor ``30 kg``. Not
     foreign: a number bound to nothing, to the same unit, to an ambiguous
-    spelling, or to a kind close to the answer's (:data:`_CLOSE`); and people
-    against a percent (``30 of 100 people`` is ``30%``).
+    spelling, or to a kind close to the answer's (:data:`_CLOSE`); people
+    against a percent (``30 of 100 people`` is ``30%``); and a mantissa before
+    a scale word (:data:`SCALE`) against anything but a percent.
 
     Args:
         unit: The answer's binding of the number (a unit name, ``"#people"``).
@@ -395,6 +400,9 @@ def foreign(unit: str, binding: str | None) -> bool:
         return False
     if binding == REFERENCE:
         return True
+    if binding == SCALE:
+        # "62 million" counts millions of something: no 62%.
+        return kind_of(unit) == "percent"
     mine, theirs = kind_of(unit), kind_of(binding)
     if mine is None or theirs is None:
         # People against a unit: foreign unless the unit is a percent.
