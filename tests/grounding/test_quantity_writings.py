@@ -294,3 +294,35 @@ class TestMoreScalesAndShares:
     )
     def test_writings(self, answer: str, chunk: str, expected: object) -> None:
         assert flagged(chunk, answer) == expected
+
+
+class TestNumbersOfDatesAndClocksCountNothing:
+    """A chunk's ``30`` in ``30 June 2020``, ``2020-06-30`` or ``8:30`` is no ``30 minutes``."""
+
+    @pytest.mark.parametrize(
+        "chunk",
+        [
+            "The law took effect on 30 June 2020.",
+            "The law took effect on the 30th of June.",
+            "The law took effect on June 30th.",
+            "The law took effect on 2020-06-30.",
+            "The law took effect on 30/06/2020.",
+            "The clinic opens at 8:30.",
+            "The law took effect in the '30s.",
+        ],
+    )
+    def test_a_date_does_not_count_minutes(self, chunk: str) -> None:
+        assert flagged(chunk, "The procedure takes 30 minutes.") == fg001("30")
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk"),
+        [
+            ("The procedure takes 30 minutes.", "On 30 June 2020 it took 30 minutes."),
+            ("It takes 10 minutes.", "It takes between 10-15 minutes."),
+            ("The law took effect on 30 June 2020.", "The law took effect on 30 June 2020."),
+            ("About 30 people came.", "About 30 people came on 30 June."),
+            ("It ran 19 km.", "It was 3/4/19 when it ran 19 km."),
+        ],
+    )
+    def test_the_same_number_elsewhere_still_counts(self, answer: str, chunk: str) -> None:
+        assert flagged(chunk, answer) == PASSES

@@ -304,7 +304,19 @@ _MONTH_BEFORE = re.compile(
     r"|November|December|Jan\.|Feb\.|Mar\.|Apr\.|Jun\.|Jul\.|Aug\.|Sept?\.|Oct\.|Nov\.|Dec\.)"
     r"[\ \u00a0]\Z"
 )
-_DATE_ENDS = re.compile(r"[,.;)]|[\ \u00a0]\d{4}(?!\d)|\Z")
+_DATE_ENDS = re.compile(r"(?:st|nd|rd|th)?(?:[,.;)]|[\ \u00a0]\d{4}(?!\d)|\Z)")
+# A month after a day: "30 June", "30th of June", "1st Sept." (a date, not a count).
+_MONTH_AFTER = re.compile(
+    r"(?:st|nd|rd|th)?[\ \u00a0](?:of[\ \u00a0])?(?:January|February|March|April|May|June|July"
+    r"|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov"
+    r"|Dec)(?![^\W\d_])"
+)
+# A clock's hour or minutes ("8:30"), a decade ("'30s"), around the number.
+_CLOCK_BEFORE = re.compile(r"\d:\Z")
+_CLOCK_AFTER = re.compile(r":\d\d(?!\d)")
+_DECADE = re.compile(r"s(?![^\W\d_])")
+# A numeric date the number is part of: "2020-06-30", "30/06/2020", "30.06.2020".
+_NUMERIC_DATE = re.compile(r"(?<!\d)(?<!\d[/.-])\d{1,4}([/.-])\d{1,2}\1\d{1,4}(?!\d|[/.-]\d)")
 #: How far before a number a reference word is looked for.
 _REFERENCE_WINDOW = 12
 _PEOPLE_AFTER = re.compile(
@@ -369,7 +381,30 @@ def binding_of(text: str, start: int, end: int) -> str | None:
         _MONTH_BEFORE.search(before) and _DATE_ENDS.match(text, end)
     ):
         return REFERENCE
+    if _in_date_or_time(text, start, end, before):
+        return REFERENCE
     return None
+
+
+def _in_date_or_time(text: str, start: int, end: int, before: str) -> bool:
+    """
+    Tell whether the number at ``text[start:end]`` is a day, a year, an hour or minutes of a date.
+
+    ``30 June 2020``, ``the 30th of June``, ``2020-06-30``, ``30/06/2020``,
+    ``8:30``, ``the '30s``: a number there dates something, it counts
+    nothing (``30 minutes`` is not supported by it).
+    """
+    if _MONTH_AFTER.match(text, end) or _CLOCK_AFTER.match(text, end):
+        return True
+    if _CLOCK_BEFORE.search(before):
+        return True
+    if before[-1:] in "'\u2019" and _DECADE.match(text, end):
+        return True
+    if before[-1:] in "/.-" or text[end : end + 1] in "/.-":
+        for date in _NUMERIC_DATE.finditer(text, max(0, start - 11), end + 11):
+            if date.start() <= start and end <= date.end():
+                return True
+    return False
 
 
 def kind_of(binding: str | None) -> str | None:
