@@ -309,6 +309,7 @@ class TestNumbersOfDatesAndClocksCountNothing:
             "The law took effect on 30/06/2020.",
             "The clinic opens at 8:30.",
             "The law took effect in the '30s.",
+            "The law took effect in \u201930.",
         ],
     )
     def test_a_date_does_not_count_minutes(self, chunk: str) -> None:

@@ -391,16 +391,16 @@ def _in_date_or_time(text: str, start: int, end: int, before: str) -> bool:
     Tell whether the number at ``text[start:end]`` is a day, a year, an hour or minutes of a date.
 
     ``30 June 2020``, ``the 30th of June``, ``2020-06-30``, ``30/06/2020``,
-    ``8:30``, ``the '30s``: a number there dates something, it counts
+    ``8:30``, ``in '45``, ``the '30s``: a number there dates something, it counts
     nothing (``30 minutes`` is not supported by it).
     """
     if _MONTH_AFTER.match(text, end) or _CLOCK_AFTER.match(text, end):
         return True
     if _CLOCK_BEFORE.search(before):
         return True
-    if before[-1:] in "'\u2019" and _DECADE.match(text, end):
-        return True
-    if before[-1:] in "/.-" or text[end : end + 1] in "/.-":
+    if before.endswith(("'", "\u2019")) and (end - start == 2 or _DECADE.match(text, end)):
+        return True  # a year or a decade of two digits: "in '45", "the '30s"
+    if before.endswith(("/", ".", "-")) or text.startswith(("/", ".", "-"), end):
         for date in _NUMERIC_DATE.finditer(text, max(0, start - 11), end + 11):
             if date.start() <= start and end <= date.end():
                 return True
