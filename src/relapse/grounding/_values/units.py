@@ -73,6 +73,8 @@ _TABLE: tuple[tuple[str, str, float, float, tuple[str, ...]], ...] = (
             r"degrees?\s+(?:C(?![^\W\d_])|[Cc]elsius|[Cc]entigrade)",
             r"[°º]?\s?[Cc]elsius",
             r"[°º]?\s?[Cc]entigrade",
+            # "350C": a capital C glued to the digits is the scale.
+            r"(?<=\d)C",
         ),
     ),
     (
@@ -85,6 +87,7 @@ _TABLE: tuple[tuple[str, str, float, float, tuple[str, ...]], ...] = (
             r"\u2109",
             r"degrees?\s+(?:F(?![^\W\d_])|[Ff]ahrenheit)",
             r"[°º]?\s?[Ff]ahrenheit",
+            r"(?<=\d)F",
         ),
     ),
     # "300 K" (a space before it) is kelvin; "300K" is the scanner's 300 thousand.
