@@ -141,8 +141,9 @@ _TABLE: tuple[tuple[str, str, float, float, tuple[str, ...]], ...] = (
     ("year", "time", 31557600.0, 0.0, (r"years?", r"yrs?")),
     ("%", "percent", 0.0, 0.0, (r"%", r"\u066a", r"\uff05", r"percent", r"per\s?cent", r"pct")),
     ("$", "money", 0.0, 0.0, (r"dollars?", r"USD", r"US\s+dollars?")),
-    # Cents and pence are units of their own: 50 cents is not $50.
-    ("¢", "money", 0.0, 0.0, (r"\u00a2", r"cents?")),
+    # Cents and pence are units of their own: 50 cents is not $50; a cent
+    # of any currency is one unit ("50 euro cents", German "50 Cent", "85c").
+    ("¢", "money", 0.0, 0.0, (r"\u00a2", r"(?:(?:euro|US)[\ \u00a0])?[Cc]ents?", r"(?<=\d)c")),
     ("p", "money", 0.0, 0.0, (r"(?<=\d)p", r"pence", r"penn(?:y|ies)")),
     ("€", "money", 0.0, 0.0, (r"euros?", r"EUR")),
     ("£", "money", 0.0, 0.0, (r"GBP", r"pounds?\s+sterling")),
@@ -203,19 +204,33 @@ def _unit_written_after(text: str, end: int) -> tuple[str, str] | None:
     return (_GROUPS[group], spelling) if group is not None else None
 
 
+# A currency code right before a number ("USD 85", "GBP75"), and the symbol it names.
+_CODE_BEFORE = re.compile(r"(?<![^\W\d_])(USD|GBP|EUR|JPY|INR)[\ \u00a0]?\Z")
+_CODE_SYMBOLS = {"USD": "$", "GBP": "£", "EUR": "€", "JPY": "¥", "INR": "₹"}
+# Capitals before a symbol, where the scanner starts a number ("US$85", "HK$ 5").
+_PREFIXED_SYMBOL = re.compile(rf"[A-Z]{{1,4}}([{CURRENCY_SYMBOLS}])")
+
+
 def currency_before(text: str, start: int) -> str | None:
     """
-    Return the currency symbol written right before ``text[start:]`` (``$``, ``US$ ``).
+    Return the currency written right before ``text[start:]`` (``$``, ``US$ ``, ``USD ``).
 
     Args:
         text: Any text.
-        start: Where the number starts (its first digit or its symbol).
+        start: Where the number starts (its first digit, its symbol, or
+            the capitals before it: ``US$``).
 
     Returns:
-        The symbol (``"$"`` for ``US$`` too), or None.
+        The symbol (``"$"`` for ``US$`` and ``USD`` too), or None.
     """
     if start < len(text) and text[start] in CURRENCY_SYMBOLS:
         return text[start]
+    prefixed = _PREFIXED_SYMBOL.match(text, start)
+    if prefixed is not None:
+        return prefixed.group(1)
+    code = _CODE_BEFORE.search(text, max(0, start - 4), start)
+    if code is not None:
+        return _CODE_SYMBOLS[code.group(1)]
     index = start - 1
     if index >= 1 and text[index] in " \u00a0":
         index -= 1
