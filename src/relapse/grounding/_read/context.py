@@ -166,6 +166,8 @@ _UNITS = (
     r"|ounces?|oz|l|lit(?:er|re)s?|ml|millilit(?:er|re)s?|gallons?|gal|quarts?|cups?"
     r"|mph|km/h|kph|acres?|hectares?|ha|square\s+(?:feet|met(?:er|re)s|miles)"
     r"|seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)"
+    # Kelvin: "180 °C (453 K)", "300 K (27 °C)"; a capital K only ("5 k" is no unit).
+    r"|[Kk]elvins?|K"
 )
 
 _CONVERSION_BEFORE = re.compile(
