@@ -684,6 +684,10 @@ class BoundGroundingCheck:
             if self._trivial(answer, claim):
                 continue
             support = self._supported(answer, claim)
+            # "eighty-five dollars" is not supported by a chunk's "85 cents":
+            # its unit is compared as a number in digits' is.
+            if support and not self._units_agree(answer, claim):
+                support = False
             if support:
                 if placed_words < MAX_EVIDENCE:
                     placed_words += 1
