@@ -1,0 +1,136 @@
+"""Units: currency minor units and codes, numbers in words, glued °F/°C, kelvin conversions."""
+
+from __future__ import annotations
+
+import pytest
+
+from grounding_verdicts import failing_spans
+from relapse.grounding._values.units import binding_of, currency_before, unit_after
+
+_STAMP = "A first-class stamp costs 85 cents."
+_FARE = "The bus fare is 75p."
+
+
+class TestCurrencyMinorUnits:
+    @pytest.mark.parametrize(
+        ("chunk", "answer", "expected"),
+        [
+            # A currency code before the number is its currency, as its symbol is.
+            (_STAMP, "It costs USD 85.", ("85",)),
+            (_STAMP, "It costs 85 USD.", ("85",)),
+            # "US$85": the scanner starts the number at its capitals.
+            (_STAMP, "It costs US$85.", ("US$85",)),
+            (_FARE, "The bus fare is GBP 75.", ("75",)),
+            # A cent of any currency is a cent: "euro cents", German "Cent".
+            ("A coffee costs 50 euro cents.", "A coffee costs €50.", ("€50",)),
+            ("Eine Tasse kostet 50 Cent.", "A coffee costs €50.", ("€50",)),
+            ("It costs 50 US cents.", "It costs $50.", ("$50",)),
+            # "85c" glued is 85 cents.
+            ("A first-class stamp costs $85.", "It costs 85c.", ("85",)),
+        ],
+    )
+    def test_a_minor_unit_is_not_the_major(
+        self, chunk: str, answer: str, expected: tuple[str, ...]
+    ) -> None:
+        """85 cents is not 85 dollars, however either side writes its currency."""
+        assert failing_spans(chunk, answer) == expected
+
+    @pytest.mark.parametrize(
+        ("chunk", "answer"),
+        [
+            (_STAMP, "It costs 85¢."),
+            (_STAMP, "It costs 85c."),
+            ("A first-class stamp costs USD 85.", "It costs $85."),
+            ("The bus fare is GBP 75.", "The bus fare is £75."),
+            (_FARE, "The bus fare is 75 pence."),
+            ("A coffee costs 50 euro cents.", "A coffee costs 50 cents."),
+            ("A coffee costs EUR 50.", "A coffee costs €50."),
+        ],
+    )
+    def test_one_unit_spelled_otherwise(self, chunk: str, answer: str) -> None:
+        """Codes, symbols and words of one unit agree."""
+        assert failing_spans(chunk, answer) == ()
+
+    def test_currency_before_reads_codes_and_prefixed_symbols(self) -> None:
+        """The currency before a number: a code (a word of its own), or capitals and a symbol."""
+        assert currency_before("a USD 85", 6) == "$"
+        assert currency_before("GBP75", 3) == "£"
+        assert currency_before("US$85", 0) == "$"
+        assert currency_before("HK$ 5", 0) == "$"
+        # Capitals glued before a code make it no code.
+        assert currency_before("XUSD 85", 5) is None
+        assert currency_before("85", 0) is None
+
+    def test_glued_c_is_a_cent_but_not_before_a_letter(self) -> None:
+        """``85c`` is cents, ambiguous as any one-letter unit; ``5cl`` stays centilitres."""
+        assert binding_of("It costs 85c.", 9, 11) == "?¢"
+        assert unit_after("It holds 5cl.", 10) == "cl"
+
+
+class TestNumbersInWordsWithAUnit:
+    @pytest.mark.parametrize(
+        ("chunk", "answer", "expected"),
+        [
+            (_STAMP, "It costs eighty-five dollars.", ("eighty-five",)),
+            ("A stamp costs 85 dollars.", "It costs eighty-five cents.", ("eighty-five",)),
+            ("A stamp costs 85 dollars.", "It costs eighty-five dollars.", ()),
+            ("The dose is 5 mg.", "The dose is five grams.", ("five",)),
+            # No unit on one side: not compared.
+            ("A stamp costs 85 dollars.", "It costs eighty-five.", ()),
+            ("A stamp costs 85.", "It costs eighty-five dollars.", ()),
+        ],
+    )
+    def test_a_number_in_words_has_its_unit_compared(
+        self, chunk: str, answer: str, expected: tuple[str, ...]
+    ) -> None:
+        """A number in words with a unit is compared with the chunks' digits as digits are."""
+        assert failing_spans(chunk, answer) == expected
+
+
+class TestGluedTemperatureScale:
+    @pytest.mark.parametrize(
+        ("chunk", "answer", "expected"),
+        [
+            ("The liquid boils at 350 °C.", "It boils at 350F.", ("350",)),
+            ("Preheat the oven to 350 °F.", "Preheat the oven to 350C.", ("350",)),
+            ("Preheat the oven to 350 °F.", "Preheat the oven to 350F.", ()),
+            ("The liquid boils at 350 °C.", "It boils at 350C.", ()),
+            ("It is 350 degrees Fahrenheit.", "It is 350F.", ()),
+        ],
+    )
+    def test_a_glued_capital_f_or_c_is_the_scale(
+        self, chunk: str, answer: str, expected: tuple[str, ...]
+    ) -> None:
+        """``350F`` is 350 °F: it conflicts with 350 °C."""
+        assert failing_spans(chunk, answer) == expected
+
+    def test_only_glued_capitals_not_before_a_letter(self) -> None:
+        """A spaced or small letter, or one a letter or digit continues, is no scale."""
+        assert unit_after("350F.", 3) == "°F"
+        assert unit_after("350C ", 3) == "°C"
+        assert binding_of("350F", 0, 3) == "?°F"
+        assert unit_after("Grade 5 C.", 7) is None
+        assert unit_after("350f", 3) is None
+        assert unit_after("350Fx", 3) is None
+        assert unit_after("350F2", 3) is None
+        assert unit_after("Type C", 4) is None
+
+
+class TestKelvinConversions:
+    @pytest.mark.parametrize(
+        ("chunk", "answer", "expected"),
+        [
+            # 180 °C is 453.15 K.
+            ("Bake at 180 °C for 25 minutes.", "Bake at 180 °C (453 K).", ()),
+            ("Bake at 180 °C for 25 minutes.", "Bake at 180 °C (500 K).", ("500",)),
+            # 300 K is 26.85 °C.
+            ("The gas is at 300 K.", "The gas is at 300 K (27 °C).", ()),
+            ("The gas is at 300 K.", "The gas is at 300 K (40 °C).", ("40",)),
+            ("The gas is at 27 °C.", "The gas is at 27 °C (300 K).", ()),
+            # 27 °C is 80.6 °F; 300 K is 80.33 °F.
+            ("The gas is at 300 K.", "The gas is at 300 kelvin (80 °F).", ()),
+        ],
+    )
+    def test_kelvin_is_converted(self, chunk: str, answer: str, expected: tuple[str, ...]) -> None:
+        """A parenthesised conversion to or from kelvin is computed."""
+        assert failing_spans(chunk, answer) == expected
