@@ -147,7 +147,7 @@ class TestACapitalMGluedIsAMillion:
 
 
 class TestErasWrittenOtherwise:
-    """An era glued to its year (``44BC``), in lower case (``146 bc``), after a year in words."""
+    """An era glued to its year (``44BC``), after a year in words; ``bc`` in lower case is none."""
 
     @pytest.mark.parametrize(
         ("answer", "chunk", "expected"),
@@ -155,11 +155,23 @@ class TestErasWrittenOtherwise:
             ("Caesar died in 44BC.", "Caesar died in 44 BC.", PASSES),
             ("Caesar died in 44BC.", "Caesar died in 44 AD.", fg002("44BC")),
             ("It was built in 79AD.", "It was built in 79 AD.", PASSES),
-            ("Carthage fell in 146 bc.", "Carthage was destroyed in 146 BC.", PASSES),
-            ("Carthage fell in 146 bc.", "Carthage was destroyed in 146 AD.", fg002("146 bc")),
+            # Lower case "bc" is "because" as often: no era ("rated it 4 bc the staff").
+            ("They rated it 4.", "They rated it 4 bc the staff were nice.", PASSES),
             ("Caesar died in forty-four BC.", "Caesar died in 44 BC.", PASSES),
             ("Caesar died in forty-four BC.", "Caesar died in 44 AD.", fg002("forty-four BC")),
-            ("Caesar died in forty-four AD.", "Caesar died in 44 BC.", fg002("forty-four AD")),
+            # "forty-four AD" is 44, which a chunk's 44 BC is not.
+            ("Caesar died in forty-four AD.", "Caesar died in 44 BC.", fg001("forty-four")),
+            ("Caesar died in forty-four BC.", "Caesar died in forty-four BC.", PASSES),
+            (
+                "About 12,000 BC Hydro customers lost power.",
+                "12,000 customers of BC Hydro lost power.",
+                PASSES,
+            ),
+            (
+                "About 12,000 customers lost power.",
+                "About 12,000 BC Hydro customers lost power.",
+                PASSES,
+            ),
         ],
     )
     def test_eras(self, answer: str, chunk: str, expected: object) -> None:
@@ -327,3 +339,57 @@ class TestNumbersOfDatesAndClocksCountNothing:
     )
     def test_the_same_number_elsewhere_still_counts(self, answer: str, chunk: str) -> None:
         assert flagged(chunk, answer) == PASSES
+
+
+class TestWhatTheseReadingsLeaveAlone:
+    """Writings next to the ones above that a careful reader reads otherwise (a regression hunt)."""
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk"),
+        [
+            # Durations written as a clock: 2 hours 30 minutes.
+            ("It has a run time of 02:30.", "The film runs 2 hours 30 minutes."),
+            ("The race lasted 01:05.", "The race lasted 1 hour 5 minutes."),
+            ("The film runs 2 hours 30 minutes.", "The film has a run time of 02:30."),
+            ("The film runs 2 hours 30 minutes.", "The film has a run time of 2:30."),
+            ("The video is 4 minutes 15 seconds long.", "The video is 4:15 long."),
+            # A list of small numbers written without spaces.
+            ("Weeks 0, 4 and 8 were measured.", "Weeks 0,4 and 8 were measured."),
+            ("Entry (0, 3) is nonzero.", "The matrix entry (0,3) is nonzero."),
+            # A capital M glued that is no million: molar, metres, megaohms.
+            ("Add 5M HCl to the flask.", "Add 5 M HCl to the flask."),
+            ("She won the 100M sprint.", "She won the 100m sprint."),
+            ("Use a 10M resistor.", "Use a 10 M resistor."),
+            # "minus" and "negative" before a number in words that no sign.
+            ("The score was minus three.", "The score was minus three."),
+            ("Sentiment turned negative three months ago.", "It turned negative three months ago."),
+            ("He got an A minus three times.", "He got an A minus three times."),
+        ],
+    )
+    def test_still_supported(self, answer: str, chunk: str) -> None:
+        assert flagged(chunk, answer) == PASSES
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("9 people arrived.", "At 9.30am, 30 people arrived.", fg001("9")),
+            ("The meeting lasted 10 hours.", "The meeting began at 10.15am.", fg001("10")),
+            (
+                "Built in the 5th century AD.",
+                "Built in the fifth century BC.",
+                fg002("5th century"),
+            ),
+            (
+                "The temple dates to the 3rd century BCE.",
+                "The temple dates to the third century AD.",
+                fg002("3rd century"),
+            ),
+            ("They upgraded to version 0.6.", "60% of users upgraded.", fg001("0.6")),
+            ("The p-value was 0.6.", "The treatment reduced risk by 60%.", fg001("0.6")),
+            ("Prices rose 0.6 percentage points.", "Prices rose 60%.", fg001("0.6")),
+            ("Battery at 0.6 V.", "Battery at 60%.", fg001("0.6")),
+            ("Add 5 million HCl.", "Add 5M HCl to the flask.", fg001("5 million")),
+        ],
+    )
+    def test_still_flagged(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected

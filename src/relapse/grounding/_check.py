@@ -688,6 +688,8 @@ class BoundGroundingCheck:
             # its unit is compared as a number in digits' is.
             if support and not self._units_agree(answer, claim):
                 support = False
+            if not support and self._phrase_held(answer, claim):
+                support = True  # "minus three", "forty-four BC" copied from a chunk's words
             if support:
                 if placed_words < MAX_EVIDENCE:
                     placed_words += 1
@@ -699,6 +701,19 @@ class BoundGroundingCheck:
                 if failing > MAX_FAILING_SPANS:
                     return claim.start
         return limit
+
+    def _phrase_held(self, answer: str, claim: Claim) -> bool:
+        """
+        Tell whether a signed number or an era year in words is a chunk's phrase, as words.
+
+        A chunk's ``minus three`` or ``forty-four BC`` is read as a number in
+        words alone (3, 44), which no signed or era claim is; the same words
+        copied into the answer state what the chunk states.
+        """
+        written = answer[claim.start : claim.end]
+        if claim.key is not None and claim.key[0] == "n" and claim.code == FG001:
+            return False  # a plain number in words: looked up by value
+        return occurs_as_words(self._chunks.quotations.folded, fold(written))
 
     def _quotations(
         self,
@@ -846,7 +861,13 @@ class BoundGroundingCheck:
         if key is None:
             century = needs[0][0] if len(needs) == 1 and len(needs[0]) == 1 else None
             # "the 19th century" in the answer, "the nineteenth century" in a chunk.
-            return century is not None and century[0] == "cent" and self._century_spelled(century)
+            return (
+                century is not None
+                and century[0] == "cent"
+                # "the 3rd century BC" is none of our era's centuries.
+                and _ERA_BEFORE_CHRIST.match(answer, claim.end) is None
+                and self._century_spelled(century)
+            )
         if claim.code == FG001:
             direction = hedge(answer, claim.start)
             if direction is not None and any(
@@ -895,7 +916,8 @@ class BoundGroundingCheck:
         if not spellings:
             return False
         pattern = re.compile(
-            rf"(?<![^\W\d_])(?:{'|'.join(spellings)})[\s\u00a0-]+centur(?:y|ies)(?![^\W\d_])",
+            rf"(?<![^\W\d_])(?:{'|'.join(spellings)})[\s\u00a0-]+centur(?:y|ies)(?![^\W\d_])"
+            rf"(?!{_ERA_BEFORE_CHRIST.pattern})",
             re.IGNORECASE,
         )
         return any(
@@ -1208,8 +1230,26 @@ def _bare_share(answer: str, claim: Claim, key: Key) -> bool:
         return False
     value = key_value(key)
     return (
-        value is not None and 0 < value < 1 and binding_of(answer, claim.start, claim.end) is None
+        value is not None
+        and 0 < value < 1
+        and binding_of(answer, claim.start, claim.end) is None
+        # Said of a share ("the share was 0.6"), and nothing after it that it
+        # measures ("a p-value of 0.6", "version 0.6", "0.6 percentage points").
+        and _SHARE_BEFORE.search(answer, max(0, claim.start - SHARE_WINDOW), claim.start)
+        is not None
+        and _NOTHING_MEASURED_AFTER.match(answer, claim.end) is not None
     )
+
+
+# An era before Christ after a century ("the fifth century BC").
+_ERA_BEFORE_CHRIST = re.compile(r"[\ \u00a0]*(?:BCE?|B\.C\.(?:E\.)?|before[\ \u00a0]Christ)")
+
+#: Characters before a bare decimal searched for the word of a share.
+SHARE_WINDOW = 40
+_SHARE_BEFORE = re.compile(r"(?i)(?<![^\W\d_])(?:share|proportion|fraction)(?![^\W\d_])")
+_NOTHING_MEASURED_AFTER = re.compile(
+    r"[\ \u00a0]*(?:[.,;:!?)\]]|$|(?:of|and|or|in|for|among)(?![^\W\d_]))"
+)
 
 
 def _word_claims(answer: str) -> Iterator[Claim]:
@@ -1232,7 +1272,8 @@ def _word_claims(answer: str) -> Iterator[Claim]:
         if code == FG001 and word.kind == "cardinal" and isinstance(word.value, int):
             # "forty-four BC": a year of an era, as "44 BC" is.
             era = _ERA_AFTER_WORDS.match(answer, word.end)
-            if era is not None:
+            # Only an era before Christ changes the year: "nineteen AD" is 19.
+            if era is not None and "B" in era.group().upper():
                 yield era_claim(word.start, era.end(), str(word.value), era.group().strip())
                 continue
         precision = word.precision
@@ -1249,9 +1290,20 @@ def _word_claims(answer: str) -> Iterator[Claim]:
         sign = sign_word(answer, word.start) if code == FG001 else None
         if sign is not None and before >= 0 and not answer[before:sign].strip():
             sign = None  # arithmetic in words: "twelve minus five"
+        if sign is not None and not _SIGNED_QUANTITY_AFTER.match(answer, word.end):
+            # Only a temperature or a change in percent is signed in words:
+            # "turned negative three months ago", "an A minus three times".
+            sign = None
         # "minus twelve degrees" is -12, as "minus 12 degrees" is.
         yield claim if sign is None else signed_claim(claim, sign)
 
+
+# What a number in words after "minus" or "negative" is a signed quantity of:
+# degrees (of temperature) and percent.
+_SIGNED_QUANTITY_AFTER = re.compile(
+    r"[\ \u00a0]?(?:%|\u00b0|(?i:degrees?|percent|per[\ \u00a0]cent|percentage[\ \u00a0]points?)"
+    r"(?![^\W\d_]))"
+)
 
 # A percent after a number in words ("fifty percent", "twenty per cent", "ten %").
 _PERCENT_AFTER_WORDS = re.compile(

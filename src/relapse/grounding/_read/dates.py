@@ -151,7 +151,7 @@ def era_claim(start: int, end: int, digits: str, era: str) -> Claim:
         era: The era as written (``BC``, ``B.C.``, ``years BC``, ``AD``...).
     """
     year = digits.lstrip("0") or "0"
-    if "B" in era.upper():  # BC, B.C., BCE, bc, before Christ, before the Common Era
+    if "B" in era or "before" in era:
         before: Key = ("bc", year)
         return Claim(FG002, start, end, ((before,),), (before,))
     ours: Key = ("ad", year)

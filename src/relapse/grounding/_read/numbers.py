@@ -83,12 +83,18 @@ GROUP_SEPARATORS = f".'\u2019{SPACE_GROUPS}"
 #: An era after a year: ``BC``, ``BCE``, ``B.C.``, ``before Christ``, ``AD``,
 #: ``A.D.``, ``CE``, and ``years BC`` (no flags, no groups).
 ERA_WORDS = (
-    r"(?:years?[\ \u00a0])?(?:BCE?|bce?|B\.C\.(?:E\.)?|AD|A\.D\.|CE|C\.E\."
+    r"(?:years?[\ \u00a0])?(?:BCE?|B\.C\.(?:E\.)?|AD|A\.D\.|CE|C\.E\."
     r"|before[\ \u00a0](?:Christ|the[\ \u00a0]Common[\ \u00a0]Era))(?![^\W\d_])"
 )
 
+# A capitalised word after an era's letters: a name they start ("BC Hydro").
+_NAME_AFTER = re.compile(r"[\ \u00a0][A-Z][a-z]")
+
+# A plural word after a number: what it counts ("3M users", "2M views").
+_COUNTED_AFTER = re.compile(r"[\ \u00a0][a-z]+s(?![^\W\d_])")
+
 #: Eras written glued to a year (``44BC``), read as :data:`ERA_WORDS` after a space are.
-_GLUED_ERAS = frozenset({"BC", "BCE", "bc", "bce", "AD", "CE"})
+_GLUED_ERAS = frozenset({"BC", "BCE", "AD", "CE"})
 
 #: The pattern of ``am``, ``pm``, ``a.m.``, ``PM`` after an hour (no flags, no groups).
 AM_PM = r"[aApP](?:\.[mM]\.|[mM])(?![^\W\d_])"
@@ -206,8 +212,10 @@ def read_match(text: str, match: re.Match[str], start: int, look_back: bool = Tr
             times = clock_keys(int(hour_digits), short_int(second_raw), padded=padded)
             if times:
                 parts = (number_key(ascii_digits(first_raw)), number_key(ascii_digits(second_raw)))
-                # "08:15" is a time of day and nothing else: not two numbers.
-                alternatives = ((token,),) if padded else ((token,), parts)
+                # "05:00" is a time of day, not the numbers 5 and 0; "02:30"
+                # may be a duration of 2 hours 30 minutes.
+                whole_hour = padded and ascii_digits(second_raw) == "00"
+                alternatives = ((token,),) if whole_hour else ((token,), parts)
                 needs = (*alternatives, *((time,) for time in times))
                 provides = (token, *parts, *times)
                 return Claim(FG001, start, match.end(), needs, provides, plain=True)
@@ -397,7 +405,9 @@ def read_number(text: str, match: re.Match[str], start: int, look_back: bool = T
         # "753 BC", "79 AD", "300 years BC", "10,000 BC": a year of an era,
         # else the number alone.
         year_raw = integer_raw.translate(_DROP_SEPARATORS)
-        if year_raw.isdecimal() and not (fraction_raw or currency or power):
+        # A grouped count before a name is no year ("12,000 BC Hydro customers").
+        named = not integer_raw.isdecimal() and _NAME_AFTER.match(text, end) is not None
+        if year_raw.isdecimal() and not (fraction_raw or currency or power or named):
             return era_claim(start, end, ascii_digits(year_raw), era)
         end = _number_end(match, integer_end)
     if am_pm is not None:
@@ -414,6 +424,9 @@ def read_number(text: str, match: re.Match[str], start: int, look_back: bool = T
             minute = short_int(minutes) if minutes else 0
             claim = time_claim(start, end, short_int(integer_raw), minute, am_pm)
             if claim is not None:
+                if minutes:
+                    # "9.30am" states a time, not the number 9 ("9 people").
+                    return claim._replace(provides=claim.provides[:1])
                 return claim
         end = _number_end(match, integer_end)
     if (
@@ -464,9 +477,12 @@ def read_number(text: str, match: re.Match[str], start: int, look_back: bool = T
         elif lowered == "s":
             decade = True
         elif lowered in SCALE_EXPONENTS and (
-            # A capital M glued to the number is a million ("8.4M residents"):
-            # metres are a small m, and "5 M" (molar) is not glued.
-            lowered not in CURRENCY_ONLY_SCALES or currency is not None or suffix == "M"
+            # A capital M glued to the number is a million where it counts
+            # ("8.4M residents", "3M users"): after decimals, or before a plural
+            # word; "5M HCl" (molar), "100M sprint", "10M resistor" are not.
+            lowered not in CURRENCY_ONLY_SCALES
+            or currency is not None
+            or (suffix == "M" and (fraction_raw is not None or _COUNTED_AFTER.match(text, end)))
         ):
             exponent += SCALE_EXPONENTS[lowered]
         elif lowered in _PERCENT_WORDS:
@@ -529,15 +545,14 @@ def read_number(text: str, match: re.Match[str], start: int, look_back: bool = T
         fraction_raw is not None
         and fraction_raw[0] == ","
         and not (grouped or percent or exponent or unit or currency is not None)
-        and integer[:1] != "0"
         and fraction[:1] != "0"
         and unit_after(text, end) is None
     ):
         # "2,5" in a chunk may also be the list 2, 5: both readings ground an
         # answer. The answer's "1,5 %" needs 1.5. A number that is plainly one
         # is no list: grouped ("1.299,99"), a percent or money ("3,75 %"),
-        # with a unit ("0,25 mm"), or with a digit no list item starts with
-        # ("0,25", "1,05").
+        # with a unit ("0,25 mm"), or with a part no list item starts with
+        # ("1,05").
         provides = (*provides, number_key(integer), number_key(fraction))
     plain = not (percent or exponent or currency is not None or ambiguous)
     unit_mark = "%" if percent else ("$" if currency is not None else "")

@@ -329,9 +329,15 @@ _MONTH_AFTER = re.compile(
     r"|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov"
     r"|Dec)(?![^\W\d_])"
 )
-# A clock's hour or minutes ("8:30"), a decade ("'30s"), around the number.
-_CLOCK_BEFORE = re.compile(r"\d:\Z")
+# A time of day's hour or minutes ("at 8:30", "8:30 am"), a decade ("'30s"),
+# around the number. A clock time alone may be a duration ("a run time of
+# 2:30" is 2 hours 30 minutes): only a preposition of time before it or am or
+# pm after it makes it a time of day.
+_CLOCK_BEFORE = re.compile(r"(?:at|by|from|until|till|to|before|after|since)[\ \u00a0]\d{1,2}:\Z")
 _CLOCK_AFTER = re.compile(r":\d\d(?!\d)")
+_AT_TIME_BEFORE = re.compile(r"(?:at|by|from|until|till|to|before|after|since)[\ \u00a0]\Z")
+_AM_PM_AFTER = re.compile(r":\d\d[\ \u00a0]?[aApP]\.?[mM]\.?(?![^\W\d_])")
+_MINUTES_AM_PM = re.compile(r"[\ \u00a0]?[aApP]\.?[mM]\.?(?![^\W\d_])")
 _DECADE = re.compile(r"s(?![^\W\d_])")
 # A numeric date the number is part of: "2020-06-30", "30/06/2020", "30.06.2020".
 _NUMERIC_DATE = re.compile(r"(?<!\d)(?<!\d[/.-])\d{1,4}([/.-])\d{1,2}\1\d{1,4}(?!\d|[/.-]\d)")
@@ -412,10 +418,14 @@ def _in_date_or_time(text: str, start: int, end: int, before: str) -> bool:
     ``8:30``, ``in '45``, ``the '30s``: a number there dates something, it counts
     nothing (``30 minutes`` is not supported by it).
     """
-    if _MONTH_AFTER.match(text, end) or _CLOCK_AFTER.match(text, end):
+    if _MONTH_AFTER.match(text, end):
         return True
-    if _CLOCK_BEFORE.search(before):
-        return True
+    if _CLOCK_AFTER.match(text, end) and (
+        _AT_TIME_BEFORE.search(before) or _AM_PM_AFTER.match(text, end)
+    ):
+        return True  # the hour of "at 8:30", "8:30 am"
+    if _CLOCK_BEFORE.search(before) or (before.endswith(":") and _MINUTES_AM_PM.match(text, end)):
+        return True  # the minutes of "at 8:30", "8:30 am"
     if before.endswith(("'", "\u2019")) and (end - start == 2 or _DECADE.match(text, end)):
         return True  # a year or a decade of two digits: "in '45", "the '30s"
     if before.endswith(("/", ".", "-")) or text.startswith(("/", ".", "-"), end):
