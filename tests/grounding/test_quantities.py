@@ -15,7 +15,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from relapse.grounding import default_grounding_check
@@ -228,6 +228,7 @@ class TestExponents:
         assert flagged(chunk, answer) == expected
 
     @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @example(whole=3, decimals="", exponent=0, times="×", written="{}", minus="-")  # "3×10^0": 3
     @given(
         whole=st.integers(1, 999),
         decimals=st.text("0123456789", max_size=4),

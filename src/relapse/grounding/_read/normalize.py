@@ -164,7 +164,10 @@ def _power(match: re.Match[str]) -> str | None:
         value = Decimal((match["mantissa"] or "1").replace(",", ".")).scaleb(exponent)
     except InvalidOperation:
         return None
-    return format(value.normalize(), "f")
+    written = format(value.normalize(), "f")
+    # One character cannot map back to both ends of "3×10^0" (the span's start
+    # and end come from its first and last characters): "3.0" reads as 3 too.
+    return written if len(written) > 1 else written + ".0"
 
 
 def _rewrite_characters(
