@@ -18,28 +18,10 @@ import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
+from grounding_verdicts import PASSES, fg001, fg002, flagged
 from relapse.grounding import default_grounding_check
 from relapse.grounding._index.text_index import TextIndex
 from relapse.grounding._read.words import word_values
-
-
-def flagged(chunk: str, answer: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """Return ``(code, spans)`` of every finding of ``answer`` against one chunk."""
-    result = default_grounding_check("", [chunk], answer)
-    return tuple((finding.code, finding.spans) for finding in result.findings)
-
-
-def fg001(*spans: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """The findings of an answer whose numbers ``spans`` are unsupported."""
-    return (("FG001", spans),)
-
-
-def fg002(*spans: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """The findings of an answer whose dates ``spans`` are unsupported."""
-    return (("FG002", spans),)
-
-
-PASSES: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 class TestScaleWordsAreNotNumbersOnTheirOwn:

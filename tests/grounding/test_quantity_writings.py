@@ -1,37 +1,22 @@
 """
 Writings of one value that hostile testing found read as another (issue 21).
 
-The 24-hour clock's zero-padded hour, an era after a grouped year, a number
-with a decimal comma in a chunk, and a capital ``M`` glued to a number. Each
-case is an answer, a chunk and the verdict a careful reader gives, worked out
-by hand; they come in pairs where they can (the same claim against a chunk
-that supports it and one that does not).
+Clocks (the 24-hour clock's padded hour, British times), eras (after a
+grouped year, glued, after a year in words), decimal commas in chunks, scale
+letters and words (``8.4M``, ``mln``, ``$4.2MM``), signs and percents in
+words, shares, centuries in words, corner bracket forms, and the numbers of
+dates and clocks, which count nothing; then what a regression hunt found
+these readings must leave alone. Each case is an answer, a chunk and the
+verdict a careful reader gives, worked out by hand; they come in pairs where
+they can (the same claim against a chunk that supports it and one that does
+not).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from relapse.grounding import default_grounding_check
-
-
-def flagged(chunk: str, answer: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """Return ``(code, spans)`` of every finding of ``answer`` against one chunk."""
-    result = default_grounding_check("", [chunk], answer)
-    return tuple((finding.code, finding.spans) for finding in result.findings)
-
-
-def fg001(*spans: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """The findings of an answer whose numbers ``spans`` are unsupported."""
-    return (("FG001", spans),)
-
-
-def fg002(*spans: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """The findings of an answer whose dates ``spans`` are unsupported."""
-    return (("FG002", spans),)
-
-
-PASSES: tuple[tuple[str, tuple[str, ...]], ...] = ()
+from grounding_verdicts import PASSES, fg001, fg002, flagged
 
 
 class TestTheTwentyFourHourClock:
