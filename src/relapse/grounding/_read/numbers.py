@@ -113,19 +113,23 @@ def _hour_of(hour: int, am_pm: str) -> int | None:
     return hour % 12 + (12 if am_pm.strip()[:1] in ("p", "P") else 0)
 
 
-def time_claim(start: int, end: int, hour: int, minute: int, am_pm: str) -> Claim | None:
+def time_claim(
+    start: int, end: int, hour: int, minute: int, am_pm: str, *, hour_stated: bool = True
+) -> Claim | None:
     """
     Return the claim of ``3 pm`` or ``3:30 p.m.``: a time of day, or None when it is none.
 
     The answer's time needs the same time of day (``15:30`` in a chunk
     grounds ``3:30 pm``, ``3:30 am`` does not); a chunk's also grounds the
-    hour as a plain number.
+    hour as a plain number, unless ``hour_stated`` is False (``9.30am``,
+    whose 9 is no number of its own).
     """
     hours = _hour_of(hour, am_pm)
     if hours is None or not 0 <= minute <= 59:
         return None
     key = time_key(hours * 60 + minute)
-    return Claim(FG001, start, end, ((key,),), (key, int_key(hour)))
+    provides = (key, int_key(hour)) if hour_stated else (key,)
+    return Claim(FG001, start, end, ((key,),), provides)
 
 
 def clock_keys(hour: int, minute: int, *, padded: bool = False) -> tuple[Key, ...]:
@@ -422,11 +426,11 @@ def read_number(text: str, match: re.Match[str], start: int, look_back: bool = T
             and not (currency or power)
         ):
             minute = short_int(minutes) if minutes else 0
-            claim = time_claim(start, end, short_int(integer_raw), minute, am_pm)
+            # "9.30am" states a time, not the number 9 ("9 people").
+            claim = time_claim(
+                start, end, short_int(integer_raw), minute, am_pm, hour_stated=not minutes
+            )
             if claim is not None:
-                if minutes:
-                    # "9.30am" states a time, not the number 9 ("9 people").
-                    return claim._replace(provides=claim.provides[:1])
                 return claim
         end = _number_end(match, integer_end)
     if (
