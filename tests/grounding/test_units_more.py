@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from grounding_verdicts import failing_spans
+from relapse.grounding._values import units
 from relapse.grounding._values.units import binding_of, currency_before, unit_after
 
 _STAMP = "A first-class stamp costs 85 cents."
@@ -134,3 +137,48 @@ class TestKelvinConversions:
     def test_kelvin_is_converted(self, chunk: str, answer: str, expected: tuple[str, ...]) -> None:
         """A parenthesised conversion to or from kelvin is computed."""
         assert failing_spans(chunk, answer) == expected
+
+
+def _writings() -> st.SearchStrategy[str]:
+    """Every unit spelling's writings (hypothesis reads the spellings' patterns)."""
+    patterns = [spelling for *_, spellings in units._TABLE for spelling in spellings]
+    # A spelling that starts by looking behind ("(?<=\d)C") cannot be drawn
+    # alone: its letter is drawn, and the prefixes put digits or a space before it.
+    drawable = [pattern for pattern in patterns if not pattern.startswith("(?<=")]
+    return st.one_of(
+        *(st.from_regex(pattern, fullmatch=True) for pattern in [*drawable, units._GENERIC]),
+        st.sampled_from(["C", "F", "K", "c", "p"]),
+    )
+
+
+class TestUnitGuard:
+    """The unnamed alternatives that guard the unit lookup match where the named ones do."""
+
+    @settings(max_examples=1500, deadline=None)
+    @given(
+        before=st.sampled_from(["5", "5 ", "5\u00a0", "5\u202f", "5  ", "5\n", "x ", ""]),
+        writing=_writings(),
+        after=st.text(alphabet=list("ab1 .-/²³)"), max_size=3),
+    )
+    def test_same_matches_at_every_offset(self, before: str, writing: str, after: str) -> None:
+        text = before + writing + after
+        for offset in range(len(text) + 1):
+            limit = offset + units.UNIT_WINDOW
+            named = units._UNIT_AFTER.match(text, offset, limit)
+            guard = units._MAY_BE_UNIT_AFTER.match(text, offset, limit)
+            assert (guard and guard.span()) == (named and named.span()), (text, offset)
+
+    @pytest.mark.parametrize(
+        ("text", "end", "expected"),
+        [
+            ("40 hours per week", 2, "h"),
+            ("27,345 stores.", 6, None),
+            ("5 mg/dL", 1, "mg"),  # a row's spelling before the generic concentration
+            ("5 ng/mL", 1, "ng/ml"),
+            ("It was 350C.", 10, "°C"),
+        ],
+    )
+    def test_the_lookup_still_names_the_unit(
+        self, text: str, end: int, expected: str | None
+    ) -> None:
+        assert unit_after(text, end) == expected

@@ -101,7 +101,11 @@ SENTENCE_ENDS = (
 # Every mark of SENTENCE_ENDS, found in one pass. No two marks overlap (each
 # but the line break ends in a space, and none starts with one, a quote or a
 # parenthesis), so the matches left to right are every occurrence of each.
-_SENTENCE_END = re.compile(r"(?:[.?!][\"\u201d]?|\.\)) |\n")
+# Written to open with the class of the marks' first characters, which the
+# matcher tests at each offset before entering the pattern (three times
+# faster than an alternation of the marks on an answer of RAGTruth's); the
+# marks it matches are those of "(?:[.?!]["\u201d]?|\.\)) |\n".
+_SENTENCE_END = re.compile(r"[.?!\n](?:(?<=\n)|[\"\u201d]? |(?<=\.)\) )")
 
 
 class Sentences:

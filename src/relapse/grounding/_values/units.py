@@ -166,6 +166,17 @@ _UNIT_AFTER = re.compile(
     )
     + rf"|(?P<generic>{_GENERIC}))(?![^\W_])"
 )
+# The same alternatives in the same order, without the groups that name
+# them: it matches exactly where _UNIT_AFTER does, with the same span (names
+# change no matching), and fails about four times faster, because the
+# matcher passes over an alternative whose first character is not the
+# text's without entering a group. Most numbers have no unit after them:
+# this match alone tells, and _UNIT_AFTER names the unit of the others.
+_MAY_BE_UNIT_AFTER = re.compile(
+    r"[\ \u00a0\u202f]?(?:"
+    + "|".join(spelling for *_, spellings in _TABLE for spelling in spellings)
+    + rf"|{_GENERIC})(?![^\W_])"
+)
 #: Characters after a number read for its unit (its scale word included).
 UNIT_WINDOW = 60
 # Scale words between a number and its unit ("5 million km") are skipped.
@@ -194,6 +205,8 @@ def _unit_written_after(text: str, end: int) -> tuple[str, str] | None:
     scale = _SCALE.match(text, end, limit)
     if scale is not None:
         end = scale.end()
+    if _MAY_BE_UNIT_AFTER.match(text, end, limit) is None:
+        return None
     match = _UNIT_AFTER.match(text, end, limit)
     if match is None:
         return None
