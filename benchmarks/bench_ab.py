@@ -24,9 +24,16 @@ check keeps for every later answer, such as the copy rule's digest) and a
 check again of the same answer on the same prepared check (the rules
 alone, as a retry or a stream's next sentence pays them).
 
+With ``--new-without RULE,...`` the new tree runs with those rules of
+``bench_rules.py`` switched off (each replaced by one that finds nothing),
+for instance ``_copies,_place_claims``: the rules a later issue added, so the
+A/B shows what the rest of the new tree costs against a base that lacks them.
+The verdicts change; only the cost is read.
+
 Usage::
 
     python benchmarks/bench_ab.py BASE_SRC NEW_SRC [--repeats N] [--phases]
+        [--new-without RULE,...]
 
 for instance ``git archive main src | tar -x -C /tmp/base`` and
 ``python benchmarks/bench_ab.py /tmp/base/src src``.
@@ -61,6 +68,9 @@ DENSE = {"number-dense 100 KB": 100_000, "number-dense 1 MB": 1_000_000}
 
 #: The parts of a check ``--phases`` times, as label suffixes.
 PHASES = (": prepare", ": first check", ": check again")
+
+#: The environment variable that hands ``--new-without`` to the new tree's worker.
+_WITHOUT_VARIABLE = "RELAPSE_BENCH_WITHOUT"
 
 #: The inputs ``--phases`` splits.
 PHASED = ("RAGTruth 10 KB", "RAGTruth 100 KB", "number-dense 100 KB")
@@ -115,6 +125,12 @@ def serve() -> None:
 
     from relapse.grounding import default_grounding_check as check
 
+    without = os.environ.get(_WITHOUT_VARIABLE)
+    if without:
+        # Imported only here: bench_rules reads the tree this worker runs.
+        import bench_rules
+
+        bench_rules.switch(without.split(","))
     texts = bench_check.passages(bench_check.DEFAULT_DATA)
     answer = bench_check.answer_of(texts)
     query = "What do the passages say about costs, dates and numbers?"
@@ -159,6 +175,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--phases", action="store_true", help="split the check: prepare, first check, check again"
     )
+    parser.add_argument(
+        "--new-without",
+        default="",
+        metavar="RULE,...",
+        help="switch off these rules of bench_rules.py in the new tree (_copies,_place_claims)",
+    )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve:
@@ -170,9 +192,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     trees = {"base": args.base, "new": args.new, "base'": args.base}
     workers = {}
     for side, tree in trees.items():
+        env = {**os.environ, "PYTHONPATH": str(tree.resolve())}
+        env.pop(_WITHOUT_VARIABLE, None)
+        if side == "new" and args.new_without:
+            env[_WITHOUT_VARIABLE] = args.new_without
         workers[side] = subprocess.Popen(
             [sys.executable, __file__, "--serve"],
-            env={**os.environ, "PYTHONPATH": str(tree.resolve())},
+            env=env,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -202,6 +228,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             worker.stdin.close()
             worker.wait()
     print(f"medians, the trees interleaved run by run ({args.repeats} runs each, 1 MB: a quarter)")
+    if args.new_without:
+        print(f"the new tree without {args.new_without}")
     width = 36 if args.phases else 26
     print(f"{'input':<{width}} {'base ms':>10} {'new ms':>10} {'new/base':>9} {'A/A':>6}")
     for label in labels(args.phases):

@@ -63,8 +63,16 @@ RULES: dict[str, Callable[..., Any]] = {
 ORIGINAL = {name: getattr(_check.BoundGroundingCheck, name) for name in RULES}
 
 
-def _switch(off: Sequence[str]) -> None:
-    """Put every rule back, then switch off those in ``off``."""
+def switch(off: Sequence[str]) -> None:
+    """
+    Put every rule back, then switch off those in ``off``.
+
+    Raises:
+        KeyError: A name of ``off`` is none of :data:`RULES`.
+    """
+    unknown = [name for name in off if name not in RULES]
+    if unknown:
+        raise KeyError(f"no such rule: {', '.join(unknown)} (the rules: {', '.join(RULES)})")
     bound = _check.BoundGroundingCheck
     for name in RULES:
         setattr(bound, name, ORIGINAL[name])
@@ -93,10 +101,10 @@ def score(records: Sequence[Any]) -> dict[str, EvalReport]:
     reports: dict[str, EvalReport] = {}
     try:
         for name, off in variants().items():
-            _switch(off)
+            switch(off)
             reports[name] = evaluate(records, check, name=name)
     finally:
-        _switch(())
+        switch(())
     return reports
 
 
@@ -114,13 +122,13 @@ def attribute(chunks: list[str], answer: str, rounds: int) -> dict[str, float]:
     try:
         for _ in range(rounds):
             for name, off in named.items():
-                _switch(off)
+                switch(off)
                 prepared = check.prepare(QUERY, chunks)
                 started = time.perf_counter()
                 prepared.check(answer)
                 times[name].append((time.perf_counter() - started) * 1e6)
     finally:
-        _switch(())
+        switch(())
     return {name: statistics.median(values) for name, values in times.items()}
 
 
