@@ -313,6 +313,11 @@ _WORD_PIECES = st.sampled_from(
         *("first ", "twentieth ", "twenty-first ", "of ", " and ", ", ", "-", " ", "."),
         *("One ", "TWO ", "Half a million ", "someone ", "3 ", "the ", "\x00", "seventy-"),
         *("and a half ", "ten ", "oh-five ", "trillion ", "billion ", "hundredth ", "six "),
+        # Characters of two, three and four bytes in UTF-8, a lone surrogate,
+        # and capitals whose lower case is ASCII or longer: the lookup finds
+        # words by byte offsets, and must map them back to characters.
+        *("\u00e9", "na\u00efve ", "\u2019", "\U0001f600 ", "\ud800", "\u0130", "\u212aeventy "),
+        *("SEVENTY ", "Seventy ", "sEventy ", "\u00df "),
     ]
 )
 

@@ -609,10 +609,12 @@ class BoundGroundingCheck:
         context = self._copy_context
         if context is None:
             # Once per prepare; the chunks are folded as the answers' probes
-            # need them, once each.
+            # need them, once each. Their UTF-8 is the index's, which the
+            # word numbers' lookup also searches.
+            chunks = self._chunks
             context = self._copy_context = (
                 asked_text(self._question_text),
-                FoldedChunks(self._chunks.texts, self._chunks.joined, self._chunks.digests),
+                FoldedChunks(chunks.texts, chunks.joined, chunks.digests, lambda: chunks.encoded),
             )
         return context
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from relapse.grounding._index.digests import Digests, separator_starts
 from relapse.grounding._index.prefilter import digest, encode
@@ -53,10 +53,23 @@ class FoldedChunks:
     one prepared check's copy rule uses it.
     """
 
-    __slots__ = ("_digest", "_digests", "_every", "_folded", "_joined", "_starts", "_texts")
+    __slots__ = (
+        "_digest",
+        "_digests",
+        "_encoded",
+        "_every",
+        "_folded",
+        "_joined",
+        "_starts",
+        "_texts",
+    )
 
     def __init__(
-        self, texts: Sequence[str], joined: str | None = None, digests: Digests | None = None
+        self,
+        texts: Sequence[str],
+        joined: str | None = None,
+        digests: Digests | None = None,
+        encoded: Callable[[], bytes] | None = None,
     ) -> None:
         """
         Keep ``texts``; nothing is folded or digested yet.
@@ -69,10 +82,15 @@ class FoldedChunks:
             digests: The texts' lazy index digests, when they have one: their
                 digest is this one's wherever case folding turns no
                 character into ASCII, so it is reused, not computed again.
+            encoded: Returns ``joined`` encoded (:func:`.prefilter.encode`),
+                when the caller keeps it for other uses (a
+                :class:`.text_index.TextIndex`'s ``encoded``); called only
+                when the digest is computed.
         """
         self._texts = texts
         self._joined = joined
         self._digests = digests
+        self._encoded = encoded
         self._folded: dict[int, str] = {}
         self._every: tuple[list[str], str] | None = None
         # The digest of the texts case-folded and joined, and where each
@@ -140,7 +158,12 @@ class FoldedChunks:
             joined = self._joined
             if joined is None:
                 joined = self._joined = CHUNK_SEPARATOR.join(texts)
-            encoded = encode(joined) if digests is None else digests.encoded
+            if digests is not None:
+                encoded = digests.encoded
+            elif self._encoded is not None:
+                encoded = self._encoded()
+            else:
+                encoded = encode(joined)
             # Case folding neither makes nor deletes the separator, and
             # changes the digest only where it turns a character other than
             # ASCII into ASCII letters (the digest lowers ASCII itself): most

@@ -59,6 +59,7 @@ class TextIndex:
 
     __slots__ = (
         "_absent",
+        "_encoded",
         "_joined_starts",
         "_numbers",
         "_places",
@@ -121,6 +122,7 @@ class TextIndex:
         self._places: dict[Key, tuple[int, int, int]] | None = {} if places else None
         self._readings: list[tuple[list[int], list[int]]] = []
         self._joined_starts: list[int] = []
+        self._encoded: bytes | None = None
         # The views: each costs a few fields now and builds what it holds on
         # first use, so a plain attribute serves every lookup with no lock.
         #: The texts folded for quotation lookup (:mod:`.quotations`).
@@ -266,6 +268,15 @@ class TextIndex:
         positions, starts = self._readings[reading]
         ordinal = bisect_right(starts, start) - 1
         return positions[ordinal], start - starts[ordinal], end - starts[ordinal]
+
+    @property
+    def encoded(self) -> bytes:
+        """:attr:`joined` in UTF-8 (:func:`.prefilter.encode`; encoded on first use, once)."""
+        encoded = self._encoded
+        if encoded is None:
+            digests = self.digests
+            encoded = self._encoded = encode(self.joined) if digests is None else digests.encoded
+        return encoded
 
     def all_starts(self) -> list[int]:
         """Where each text starts in :attr:`joined` (and the end)."""

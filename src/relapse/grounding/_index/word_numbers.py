@@ -12,6 +12,7 @@ twin is that full reading (``tests/grounding/test_quantities.py``,
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from relapse.grounding._read.words import (
@@ -56,7 +57,7 @@ class WordNumbers:
         self._starts: set[int] = set()
         self._heads_read: set[str] = set()
         self._cost = 0
-        self._lowered_text: str | None = None
+        self._lowered_text: bytes | None = None
         self._places: dict[Value, tuple[int, int]] | None = {} if index.records_places else None
 
     def has(self, value: Value) -> bool:
@@ -115,35 +116,49 @@ class WordNumbers:
         text = self._index.joined
         budget = 2 * len(text) + MAX_WORD_NUMBER
         spellings = {head, head.capitalize(), head.upper()}
-        # One search of the lowered text finds all three spellings at their
-        # offsets; the spelling is then checked there.
-        lowered = self._lowered()
-        for spelling in (head,) if lowered is not None else spellings:
-            haystack = lowered if lowered is not None else text
-            position = haystack.find(spelling)
-            while position >= 0:
-                if (
-                    position not in self._starts
-                    and not (position and text[position - 1].isalnum())
-                    and text[position : position + len(head)] in spellings
-                ):
-                    start = run_start(text, position, MAX_WORD_NUMBER)
-                    if start is None or self._cost > budget:
-                        self._values = word_values(text)
-                        return
-                    self._cost += position - start
-                    self._read_runs(start, position)
-                position = haystack.find(spelling, position + len(spelling))
+        for position in self._written(head):
+            if (
+                position not in self._starts
+                and not (position and text[position - 1].isalnum())
+                and text[position : position + len(head)] in spellings
+            ):
+                start = run_start(text, position, MAX_WORD_NUMBER)
+                if start is None or self._cost > budget:
+                    self._values = word_values(text)
+                    return
+                self._cost += position - start
+                self._read_runs(start, position)
 
-    def _lowered(self) -> str | None:
-        """Return the joined texts lowered, offsets kept (built on first use), else None."""
-        if self._lowered_text is None:
-            joined = self._index.joined
-            lowered = joined.lower()
-            # Lowering never shortens a character; of the same length, the
-            # lowered text has every character at its offset ("İ" lowers to two).
-            self._lowered_text = lowered if len(lowered) == len(joined) else ""
-        return self._lowered_text or None
+    def _written(self, head: str) -> Iterator[int]:
+        """
+        Yield, in order, where the joined texts write ``head`` in ASCII letters of any case.
+
+        One search of the texts' UTF-8 with its ASCII letters lowered
+        (``bytes.lower``, a C pass that keeps every offset) finds every
+        spelling; ``str.lower`` costs a table lookup per character of a text
+        that is not all ASCII. Each search starts after the last occurrence
+        found.
+        """
+        lowered = self._lowered_text
+        if lowered is None:
+            lowered = self._lowered_text = self._index.encoded.lower()
+        needle = head.encode("ascii")
+        at = lowered.find(needle)
+        if self._index.joined.isascii():
+            while at >= 0:
+                yield at
+                at = lowered.find(needle, at + len(needle))
+            return
+        # A byte offset to a character offset: the characters of the bytes
+        # between two occurrences, counted as they are passed. An ASCII
+        # needle starts on a character's first byte, and lowering ASCII
+        # letters leaves every character's bytes and their count.
+        characters = passed = 0
+        while at >= 0:
+            characters += len(lowered[passed:at].decode("utf-8", "surrogatepass"))
+            passed = at
+            yield characters
+            at = lowered.find(needle, at + len(needle))
 
     def _read_runs(self, start: int, position: int) -> None:
         """Read the runs of number words from ``start`` up to the one holding ``position``."""
