@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from grounding_verdicts import failing_spans
 from relapse.grounding import default_grounding_check
 from relapse.grounding._index.unit_lookup import (
     AGREE,
@@ -391,3 +392,94 @@ class TestPercentBoundElsewhere:
         # The same digits bare, as a percent, or counting people do.
         for grounding in (value, f"{value}%", f"{value} percent", f"{value} people"):
             assert () == findings([f"The figure was {grounding}, it said."], answer)
+
+
+#: Each scale word the scanner reads, in another case or abbreviated, and the word it stands for.
+_SCALE_WRITINGS = [
+    ("mln", "million"),
+    ("mn", "million"),
+    ("Million", "million"),
+    ("MLN", "million"),
+    ("bln", "billion"),
+    ("bn", "billion"),
+    ("Billion", "billion"),
+    ("tn", "trillion"),
+]
+
+
+class TestScaleWordsBindAsTheScannerReadsThem:
+    """The unit lookup reads the scale words the scanner reads: ``62 mln`` as ``62 million``."""
+
+    @pytest.mark.parametrize(("written", "word"), _SCALE_WRITINGS)
+    @pytest.mark.parametrize(
+        "answer",
+        [
+            "Sales grew 62%.",
+            "Sales reached 62 km.",
+            "Sales reached $62 billion.",
+            "Sales reached 62 million units.",
+            "It had 62 units.",
+            "It shipped 62 million kg.",
+        ],
+    )
+    def test_the_same_verdict_as_the_word(self, written: str, word: str, answer: str) -> None:
+        def verdict(scale: str) -> object:
+            return default_grounding_check("q", [f"It shipped 62 {scale} tonnes."], answer).ok
+
+        assert verdict(written) == verdict(word)
+
+    @pytest.mark.parametrize(("written", "_word"), _SCALE_WRITINGS)
+    def test_a_mantissa_is_no_percent(self, written: str, _word: str) -> None:
+        # 62 of "62 mln" counts millions: no 62% (as of "62 million").
+        chunk = f"Sales reached 62 {written} units."
+        assert failing_spans(chunk, "Sales grew 62%.") == ("62%",)
+
+    def test_the_unit_after_an_abbreviated_scale(self) -> None:
+        # 5 mln tonnes is 5 million t: 5 million kg is another mass.
+        chunk = "It shipped 5 mln tonnes."
+        assert failing_spans(chunk, "It shipped 5 million kg.") == ("5 million",)
+        assert failing_spans(chunk, "It shipped 5 million tonnes.") == ()
+
+
+#: Every writing of a percent after a number, as the answer or a chunk may write it.
+_PERCENT_WRITINGS = [
+    "%",
+    "\u066a",
+    "\uff05",
+    " percent",
+    " Percent",
+    " PERCENT",
+    " per cent",
+    " Per Cent",
+    " PER CENT",
+    " per\u00a0cent",
+    " pct",
+    " Pct",
+    " PCT",
+]
+
+
+class TestPercentInEveryCase:
+    """Each reader of a percent reads one list of its writings, in every case they are written."""
+
+    @pytest.mark.parametrize("percent", _PERCENT_WRITINGS)
+    def test_an_answer_percent_is_bound_to_percent(self, percent: str) -> None:
+        answer = f"Turnout was 62{percent}."
+        # A page, a speed: plainly no percent.
+        assert failing_spans("See page 62.", answer) == (f"62{percent}",)
+        assert failing_spans("The car reached 62 mph.", answer) == (f"62{percent}",)
+        # A percent however written, a bare 62 and the ratio ground it.
+        for chunk in ("Turnout was 62%.", "North | 62", "Turnout was 0.62."):
+            assert failing_spans(chunk, answer) == (), chunk
+
+    @pytest.mark.parametrize("percent", _PERCENT_WRITINGS)
+    def test_a_chunk_percent_grounds_every_writing(self, percent: str) -> None:
+        chunk = f"Turnout was 62{percent}."
+        for answer in ("Turnout was 62%.", "Turnout was 62 per cent.", "Turnout was 62 PCT."):
+            assert failing_spans(chunk, answer) == (), answer
+
+    @pytest.mark.parametrize("percent", [" Percent", " PER CENT", " Pct"])
+    def test_numbers_in_words_before_a_percent(self, percent: str) -> None:
+        # "Fifty Percent" is a share; "minus five Percent" a signed change.
+        assert failing_spans(f"Fifty{percent} of voters came.", "Half of voters came.") == ()
+        assert failing_spans("It fell 5%.", f"It fell minus five{percent}.") == ("minus five",)

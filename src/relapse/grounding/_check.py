@@ -78,7 +78,15 @@ from relapse.grounding._values.keys import (
     number_key,
     value_key,
 )
-from relapse.grounding._values.units import AMBIGUOUS, binding_of, convert, unit_after, unit_of
+from relapse.grounding._values.units import (
+    AMBIGUOUS,
+    PERCENT_SIGNS,
+    PERCENT_WORDS,
+    binding_of,
+    convert,
+    unit_after,
+    unit_of,
+)
 
 #: Refusals a prompt asks the model to give verbatim. A quotation of one is the
 #: model naming its instruction (``I would say "Unable to answer based on given
@@ -1303,13 +1311,13 @@ def _word_claims(answer: str) -> Iterator[Claim]:
 # What a number in words after "minus" or "negative" is a signed quantity of:
 # degrees (of temperature) and percent.
 _SIGNED_QUANTITY_AFTER = re.compile(
-    r"[\ \u00a0]?(?:%|\u00b0|(?i:degrees?|percent|per[\ \u00a0]cent|percentage[\ \u00a0]points?)"
-    r"(?![^\W\d_]))"
+    rf"[\ \u00a0]?(?:[{PERCENT_SIGNS}]|\u00b0"
+    rf"|(?:(?i:degrees?|percentage[\ \u00a0]points?)|{PERCENT_WORDS})(?![^\W\d_]))"
 )
 
 # A percent after a number in words ("fifty percent", "twenty per cent", "ten %").
 _PERCENT_AFTER_WORDS = re.compile(
-    r"[\ \u00a0]?%|[\ \u00a0](?i:percent|per[\ \u00a0]cent)(?![^\W\d_])"
+    rf"[\ \u00a0]?[{PERCENT_SIGNS}]|[\ \u00a0]{PERCENT_WORDS}(?![^\W\d_])"
 )
 
 # An era after a number in words ("forty-four BC"), as the scanner reads one after digits.
@@ -1494,9 +1502,7 @@ def _hedged_support(index: TextIndex, key: Key, precision: int, direction: str) 
 
 # A percent's sign or word at the end of its claim ("62%", "62 per cent"):
 # the digits before it are what the binding reads.
-_PERCENT_END = re.compile(
-    r"(?:[\ \u00a0\u202f]?[%\u066a\uff05]|[\ \u00a0]?(?i:percent|per[\ \u00a0]?cent|pct))\Z"
-)
+_PERCENT_END = re.compile(rf"(?:[\ \u00a0\u202f]?[{PERCENT_SIGNS}]|[\ \u00a0]?{PERCENT_WORDS})\Z")
 # "minus" or "negative" and the spaces after it, before a signed number's digits.
 _SIGN_WORD = re.compile(r"[^\W\d_]+[\ \u00a0]+")
 

@@ -24,10 +24,12 @@ import re
 from collections.abc import Iterable, Iterator
 
 from relapse.grounding._read.numbers import MINUS_SIGNS, is_sign, sign_word
+from relapse.grounding._text import spellings, trie_pattern
 from relapse.grounding._values.keys import (
     CURRENCY_SYMBOLS,
     DECIMAL_CONTEXT,
     SCALE_EXPONENTS,
+    SCALE_WORDS,
     Key,
     key_decimal,
     number_key,
@@ -45,7 +47,8 @@ AGREE, CONFLICT, FOREIGN, UNRELATED = "agree", "conflict", "foreign", "unrelated
 # A number written with ASCII digits, thousands commas and a decimal point,
 # and a scale word after it: what the lookup reads at an occurrence.
 _NUMBER_AT = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
-_SCALE_AFTER = re.compile(r"[ \u00a0-]?(hundred|thousand|million|billion|trillion)(?![^\W\d_])")
+# The scale words the scanner reads, as it reads them.
+_SCALE_AFTER = re.compile(rf"[ \u00a0-]?({trie_pattern(spellings(SCALE_WORDS))})(?![^\W\d_])")
 
 #: The one binding a mantissa before a scale word (:data:`SCALE`) is foreign to.
 SCALED_AGAINST = "%"
@@ -130,7 +133,7 @@ def _read(text: str, number: re.Match[str]) -> tuple[Key, str | None, Key | None
     start = number.start()
     signed = _signed(text, start)
     if scale is not None:
-        exponent = SCALE_EXPONENTS[scale.group(1)]
+        exponent = SCALE_EXPONENTS[scale.group(1).lower()]
         end = scale.end()
         mantissa = number_key(integer, fraction, 0)
         if signed:

@@ -65,13 +65,8 @@ from relapse.grounding._values.calendar import (
     MONTH_WINDOW,
     is_year,
 )
-from relapse.grounding._values.keys import CURRENCY_SYMBOLS, Key
-
-#: Scale words read after a number, besides the glued abbreviations.
-SCALE_WORDS = (
-    *("thousand", "million", "billion", "trillion", "hundred"),
-    *("bn", "mn", "tn", "mln", "bln"),
-)
+from relapse.grounding._values.keys import CURRENCY_SYMBOLS, SCALE_WORDS, Key
+from relapse.grounding._values.units import PERCENT_SIGNS, PERCENT_WORDS
 
 # What, after a digit run and a space, can make it more than a bare number:
 # a thousands group ("29 000") or a fraction ("2 1/4"), a percent sign, a
@@ -80,7 +75,7 @@ SCALE_WORDS = (
 # July"). Everything the claim alternatives below read after a digit run and
 # a space starts with one of these; a lone digit ("7 7 7") does not.
 _CONTINUES = r"""
-    \d{3}(?!\d)|\d{1,3}/|[%\u066a\uff05\-\u2013\u2014\u00a0\u202f]
+    \d{3}(?!\d)|\d{1,3}/|[PERCENT_SIGNS\-\u2013\u2014\u00a0\u202f]
     |(?:PERCENT_WORDS|SCALE_WORDS)(?![^\W\d_])
     |(?:[xX\u00d7]|by)[\ \u00a0]?\d
     |[\ \u00a0\u202f]{0,2}(?:of[\ \u00a0\u202f]{1,3})?(?:MONTH_NAMES)(?![^\W\d_])
@@ -127,7 +122,7 @@ _CLAIMS = r"""
             # of "1.0e6" ("10e6") shows no "1e" for a lazy index to find.
             (?P<exp>(?<=[1-9])[eE][+\-\u2212]?\d{1,3}(?![^\W_]))?
             (?:
-                (?P<pct>[\ \u00a0\u202f]?[%\u066a\uff05]
+                (?P<pct>[\ \u00a0\u202f]?[PERCENT_SIGNS]
                     |[\ \u00a0](?:PERCENT_WORDS)(?![^\W\d_]))
               | (?=[\ \u00a0][yABCb])(?P<era>ERA_AFTER)
               | [\ \u00a0-]?(?P<scale>SCALE_WORDS)
@@ -164,7 +159,8 @@ def _pattern(template: str) -> str:
     return (
         template.replace("NOT_LISTED", _NOT_LISTED)
         .replace("MONTH_NAMES", MONTH_NAMES)
-        .replace("PERCENT_WORDS", trie_pattern(spellings(("percent", "per cent", "per\u00a0cent"))))
+        .replace("PERCENT_WORDS", PERCENT_WORDS)
+        .replace("PERCENT_SIGNS", PERCENT_SIGNS)
         .replace("SCALE_WORDS", trie_pattern(spellings(SCALE_WORDS)))
         .replace("AM_PM", AM_PM)
         .replace("ERA_AFTER", f"[\\ \\u00a0](?:{ERA_WORDS})")

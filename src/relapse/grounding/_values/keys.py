@@ -27,6 +27,15 @@ MAX_ROUNDING_DIGITS = 40
 #: Exact Decimal arithmetic for hedged comparisons, whatever the exponent.
 DECIMAL_CONTEXT = Context(prec=MAX_ROUNDING_DIGITS + 20, Emax=10**9, Emin=-(10**9))
 
+#: Scale words read after a number (``62 million``, ``62 mln``, ``62-bn``),
+#: besides the glued abbreviations: every reader of a number and what follows
+#: it (the scanner, the unit lookup, the unit after a scale word) reads these,
+#: in lower case, capitalized and in capitals.
+SCALE_WORDS = (
+    *("thousand", "million", "billion", "trillion", "hundred"),
+    *("bn", "mn", "tn", "mln", "bln"),
+)
+
 #: Scale words and abbreviations, as powers of ten.
 SCALE_EXPONENTS = {
     "hundred": 2,

@@ -19,7 +19,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from relapse.grounding._values.keys import CURRENCY_SYMBOLS
+from relapse.grounding._text import spellings, trie_pattern
+from relapse.grounding._values.keys import CURRENCY_SYMBOLS, SCALE_WORDS
 
 
 class Unit(NamedTuple):
@@ -36,6 +37,21 @@ class Unit(NamedTuple):
     #: Added after the factor (temperature only: to degrees Celsius).
     offset: float = 0.0
 
+
+#: The signs of a percent: the percent sign, the Arabic one and the full-width one.
+PERCENT_SIGNS = "%\u066a\uff05"
+#: The words of a percent after a number, as a regex: ``percent``, ``per cent``
+#: (a space or a no-break space inside) and ``pct``, each in lower case,
+#: capitalized, in capitals and in title case (``Per Cent``). Every reader of
+#: a percent (the scanner, the unit after a number, the checks of numbers in
+#: words) reads these.
+PERCENT_WORDS = trie_pattern(
+    {
+        form
+        for word in ("percent", "per cent", "per\u00a0cent", "pct")
+        for form in (*spellings([word]), word.title())
+    }
+)
 
 _M = r"(?:met(?:er|re)s?)"
 _PER_SECOND = r"(?:\s+per\s+second|/s(?:ec)?)"
@@ -139,7 +155,7 @@ _TABLE: tuple[tuple[str, str, float, float, tuple[str, ...]], ...] = (
     ("week", "time", 604800.0, 0.0, (r"weeks?", r"wks?")),
     ("month", "time", 2629800.0, 0.0, (r"months?",)),
     ("year", "time", 31557600.0, 0.0, (r"years?", r"yrs?")),
-    ("%", "percent", 0.0, 0.0, (r"%", r"\u066a", r"\uff05", r"percent", r"per\s?cent", r"pct")),
+    ("%", "percent", 0.0, 0.0, (f"[{PERCENT_SIGNS}]", PERCENT_WORDS)),
     ("$", "money", 0.0, 0.0, (r"dollars?", r"USD", r"US\s+dollars?")),
     # Cents and pence are units of their own: 50 cents is not $50; a cent
     # of any currency is one unit ("50 euro cents", German "50 Cent", "85c").
@@ -180,7 +196,7 @@ _MAY_BE_UNIT_AFTER = re.compile(
 #: Characters after a number read for its unit (its scale word included).
 UNIT_WINDOW = 60
 # Scale words between a number and its unit ("5 million km") are skipped.
-_SCALE = re.compile(r"[\ \u00a0](?:thousand|million|billion|trillion)(?=[\ \u00a0])")
+_SCALE = re.compile(rf"[\ \u00a0](?:{trie_pattern(spellings(SCALE_WORDS))})(?=[\ \u00a0])")
 
 
 def unit_after(text: str, end: int) -> str | None:
@@ -408,7 +424,9 @@ def binding_of(text: str, start: int, end: int) -> str | None:
         return currency if written is None else AMBIGUOUS + currency
     if written is not None:
         unit, spelling = written
-        if (len(spelling) == 1 and spelling != "%") or spelling in _AMBIGUOUS_SPELLINGS:
+        if (
+            len(spelling) == 1 and spelling not in PERCENT_SIGNS
+        ) or spelling in _AMBIGUOUS_SPELLINGS:
             return AMBIGUOUS + unit
         return unit
     if _PEOPLE_AFTER.match(text, end, end + UNIT_WINDOW):
