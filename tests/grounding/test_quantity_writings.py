@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from grounding_verdicts import PASSES, fg001, fg002, flagged
+from grounding_verdicts import PASSES, failing_spans, fg001, fg002, flagged
 
 
 class TestTheTwentyFourHourClock:
@@ -378,3 +378,31 @@ class TestWhatTheseReadingsLeaveAlone:
     )
     def test_still_flagged(self, answer: str, chunk: str, expected: object) -> None:
         assert flagged(chunk, answer) == expected
+
+
+class TestNoonAndMidnight:
+    """``12 noon`` is 12 pm and ``12 midnight`` 12 am; a chunk's ``noon`` names 12 pm."""
+
+    @pytest.mark.parametrize(
+        ("chunk", "answer", "expected"),
+        [
+            ("Lunch is served at 12 noon.", "Lunch is served at 12 pm.", ()),
+            ("Lunch is served at 12 pm.", "Lunch is served at 12 noon.", ()),
+            ("Lunch is served at 12:00 noon.", "Lunch is served at 12:00 p.m.", ()),
+            ("Lunch is at 12 Noon.", "Lunch is at 12:00 pm.", ()),
+            ("The shop opens at 12 midnight.", "The shop opens at 12 am.", ()),
+            ("Lunch is at noon.", "Lunch is at 12 pm.", ()),
+            ("Lunch is at midday.", "Lunch is at 12 pm.", ()),
+            ("It closes at midnight.", "It closes at 12 am.", ()),
+            ("It closes at midnight.", "It closes at 00:00.", ()),
+            # The other half of the day.
+            ("Lunch is served at 12 noon.", "Lunch is served at 12 am.", ("12 am",)),
+            ("The shop opens at 12 midnight.", "The shop opens at 12 pm.", ("12 pm",)),
+            ("Lunch is at noon.", "Lunch is at 12 am.", ("12 am",)),
+            # A word holding "noon" names no time; "3 noon" is no time.
+            ("The afternoon is hot.", "It closes at 12 pm.", ("12 pm",)),
+            ("It opens at 3 noon.", "It opens at 3 pm.", ("3 pm",)),
+        ],
+    )
+    def test_noon_and_midnight(self, chunk: str, answer: str, expected: tuple[str, ...]) -> None:
+        assert failing_spans(chunk, answer) == expected

@@ -182,3 +182,52 @@ class TestUnitGuard:
         self, text: str, end: int, expected: str | None
     ) -> None:
         assert unit_after(text, end) == expected
+
+
+class TestPaise:
+    """Paise are the rupee's cents: 99 paise is no ₹99."""
+
+    @pytest.mark.parametrize(
+        ("chunk", "answer", "expected"),
+        [
+            ("A stamp costs 99 paise.", "A stamp costs ₹99.", ("₹99",)),
+            ("A stamp costs ₹99.", "A stamp costs 99 paise.", ("99",)),
+            ("A stamp costs 1 paisa.", "A stamp costs ₹1.", ("₹1",)),
+            ("A stamp costs 99 paise.", "A stamp costs 99 paise.", ()),
+            # A cent of any currency is one unit, as 50 euro cents are 50 cents.
+            ("It costs 99 cents.", "It costs 99 paise.", ()),
+        ],
+    )
+    def test_paise(self, chunk: str, answer: str, expected: tuple[str, ...]) -> None:
+        assert failing_spans(chunk, answer) == expected
+
+
+class TestDegreesWithoutAScale:
+    """``350 degrees`` is Celsius or Fahrenheit, never kelvin, which is not written in degrees."""
+
+    @pytest.mark.parametrize(
+        ("chunk", "answer", "expected"),
+        [
+            ("Bake it at 350 K.", "Bake it at 350 degrees.", ("350",)),
+            ("Bake it at 350 degrees.", "Bake it at 350 K.", ("350",)),
+            ("Bake it at 350°.", "Bake it at 350 kelvin.", ("350",)),
+            ("Bake it at 350 °F.", "Bake it at 350 degrees.", ()),
+            ("Bake it at 350 degrees.", "Bake it at 350 °C.", ()),
+            ("Bake it at 350 degrees.", "Bake it at 350°.", ()),
+            ("Bake it at 350.", "Bake it at 350 degrees.", ()),
+            # An angle is degrees too: a length is no support of it, but is
+            # not plainly another quantity either (degrees are ambiguous).
+            ("Turn it 90 degrees.", "Turn it 90 degrees.", ()),
+            ("It is 90 km away.", "Turn it 90 degrees.", ()),
+            # A scale said is compared as before.
+            ("Bake at 180 degrees Celsius.", "Bake at 180 degrees Fahrenheit.", ("180",)),
+        ],
+    )
+    def test_degrees(self, chunk: str, answer: str, expected: tuple[str, ...]) -> None:
+        assert failing_spans(chunk, answer) == expected
+
+    def test_the_lookup_names_the_unit(self) -> None:
+        assert unit_after("It was 350 degrees.", 10) == "°"
+        assert unit_after("It was 350°.", 10) == "°"
+        assert unit_after("It was 350 degrees Celsius.", 10) == "°C"
+        assert binding_of("It was 350 degrees.", 7, 10) == "?°"

@@ -51,7 +51,14 @@ from relapse.grounding._read.context import (
     is_reference,
 )
 from relapse.grounding._read.dates import era_claim
-from relapse.grounding._read.numbers import ERA_WORDS, MINUS_SIGNS, sign_word, signed_claim
+from relapse.grounding._read.numbers import (
+    ERA_WORDS,
+    MINUS_SIGNS,
+    NOON_MIDNIGHT,
+    sign_word,
+    signed_claim,
+    time_key,
+)
 from relapse.grounding._read.quotes import (
     find_quotations,
     introduces_question,
@@ -868,6 +875,14 @@ class BoundGroundingCheck:
             # grounds "3-4 weeks").
             return all(self._range_end(part) for part in claim.parts)
         key = claim.key
+        if any(len(alternative) == 1 and alternative[0] in _NAMED_TIMES for alternative in needs):
+            # "12 pm" in the answer, "noon" in a chunk; "12 am", "midnight".
+            return any(
+                len(alternative) == 1
+                and alternative[0] in _NAMED_TIMES
+                and self._time_named(_NAMED_TIMES[alternative[0]])
+                for alternative in needs
+            )
         if key is None:
             century = needs[0][0] if len(needs) == 1 and len(needs[0]) == 1 else None
             # "the 19th century" in the answer, "the nineteenth century" in a chunk.
@@ -908,6 +923,13 @@ class BoundGroundingCheck:
             if isinstance(value, Fraction) and not _spelled_out_decimal(value):
                 return False
         return _Spelled(value) if self._chunks.words.has(value) else False
+
+    def _time_named(self, pattern: re.Pattern[str]) -> bool:
+        """Tell whether the chunks or the question name a time of day in words (``noon``)."""
+        return any(
+            index is not None and pattern.search(index.joined) is not None
+            for index in (self._chunks, self._question)
+        )
 
     def _century_spelled(self, century: Key) -> bool:
         """
@@ -1250,6 +1272,12 @@ def _bare_share(answer: str, claim: Claim, key: Key) -> bool:
         and _NOTHING_MEASURED_AFTER.match(answer, claim.end) is not None
     )
 
+
+#: The times of day words name, by key, and the words: noon (or midday) and midnight.
+_NAMED_TIMES: dict[Key, re.Pattern[str]] = {
+    time_key(NOON_MIDNIGHT["noon"]): re.compile(r"(?<![^\W\d_])(?i:noon|mid-?day)(?![^\W\d_])"),
+    time_key(NOON_MIDNIGHT["midnight"]): re.compile(r"(?<![^\W\d_])(?i:midnight)(?![^\W\d_])"),
+}
 
 # An era before Christ after a century ("the fifth century BC").
 _ERA_BEFORE_CHRIST = re.compile(r"[\ \u00a0]*(?:BCE?|B\.C\.(?:E\.)?|before[\ \u00a0]Christ)")

@@ -34,7 +34,14 @@ from relapse.grounding._values.keys import (
     key_decimal,
     number_key,
 )
-from relapse.grounding._values.units import AMBIGUOUS, SCALE, binding_of, foreign, kind_of
+from relapse.grounding._values.units import (
+    AMBIGUOUS,
+    DEGREES,
+    SCALE,
+    binding_of,
+    foreign,
+    kind_of,
+)
 
 #: What the texts say of the units of a number: some occurrence has the
 #: answer's unit or none; none does but one has a unit of the same dimension
@@ -213,9 +220,23 @@ def _units_until_agreeing(texts: Iterable[str], key: Key, unit: str) -> Iterator
                 return
 
 
+#: Units one writing of a number may mean either of: degrees whose scale is
+#: not said are Celsius or Fahrenheit (not kelvin, which is not written in
+#: degrees).
+SAME_READINGS = frozenset({frozenset({DEGREES, "°C"}), frozenset({DEGREES, "°F"})})
+
+
 def _agrees(written: str | None, unit: str) -> bool:
-    """Tell whether an occurrence's binding agrees with the answer's: none, or the same unit."""
-    return written is None or written == unit or written == AMBIGUOUS + unit
+    """
+    Tell whether an occurrence's binding agrees with the answer's.
+
+    It agrees bound to nothing, to the same unit (however ambiguous its
+    spelling), or to a unit the same writing may mean (:data:`SAME_READINGS`).
+    """
+    if written is None or written == unit:
+        return True
+    written = written.removeprefix(AMBIGUOUS)
+    return written == unit or frozenset({written, unit}) in SAME_READINGS
 
 
 def search_units(texts: Iterable[str], key: Key) -> frozenset[str | None]:

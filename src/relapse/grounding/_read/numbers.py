@@ -96,8 +96,12 @@ _COUNTED_AFTER = re.compile(r"[\ \u00a0][a-z]+s(?![^\W\d_])")
 #: Eras written glued to a year (``44BC``), read as :data:`ERA_WORDS` after a space are.
 _GLUED_ERAS = frozenset({"BC", "BCE", "AD", "CE"})
 
-#: The pattern of ``am``, ``pm``, ``a.m.``, ``PM`` after an hour (no flags, no groups).
-AM_PM = r"[aApP](?:\.[mM]\.|[mM])(?![^\W\d_])"
+#: The pattern of ``am``, ``pm``, ``a.m.``, ``PM`` after an hour, and of
+#: ``noon`` and ``midnight`` after 12 (no flags, no groups).
+AM_PM = r"(?:[aApP](?:\.[mM]\.|[mM])|[Nn]oon|NOON|[Mm]idnight|MIDNIGHT)(?![^\W\d_])"
+
+#: The times of day, in minutes after midnight, that ``noon`` and ``midnight`` name.
+NOON_MIDNIGHT = {"noon": 12 * 60, "midnight": 0}
 
 
 def time_key(minutes: int) -> Key:
@@ -109,6 +113,10 @@ def _hour_of(hour: int, am_pm: str) -> int | None:
     """Return the hour after midnight of ``hour`` (1 to 12) with ``am_pm``, or None."""
     if not 1 <= hour <= 12:
         return None
+    named = NOON_MIDNIGHT.get(am_pm.strip().lower())
+    if named is not None:
+        # "12 noon", "12:00 midnight"; "3 noon" is no time.
+        return named // 60 if hour == 12 else None
     # A tuple, not "pP": "" in "pP" is True.
     return hour % 12 + (12 if am_pm.strip()[:1] in ("p", "P") else 0)
 

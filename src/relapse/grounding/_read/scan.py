@@ -127,7 +127,7 @@ _CLAIMS = r"""
               | (?=[\ \u00a0][yABCb])(?P<era>ERA_AFTER)
               | [\ \u00a0-]?(?P<scale>SCALE_WORDS)
                     (?![^\W\d_])
-              | (?=[\ \u00a0]?[aApP])(?P<am_pm>[\ \u00a0]?AM_PM)
+              | (?=[\ \u00a0]?[aApPnNmM])(?P<am_pm>[\ \u00a0]?AM_PM)
               | (?P<suffix>[^\W\d_]+)
               | (?P<apos>['\u2019]s)(?![^\W\d_])
             )?
@@ -194,7 +194,8 @@ _SCAN = re.compile(
                 (?P<bare>NOT_AFTER_WORD\d*(?=
                     # First the commonest case, cheapest to test: a space and a
                     # lowercase letter that starts none of the continuations.
-                    [\ ](?:[c-gi-lnqrsu-wz]|a(?![mM.])|y(?!ears?[\ \u00a0](?:[ABC]|before)))
+                    [\ ](?:[c-gi-lqrsu-wz]|a(?![mM.])|n(?!oon(?![^\W\d_]))
+                        |y(?!ears?[\ \u00a0](?:[ABC]|before)))
                   | [\ ](?!{_CONTINUES})
                   | [,.:/](?!\d)
                   | -(?![\d\ \u00a0]|SCALE_WORDS)

@@ -38,6 +38,9 @@ class Unit(NamedTuple):
     offset: float = 0.0
 
 
+#: The unit of degrees whose scale is not said (``350 degrees``, ``350°``).
+DEGREES = "°"
+
 #: The signs of a percent: the percent sign, the Arabic one and the full-width one.
 PERCENT_SIGNS = "%\u066a\uff05"
 #: The words of a percent after a number, as a regex: ``percent``, ``per cent``
@@ -108,6 +111,10 @@ _TABLE: tuple[tuple[str, str, float, float, tuple[str, ...]], ...] = (
     ),
     # "300 K" (a space before it) is kelvin; "300K" is the scanner's 300 thousand.
     ("K", "temperature", 1.0, -273.15, (r"[Kk]elvins?", r"[°º]\s?K", r"(?<=[\ \u00a0\u202f])K")),
+    # "350 degrees", "350°": a temperature whose scale is not said (or an
+    # angle). It agrees with Celsius and Fahrenheit (unit_lookup's
+    # SAME_READINGS), is no kelvin, and converts to nothing.
+    (DEGREES, "temperature", 0.0, 0.0, (r"degrees?", r"°")),
     ("km2", "area", 1e6, 0.0, (r"km2", r"km\u00b2", r"sq\.?\s?km", r"square\s+kilomet(?:er|re)s?")),
     ("cm2", "area", 1e-4, 0.0, (r"cm2", r"cm\u00b2", r"square\s+centimet(?:er|re)s?")),
     ("m2", "area", 1.0, 0.0, (r"m2", r"m\u00b2", r"sq\.?\s?m(?![^\W\d_])", rf"square\s+{_M}")),
@@ -159,7 +166,14 @@ _TABLE: tuple[tuple[str, str, float, float, tuple[str, ...]], ...] = (
     ("$", "money", 0.0, 0.0, (r"dollars?", r"USD", r"US\s+dollars?")),
     # Cents and pence are units of their own: 50 cents is not $50; a cent
     # of any currency is one unit ("50 euro cents", German "50 Cent", "85c").
-    ("¢", "money", 0.0, 0.0, (r"\u00a2", r"(?:(?:euro|US)[\ \u00a0])?[Cc]ents?", r"(?<=\d)c")),
+    # Paise are the rupee's cents ("99 paise", "1 paisa").
+    (
+        "¢",
+        "money",
+        0.0,
+        0.0,
+        (r"\u00a2", r"(?:(?:euro|US)[\ \u00a0])?[Cc]ents?", r"(?<=\d)c", r"pais[ae]"),
+    ),
     ("p", "money", 0.0, 0.0, (r"(?<=\d)p", r"pence", r"penn(?:y|ies)")),
     ("€", "money", 0.0, 0.0, (r"euros?", r"EUR")),
     ("£", "money", 0.0, 0.0, (r"GBP", r"pounds?\s+sterling")),
@@ -337,7 +351,7 @@ PEOPLE = "#people"
 #: reads it for a percent alone.
 SCALE = "#scale"
 
-_AMBIGUOUS_SPELLINGS = frozenset({"ha", "mi", "in.", "ms", "cc"})
+_AMBIGUOUS_SPELLINGS = frozenset({"ha", "mi", "in.", "ms", "cc", "degree", "degrees"})
 _REFERENCE_BEFORE = re.compile(
     r"(?:(?<![^\W\d_])(?:[Pp]ages?|[Pp]p?\.|[Cc]hapters?|[Cc]h\.|[Ss]ections?|[Ff]igures?"
     r"|[Ff]igs?\.|[Tt]ables?|[Vv]olumes?|[Vv]ol\.|[Nn]o\.|[Nn]os\.|[Aa]rticles?|[Aa]rt\."
