@@ -483,3 +483,29 @@ class TestPercentInEveryCase:
         # "Fifty Percent" is a share; "minus five Percent" a signed change.
         assert failing_spans(f"Fifty{percent} of voters came.", "Half of voters came.") == ()
         assert failing_spans("It fell 5%.", f"It fell minus five{percent}.") == ("minus five",)
+
+
+class TestASignAfterTheCurrency:
+    """``$-3.2 million`` is ``-$3.2 million``: a minus after a currency symbol is the sign."""
+
+    @pytest.mark.parametrize(
+        ("chunk", "answer", "expected"),
+        [
+            ("It lost $-3.2 million.", "It lost $3.2 million.", ("$3.2 million",)),
+            ("It lost $3.2 million.", "It lost $-3.2 million.", ("$-3.2 million",)),
+            ("It lost -$3.2 million.", "It lost $-3.2 million.", ()),
+            ("It lost $-3.2 million.", "It lost -$3.2 million.", ()),
+            ("It lost $-3.2 million.", "It lost $\u22123.2 million.", ()),
+            ("It lost $ -30.", "It lost -$30.", ()),
+            # The currency is still compared.
+            ("It lost €-30.", "It lost $-30.", ("$-30",)),
+            ("It lost $-30.", "It lost €-30.", ("€-30",)),
+            # A range's dash is no sign.
+            ("Prices range $5-$10.", "Prices range $5-$10.", ()),
+            ("It costs $5-10.", "It costs $10.", ()),
+        ],
+    )
+    def test_sign_after_the_currency(
+        self, chunk: str, answer: str, expected: tuple[str, ...]
+    ) -> None:
+        assert failing_spans(chunk, answer) == expected

@@ -678,8 +678,9 @@ SIGN_WORD_ENDS = frozenset("sSeE")
 
 
 # After these, a minus before a digit is a sign; NUL separates the chunks
-# of an index, so a chunk's start reads as a text's start.
-_SIGN_AFTER = frozenset("\x00([{:=~\u2248<>\"'\u201c\u2018\u00ab,;/")
+# of an index, so a chunk's start reads as a text's start. A currency
+# symbol too: "$-3.2 million" is -$3.2 million, as accounts write it.
+_SIGN_AFTER = frozenset("\x00([{:=~\u2248<>\"'\u201c\u2018\u00ab,;/" + CURRENCY_SYMBOLS)
 
 _SIGN_SPACES = " \t\n\r\u00a0\u202f"
 

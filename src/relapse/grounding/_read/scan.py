@@ -495,7 +495,10 @@ def _scan(
                     claim_start = claim.start
                     before_claim = text[claim_start - 1] if claim_start else ""
                 if before_claim in MINUS_SIGNS and is_sign(text, claim_start - 1):
-                    claim = signed_claim(claim)
+                    minus = claim_start - 1
+                    if minus and text[minus - 1] in CURRENCY_SYMBOLS:
+                        minus -= 1  # "$-3.2 million": the symbol before the sign is the claim's
+                    claim = signed_claim(claim, minus)
                 elif (
                     before_claim in _SIGN_WORD_SPACES
                     # The last two letters of "minus", "negative", "AD", "A.D.":

@@ -275,7 +275,8 @@ def currency_before(text: str, start: int) -> str | None:
     if code is not None:
         return _CODE_SYMBOLS[code.group(1)]
     index = start - 1
-    if index >= 1 and text[index] in " \u00a0":
+    if index >= 1 and text[index] in " \u00a0-\u2212\u2013":
+        # "$ 5"; "$-5", whose minus is its sign (the sign is read apart).
         index -= 1
     if index >= 0 and text[index] in CURRENCY_SYMBOLS:
         return text[index]
