@@ -406,3 +406,52 @@ class TestNoonAndMidnight:
     )
     def test_noon_and_midnight(self, chunk: str, answer: str, expected: tuple[str, ...]) -> None:
         assert failing_spans(chunk, answer) == expected
+
+
+class TestTwentyFourHundred:
+    """``24:00`` is midnight, the day's end: ``00:00``, ``12 am``."""
+
+    @pytest.mark.parametrize(
+        ("chunk", "answer", "expected"),
+        [
+            ("The curfew starts at midnight.", "The curfew starts at 24:00.", ()),
+            ("The curfew starts at 00:00.", "The curfew starts at 24:00.", ()),
+            ("The curfew starts at 24:00.", "The curfew starts at 12 am.", ()),
+            ("The curfew starts at 24:00.", "The curfew starts at 12 pm.", ("12 pm",)),
+            ("The curfew starts at 12 noon.", "The curfew starts at 24:00.", ("24:00",)),
+        ],
+    )
+    def test_midnight(self, chunk: str, answer: str, expected: tuple[str, ...]) -> None:
+        assert failing_spans(chunk, answer) == expected
+
+
+class TestTrillionAbbreviated:
+    """``trn`` and ``trln`` (news agencies) are trillions, as ``tn`` is."""
+
+    @pytest.mark.parametrize("written", ["trn", "trln", "tn"])
+    def test_trillion(self, written: str) -> None:
+        chunk = f"Debt hit $3 {written} this year."
+        assert failing_spans(chunk, "Debt hit $3 trillion.") == ()
+        assert failing_spans(chunk, "Debt hit $3,000 billion.") == ()
+        assert failing_spans("Debt hit $3 billion.", f"Debt hit $3 {written}.") == (
+            f"$3 {written}",
+        )
+
+
+class TestTimesJoinedByAHyphen:
+    """``9am-5pm`` is two times of day, as ``9 am to 5 pm`` is, not a token."""
+
+    @pytest.mark.parametrize(
+        ("chunk", "answer", "expected"),
+        [
+            ("Open 9 a.m. to 5 p.m.", "Open 9am-5pm.", ()),
+            ("Open 8am-8pm.", "Open 8 am to 8 pm.", ()),
+            ("Open 9:30am-5pm.", "Open 9:30 am to 5 pm.", ()),
+            ("Open 10PM-2AM.", "Open 10 pm to 2 am.", ()),
+            ("Open 9am-5pm.", "Open 9am-6pm.", ("6pm",)),
+            # A word with digits before a hyphen is still a token.
+            ("The GPT-4 model.", "The GPT-5 model.", ("GPT-5",)),
+        ],
+    )
+    def test_times(self, chunk: str, answer: str, expected: tuple[str, ...]) -> None:
+        assert failing_spans(chunk, answer) == expected

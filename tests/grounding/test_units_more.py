@@ -215,10 +215,18 @@ class TestDegreesWithoutAScale:
             ("Bake it at 350 degrees.", "Bake it at 350 °C.", ()),
             ("Bake it at 350 degrees.", "Bake it at 350°.", ()),
             ("Bake it at 350.", "Bake it at 350 degrees.", ()),
-            # An angle is degrees too: a length is no support of it, but is
-            # not plainly another quantity either (degrees are ambiguous).
+            # An angle is degrees too: no length or percent is one.
             ("Turn it 90 degrees.", "Turn it 90 degrees.", ()),
-            ("It is 90 km away.", "Turn it 90 degrees.", ()),
+            ("It is 90 km away.", "Turn it 90 degrees.", ("90",)),
+            ("The oven was set to 220°.", "The oven was 220 percent.", ("220 percent",)),
+            ("It was 220%.", "The oven was set to 220°.", ("220",)),
+            # Written in any case.
+            ("Bake it at 350 Degrees.", "Bake it at 350 K.", ("350",)),
+            ("Bake it at 350 DEGREES.", "Bake it at 350 kelvin.", ("350",)),
+            ("Bake at 350 Degrees Fahrenheit.", "Bake at 350 °C.", ("350",)),
+            ("Bake at 350 DEGREES FAHRENHEIT.", "Bake at 350 °C.", ("350",)),
+            ("Bake at 350 Degrees F.", "Bake at 350 °C.", ("350",)),
+            ("Bake at 350 Degrees Fahrenheit.", "Bake at 350 °F.", ()),
             # A scale said is compared as before.
             ("Bake at 180 degrees Celsius.", "Bake at 180 degrees Fahrenheit.", ("180",)),
         ],
@@ -230,4 +238,57 @@ class TestDegreesWithoutAScale:
         assert unit_after("It was 350 degrees.", 10) == "°"
         assert unit_after("It was 350°.", 10) == "°"
         assert unit_after("It was 350 degrees Celsius.", 10) == "°C"
-        assert binding_of("It was 350 degrees.", 7, 10) == "?°"
+        assert binding_of("It was 350 degrees.", 7, 10) == "°"
+        assert binding_of("It was 350°.", 7, 10) == "°"
+
+
+class TestUnitWordsInAnyCase:
+    """A unit written as a word is read in capitals too: ``99 CENTS``, ``50 Pence``, ``5 MPH``."""
+
+    @pytest.mark.parametrize(
+        ("chunk", "answer", "expected"),
+        [
+            ("It costs 99 CENTS.", "It costs $99.", ("$99",)),
+            ("It costs 99 CENTS.", "It costs 99 cents.", ()),
+            ("It costs 50 Pence.", "It costs £50.", ("£50",)),
+            ("It costs 99 Paise per litre.", "It costs ₹99.", ("₹99",)),
+            ("It is 5 Miles away.", "It is 5 km away.", ("5",)),
+            ("It is 5 Miles away.", "It is 5 miles away.", ()),
+            ("It went 5 MPH.", "It went 5 km/h.", ("5",)),
+            ("It takes 30 Minutes.", "It takes 30 kg.", ("30",)),
+        ],
+    )
+    def test_any_case(self, chunk: str, answer: str, expected: tuple[str, ...]) -> None:
+        assert failing_spans(chunk, answer) == expected
+
+    @pytest.mark.parametrize(
+        ("text", "end", "expected"),
+        [
+            ("It was 99 CENTS.", 9, "¢"),
+            ("It was 5 Kilometres.", 8, "km"),
+            ("It was 350 Degrees Celsius.", 10, "°C"),
+            # Abbreviations of one or two letters keep their case: 5 MM is no mm.
+            ("It was 5 MM.", 8, None),
+            ("It was 5 KM.", 8, None),
+            ("It was 5 IN.", 8, None),
+        ],
+    )
+    def test_the_unit_read(self, text: str, end: int, expected: str | None) -> None:
+        assert unit_after(text, end) == expected
+
+
+class TestRupees:
+    """``Rs 500`` and ``Rs. 500`` are rupees, as ``₹500`` and ``INR 500`` are."""
+
+    @pytest.mark.parametrize(
+        ("chunk", "answer", "expected"),
+        [
+            ("It costs Rs 500.", "It costs $500.", ("$500",)),
+            ("It costs Rs. 500.", "It costs 500 km.", ("500",)),
+            ("It costs 99 paise.", "It costs Rs 99.", ("99",)),
+            ("It costs Rs 99.", "It costs ₹99.", ()),
+            ("It costs INR 99.", "It costs Rs. 99.", ()),
+        ],
+    )
+    def test_rupees(self, chunk: str, answer: str, expected: tuple[str, ...]) -> None:
+        assert failing_spans(chunk, answer) == expected

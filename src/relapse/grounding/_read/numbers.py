@@ -150,6 +150,9 @@ def clock_keys(hour: int, minute: int, *, padded: bool = False) -> tuple[Key, ..
     """
     if not (0 <= hour <= 24 and 0 <= minute <= 59):
         return ()
+    if hour == 24:
+        # "24:00" is the day's end: midnight, 00:00 (no later time is written so).
+        return (time_key(0),) if not minute else ()
     keys = [time_key(hour * 60 + minute)]
     if 1 <= hour <= 11 and not padded:
         keys.append(time_key((hour + 12) * 60 + minute))
@@ -356,6 +359,10 @@ def decimal_key(raw: str) -> Key:
     return number_key(ascii_digits(integer), ascii_digits(fraction))
 
 
+# An hour glued to am or pm ("9am", "30pm" of "9:30pm"): a time before a hyphen.
+_HOUR_AM_PM = re.compile(r"\d{1,2}[aApP][mM]")
+
+
 def is_hyphen_token(text: str, start: int) -> bool:
     """Tell whether ``WORD-<digits>`` is a token (``GPT-4``, ``COVID-19``), not ``mid-1990s``."""
     word_start = start - 1
@@ -367,6 +374,8 @@ def is_hyphen_token(text: str, start: int) -> bool:
         return False
     if word.lower() in _HYPHEN_PREFIXES or not any(char.isalpha() for char in word):
         return False
+    if _HOUR_AM_PM.fullmatch(word):
+        return False  # "9am-5pm": a time, then another, not a token
     return any(char.isupper() or char.isdigit() for char in word)
 
 

@@ -33,7 +33,7 @@ DECIMAL_CONTEXT = Context(prec=MAX_ROUNDING_DIGITS + 20, Emax=10**9, Emin=-(10**
 #: in lower case, capitalized and in capitals.
 SCALE_WORDS = (
     *("thousand", "million", "billion", "trillion", "hundred"),
-    *("bn", "mn", "tn", "mln", "bln"),
+    *("bn", "mn", "tn", "mln", "bln", "trn", "trln"),
 )
 
 #: Scale words and abbreviations, as powers of ten.
@@ -52,6 +52,8 @@ SCALE_EXPONENTS = {
     "b": 9,
     "trillion": 12,
     "tn": 12,
+    "trn": 12,
+    "trln": 12,
 }
 
 #: Abbreviations that are a scale only right after a currency symbol

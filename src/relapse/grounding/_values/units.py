@@ -207,6 +207,25 @@ _MAY_BE_UNIT_AFTER = re.compile(
     + "|".join(spelling for *_, spellings in _TABLE for spelling in spellings)
     + rf"|{_GENERIC})(?![^\W_])"
 )
+# The spellings that hold a word (three small letters in a row: "degrees",
+# "kilomet(?:er|re)s?", "[Cc]ents?", "mph"), named by unit as in _UNIT_AFTER,
+# in any case: "350 Degrees Fahrenheit", "99 PAISE", "50 Pence", "5 MPH".
+# Tried only where a capital follows the number, which the case-sensitive
+# spellings may not read; the abbreviations of one or two letters keep their
+# case ("MM" is a million, "IN" a word, "C" after digits the scale), and so
+# does a spelling that looks behind ("(?<=\d)c").
+_WORD_SPELLING = re.compile(r"(?!\(\?<=).*[a-z]{3}")
+_ANY_CASE_UNIT_AFTER = re.compile(
+    r"[\ \u00a0\u202f]?(?i:"
+    + "|".join(
+        f"(?P<u{index}>{'|'.join(words)})"
+        for index, (*_, spellings) in enumerate(_TABLE)
+        if (words := [spelling for spelling in spellings if _WORD_SPELLING.match(spelling)])
+    )
+    + r")(?![^\W_])"
+)
+_CAPITALS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
 #: Characters after a number read for its unit (its scale word included).
 UNIT_WINDOW = 60
 # Scale words between a number and its unit ("5 million km") are skipped.
@@ -235,9 +254,12 @@ def _unit_written_after(text: str, end: int) -> tuple[str, str] | None:
     scale = _SCALE.match(text, end, limit)
     if scale is not None:
         end = scale.end()
-    if _MAY_BE_UNIT_AFTER.match(text, end, limit) is None:
-        return None
-    match = _UNIT_AFTER.match(text, end, limit)
+    if _MAY_BE_UNIT_AFTER.match(text, end, limit) is not None:
+        match = _UNIT_AFTER.match(text, end, limit)
+    else:
+        spaced = text[end : end + 1] in " \u00a0\u202f"
+        first = text[end + 1 : end + 2] if spaced else text[end : end + 1]
+        match = _ANY_CASE_UNIT_AFTER.match(text, end, limit) if first in _CAPITALS else None
     if match is None:
         return None
     group = match.lastgroup
@@ -248,8 +270,17 @@ def _unit_written_after(text: str, end: int) -> tuple[str, str] | None:
 
 
 # A currency code right before a number ("USD 85", "GBP75"), and the symbol it names.
-_CODE_BEFORE = re.compile(r"(?<![^\W\d_])(USD|GBP|EUR|JPY|INR)[\ \u00a0]?\Z")
-_CODE_SYMBOLS = {"USD": "$", "GBP": "£", "EUR": "€", "JPY": "¥", "INR": "₹"}
+# "Rs 500", "Rs. 500": the rupee's abbreviation (India, Pakistan, Sri Lanka).
+_CODE_BEFORE = re.compile(r"(?<![^\W\d_])(USD|GBP|EUR|JPY|INR|Rs\.?)[\ \u00a0]?\Z")
+_CODE_SYMBOLS = {
+    "USD": "$",
+    "GBP": "£",
+    "EUR": "€",
+    "JPY": "¥",
+    "INR": "₹",
+    "Rs": "₹",
+    "Rs.": "₹",
+}
 # Capitals before a symbol, where the scanner starts a number ("US$85", "HK$ 5").
 _PREFIXED_SYMBOL = re.compile(rf"[A-Z]{{1,4}}([{CURRENCY_SYMBOLS}])")
 
@@ -271,7 +302,7 @@ def currency_before(text: str, start: int) -> str | None:
     prefixed = _PREFIXED_SYMBOL.match(text, start)
     if prefixed is not None:
         return prefixed.group(1)
-    code = _CODE_BEFORE.search(text, max(0, start - 4), start)
+    code = _CODE_BEFORE.search(text, max(0, start - 5), start)
     if code is not None:
         return _CODE_SYMBOLS[code.group(1)]
     index = start - 1
@@ -352,7 +383,9 @@ PEOPLE = "#people"
 #: reads it for a percent alone.
 SCALE = "#scale"
 
-_AMBIGUOUS_SPELLINGS = frozenset({"ha", "mi", "in.", "ms", "cc", "degree", "degrees"})
+_AMBIGUOUS_SPELLINGS = frozenset({"ha", "mi", "in.", "ms", "cc"})
+# Signs of one character that mean one unit: a percent, degrees.
+_SIGNS = PERCENT_SIGNS + DEGREES
 _REFERENCE_BEFORE = re.compile(
     r"(?:(?<![^\W\d_])(?:[Pp]ages?|[Pp]p?\.|[Cc]hapters?|[Cc]h\.|[Ss]ections?|[Ff]igures?"
     r"|[Ff]igs?\.|[Tt]ables?|[Vv]olumes?|[Vv]ol\.|[Nn]o\.|[Nn]os\.|[Aa]rticles?|[Aa]rt\."
@@ -439,9 +472,7 @@ def binding_of(text: str, start: int, end: int) -> str | None:
         return currency if written is None else AMBIGUOUS + currency
     if written is not None:
         unit, spelling = written
-        if (
-            len(spelling) == 1 and spelling not in PERCENT_SIGNS
-        ) or spelling in _AMBIGUOUS_SPELLINGS:
+        if (len(spelling) == 1 and spelling not in _SIGNS) or spelling in _AMBIGUOUS_SPELLINGS:
             return AMBIGUOUS + unit
         return unit
     if _PEOPLE_AFTER.match(text, end, end + UNIT_WINDOW):
