@@ -156,7 +156,7 @@ class TestUnitGuard:
 
     @settings(max_examples=1500, deadline=None)
     @given(
-        before=st.sampled_from(["5", "5 ", "5\u00a0", "5\u202f", "5  ", "5\n", "x ", ""]),
+        before=st.sampled_from(["5", "5 ", "5\u00a0", "5\u202f", "5  ", "5\n", "5-", "x ", ""]),
         writing=_writings(),
         after=st.text(alphabet=list("ab1 .-/²³)"), max_size=3),
     )
@@ -292,3 +292,31 @@ class TestRupees:
     )
     def test_rupees(self, chunk: str, answer: str, expected: tuple[str, ...]) -> None:
         assert failing_spans(chunk, answer) == expected
+
+
+class TestHyphenatedUnits:
+    """``a 30-minute drive`` binds 30 to minutes, as ``30 minutes`` does."""
+
+    @pytest.mark.parametrize(
+        ("chunk", "answer", "expected"),
+        [
+            ("It is 30 km away.", "It is a 30-minute drive.", ("30",)),
+            ("It takes 30 minutes.", "It is a 30-minute drive.", ()),
+            ("It is a 30-minute drive.", "It takes 30 minutes.", ()),
+            ("It is a 30-minute drive.", "It is 30 km away.", ("30",)),
+            ("Cut at a 45-degree angle.", "It was 45 K.", ("45",)),
+            ("They ran a 10-km race.", "They ran 10 miles.", ("10",)),
+            ("A 10-year-old girl.", "She is 10 years old.", ()),
+            ("It is a 24-Hour service.", "It runs 24 km.", ("24",)),
+            # A hyphen before digits is a range or a token, no unit.
+            ("Scores rose 10-15%.", "Scores rose 10-15%.", ()),
+            ("The Boeing 737-800 flew.", "The Boeing 737-800 flew.", ()),
+        ],
+    )
+    def test_hyphenated(self, chunk: str, answer: str, expected: tuple[str, ...]) -> None:
+        assert failing_spans(chunk, answer) == expected
+
+    def test_the_unit_read(self) -> None:
+        assert unit_after("a 30-minute drive", 4) == "min"
+        assert unit_after("a 30-Minute drive", 4) == "min"
+        assert unit_after("pages 10-15", 8) is None

@@ -187,10 +187,13 @@ UNITS: dict[str, Unit] = {
     name: Unit(name, dimension, factor, offset) for name, dimension, factor, offset, _ in _TABLE
 }
 _GROUPS = {f"u{index}": row[0] for index, row in enumerate(_TABLE)}
+# What may stand between a number and its unit: a space, or a hyphen before
+# a letter ("a 30-minute drive", "a 45-degree angle", "a 10-km race").
+_BEFORE_UNIT = r"(?:[\ \u00a0\u202f]|-(?=[^\W\d_]))?"
 # A unit right after a number: an optional space (none before a symbol
 # such as "°" or '"'), then a spelling that no letter or digit continues.
 _UNIT_AFTER = re.compile(
-    r"[\ \u00a0\u202f]?(?:"
+    rf"{_BEFORE_UNIT}(?:"
     + "|".join(
         f"(?P<u{index}>{'|'.join(spellings)})" for index, (*_, spellings) in enumerate(_TABLE)
     )
@@ -203,7 +206,7 @@ _UNIT_AFTER = re.compile(
 # text's without entering a group. Most numbers have no unit after them:
 # this match alone tells, and _UNIT_AFTER names the unit of the others.
 _MAY_BE_UNIT_AFTER = re.compile(
-    r"[\ \u00a0\u202f]?(?:"
+    rf"{_BEFORE_UNIT}(?:"
     + "|".join(spelling for *_, spellings in _TABLE for spelling in spellings)
     + rf"|{_GENERIC})(?![^\W_])"
 )
@@ -216,7 +219,7 @@ _MAY_BE_UNIT_AFTER = re.compile(
 # does a spelling that looks behind ("(?<=\d)c").
 _WORD_SPELLING = re.compile(r"(?!\(\?<=).*[a-z]{3}")
 _ANY_CASE_UNIT_AFTER = re.compile(
-    r"[\ \u00a0\u202f]?(?i:"
+    rf"{_BEFORE_UNIT}(?i:"
     + "|".join(
         f"(?P<u{index}>{'|'.join(words)})"
         for index, (*_, spellings) in enumerate(_TABLE)
@@ -257,7 +260,7 @@ def _unit_written_after(text: str, end: int) -> tuple[str, str] | None:
     if _MAY_BE_UNIT_AFTER.match(text, end, limit) is not None:
         match = _UNIT_AFTER.match(text, end, limit)
     else:
-        spaced = text[end : end + 1] in " \u00a0\u202f"
+        spaced = text[end : end + 1] in " \u00a0\u202f-"
         first = text[end + 1 : end + 2] if spaced else text[end : end + 1]
         match = _ANY_CASE_UNIT_AFTER.match(text, end, limit) if first in _CAPITALS else None
     if match is None:
