@@ -875,14 +875,14 @@ class BoundGroundingCheck:
             # grounds "3-4 weeks").
             return all(self._range_end(part) for part in claim.parts)
         key = claim.key
-        if any(len(alternative) == 1 and alternative[0] in _NAMED_TIMES for alternative in needs):
+        named = [
+            _NAMED_TIMES[alternative[0]]
+            for alternative in needs
+            if len(alternative) == 1 and alternative[0] in _NAMED_TIMES
+        ]
+        if named:
             # "12 pm" in the answer, "noon" in a chunk; "12 am", "midnight".
-            return any(
-                len(alternative) == 1
-                and alternative[0] in _NAMED_TIMES
-                and self._time_named(_NAMED_TIMES[alternative[0]])
-                for alternative in needs
-            )
+            return any(self._time_named(pattern) for pattern in named)
         if key is None:
             century = needs[0][0] if len(needs) == 1 and len(needs[0]) == 1 else None
             # "the 19th century" in the answer, "the nineteenth century" in a chunk.

@@ -34,7 +34,7 @@ from relapse.grounding._read.dates import (
     year_claim,
     year_range,
 )
-from relapse.grounding._text import ascii_digits, ascii_digits_in
+from relapse.grounding._text import ascii_digits, ascii_digits_in, spellings, trie_pattern
 from relapse.grounding._values.calendar import expand_two_digit_year, is_year, numeric_readings
 from relapse.grounding._values.keys import (
     CURRENCY_ONLY_SCALES,
@@ -96,12 +96,13 @@ _COUNTED_AFTER = re.compile(r"[\ \u00a0][a-z]+s(?![^\W\d_])")
 #: Eras written glued to a year (``44BC``), read as :data:`ERA_WORDS` after a space are.
 _GLUED_ERAS = frozenset({"BC", "BCE", "AD", "CE"})
 
-#: The pattern of ``am``, ``pm``, ``a.m.``, ``PM`` after an hour, and of
-#: ``noon`` and ``midnight`` after 12 (no flags, no groups).
-AM_PM = r"(?:[aApP](?:\.[mM]\.|[mM])|[Nn]oon|NOON|[Mm]idnight|MIDNIGHT)(?![^\W\d_])"
-
 #: The times of day, in minutes after midnight, that ``noon`` and ``midnight`` name.
 NOON_MIDNIGHT = {"noon": 12 * 60, "midnight": 0}
+
+#: The pattern of ``am``, ``pm``, ``a.m.``, ``PM`` after an hour, and of
+#: ``noon`` and ``midnight`` after 12, as :func:`.spellings` writes them (no
+#: flags, no groups).
+AM_PM = rf"(?:[aApP](?:\.[mM]\.|[mM])|{trie_pattern(spellings(NOON_MIDNIGHT))})(?![^\W\d_])"
 
 
 def time_key(minutes: int) -> Key:
