@@ -76,6 +76,49 @@ _BRACKET_AFTER = re.compile(r"[\s\d,\-–]*\]")
 
 _PAREN_REFERENCE = re.compile(rf"\(\s*{_REFERENCE_WORDS}[^()\n]*$")
 
+#: A piece of every reference word (:data:`_REFERENCE_WORDS`), in lower case:
+#: a window without one holds no reference (see :func:`may_hold`).
+REFERENCE_STEMS = (
+    "passage", "doc", "source", "chunk", "excerpt", "text", "ref", "snippet", "result",
+    "paragraph", "article", "step", "question", "option",
+)  # fmt: skip
+
+#: A piece of every hedge of :data:`_HEDGE_BEFORE`, in lower case: "mo" for
+#: "more" and "most", "ab" for "about" and "above", "up" for "up to" and
+#: "upwards of", "few" for "fewer" too; "c." and "ca." apart.
+HEDGE_STEMS = (
+    "mo", "under", "less", "few", "up", "below", "little", "least", "over", "ab", "excess",
+    "many", "much", "around", "approx", "roughly", "nearly", "almost", "some", "close",
+    "circa", "ca.", "c.", "estimated", "~",
+)  # fmt: skip
+
+
+def may_hold(window: str, stems: tuple[str, ...]) -> bool:
+    """
+    Tell whether ``window`` may hold a word that one of ``stems`` is a piece of, in any case.
+
+    A cheap test before a regex search of the window: a rule's words are
+    matched case-insensitively, and an ASCII window lowered holds a word so
+    matched only as itself lowered, so without any stem it holds none. A
+    window with other characters is searched anyway (case-insensitive
+    matching relates some of them to ASCII letters: the Kelvin sign to
+    ``k``, the long s to ``s``).
+
+    Args:
+        window: The text a rule searches.
+        stems: Lower-case pieces, one inside every word the rule matches.
+
+    Returns:
+        False only when no match of the rule's words can be in ``window``.
+    """
+    if not window.isascii():
+        return True
+    lowered = window.lower()
+    for stem in stems:  # noqa: SIM110 (a generator costs more than the tests themselves)
+        if stem in lowered:
+            return True
+    return False
+
 
 def hedge(text: str, start: int) -> str | None:
     """
@@ -91,7 +134,10 @@ def hedge(text: str, start: int) -> str | None:
         than``, ``up to``), ``"about"`` for the other hedges (``about``,
         ``around``, ``roughly``, ``~``), or None.
     """
-    match = _HEDGE_BEFORE.search(text, max(0, start - HEDGE_WINDOW), start)
+    low = max(0, start - HEDGE_WINDOW)
+    if not may_hold(text[low:start], HEDGE_STEMS):
+        return None
+    match = _HEDGE_BEFORE.search(text, low, start)
     if match is None:
         return None
     if match.group("above") is not None:
@@ -153,7 +199,10 @@ def _is_inline_marker(text: str, start: int, end: int) -> bool:
     number = int(digits)
     if number < 2:
         return False
-    previous = re.compile(rf"(?<![\w.,]){number - 1}[.)][ \t]+[^\W\d_]")
+    # The digits first, so the search skips to them (the engine looks for a
+    # pattern's literal prefix); the look-behind after them tests the
+    # character before them, as one before them would.
+    previous = re.compile(rf"{number - 1}(?<![\w.,]{number - 1})[.)][ \t]+[^\W\d_]")
     return previous.search(text, max(0, start - INLINE_MARKER_WINDOW), start) is not None
 
 
@@ -225,7 +274,9 @@ def is_reference(text: str, start: int, end: int) -> bool:
         True for a reference.
     """
     low = max(0, start - REFERENCE_WINDOW)
-    if _REFERENCE_BEFORE.search(text, low, start) is not None:
+    # Both searches of the window before the number need a reference word there.
+    words_before = may_hold(text[low:start], REFERENCE_STEMS)
+    if words_before and _REFERENCE_BEFORE.search(text, low, start) is not None:
         return True
     if _REFERENCE_AFTER.match(text, end, end + AFTER_WINDOW) is not None:
         return True
@@ -234,7 +285,7 @@ def is_reference(text: str, start: int, end: int) -> bool:
         and _BRACKET_AFTER.match(text, end, end + AFTER_WINDOW) is not None
     ):
         return True
-    return _PAREN_REFERENCE.search(text, low, start) is not None
+    return words_before and _PAREN_REFERENCE.search(text, low, start) is not None
 
 
 #: Characters before and after a claim that every rule reading its context

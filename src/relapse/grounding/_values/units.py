@@ -419,6 +419,14 @@ _AT_TIME_BEFORE = re.compile(r"(?:at|by|from|until|till|to|before|after|since)[\
 _AM_PM_AFTER = re.compile(r":\d\d[\ \u00a0]?[aApP]\.?[mM]\.?(?![^\W\d_])")
 _MINUTES_AM_PM = re.compile(r"[\ \u00a0]?[aApP]\.?[mM]\.?(?![^\W\d_])")
 _DECADE = re.compile(r"s(?![^\W\d_])")
+_SPACES = frozenset(" \u00a0")
+# What a match of _REFERENCE_BEFORE ends with, past its optional space: the
+# last letter of a reference word, the point of an abbreviation, a section
+# sign or a number sign.
+_REFERENCE_LAST = frozenset("sernh.\u00a7#")
+# What the month of _MONTH_BEFORE ends with, before its space.
+_MONTH_LAST = frozenset("yhletr.")
+_DATE_MARKS = ("/", ".", "-")
 # A numeric date the number is part of: "2020-06-30", "30/06/2020", "30.06.2020".
 _NUMERIC_DATE = re.compile(r"(?<!\d)(?<!\d[/.-])\d{1,4}([/.-])\d{1,2}\1\d{1,4}(?!\d|[/.-]\d)")
 #: How far before a number a reference word is looked for.
@@ -481,8 +489,19 @@ def binding_of(text: str, start: int, end: int) -> str | None:
     if _PEOPLE_AFTER.match(text, end, end + UNIT_WINDOW):
         return PEOPLE
     before = text[max(0, start - _REFERENCE_WINDOW) : start]
-    if _REFERENCE_BEFORE.search(before) or (
-        _MONTH_BEFORE.search(before) and _DATE_ENDS.match(text, end)
+    # Both patterns end at the number: what ends ``before`` rules most numbers
+    # out before a search tries the window offset by offset.
+    last = before[-1:]
+    if last in _SPACES:
+        last = before[-2:-1]
+        spaced = True
+    else:
+        spaced = False
+    if (last in _REFERENCE_LAST and _REFERENCE_BEFORE.search(before)) or (
+        spaced
+        and last in _MONTH_LAST
+        and _MONTH_BEFORE.search(before)
+        and _DATE_ENDS.match(text, end)
     ):
         return REFERENCE
     if _in_date_or_time(text, start, end, before):
@@ -501,18 +520,38 @@ def _in_date_or_time(text: str, start: int, end: int, before: str) -> bool:
     if _MONTH_AFTER.match(text, end):
         return True
     if _CLOCK_AFTER.match(text, end) and (
-        _AT_TIME_BEFORE.search(before) or _AM_PM_AFTER.match(text, end)
+        (before[-1:] in _SPACES and _AT_TIME_BEFORE.search(before)) or _AM_PM_AFTER.match(text, end)
     ):
         return True  # the hour of "at 8:30", "8:30 am"
-    if _CLOCK_BEFORE.search(before) or (before.endswith(":") and _MINUTES_AM_PM.match(text, end)):
+    if before.endswith(":") and (_CLOCK_BEFORE.search(before) or _MINUTES_AM_PM.match(text, end)):
         return True  # the minutes of "at 8:30", "8:30 am"
     if before.endswith(("'", "\u2019")) and (end - start == 2 or _DECADE.match(text, end)):
         return True  # a year or a decade of two digits: "in '45", "the '30s"
-    if before.endswith(("/", ".", "-")) or text.startswith(("/", ".", "-"), end):
+    if (before.endswith(_DATE_MARKS) or text.startswith(_DATE_MARKS, end)) and _may_be_in_date(
+        text, start, end
+    ):
         for date in _NUMERIC_DATE.finditer(text, max(0, start - 11), end + 11):
             if date.start() <= start and end <= date.end():
                 return True
     return False
+
+
+def _may_be_in_date(text: str, start: int, end: int) -> bool:
+    """
+    Tell whether a numeric date (:data:`_NUMERIC_DATE`) may hold ``text[start:end]``.
+
+    A date holding the number but not only it reaches past one of its ends,
+    over a separator with a digit beyond it (or over digits); one that is
+    the number itself holds a separator inside it.
+    """
+    two_before = text[max(0, start - 2) : start]
+    return (
+        (len(two_before) == 2 and two_before[0].isdecimal() and two_before[1] in _DATE_MARKS)
+        or (text[end : end + 1] in _DATE_MARKS and text[end + 1 : end + 2].isdecimal())
+        or two_before[-1:].isdecimal()
+        or text[end : end + 1].isdecimal()
+        or any(mark in text[start:end] for mark in _DATE_MARKS)
+    )
 
 
 def kind_of(binding: str | None) -> str | None:
