@@ -37,7 +37,7 @@ _PIECES = st.one_of(
     st.sampled_from(_WORDS),
     st.sampled_from(["1", "2", "3", "12", "2020", "30", "06", "8"]),
     st.sampled_from([" ", "  ", "\u00a0", "\n", ",", "-", "\u2013", "/", ".", ":", "(", ")"]),
-    st.sampled_from(["[", "]", "&", "\t"]),
+    st.sampled_from(["[", "]", "&", "\t", "\n", "\n- ", "\n**", "\u2462", "1. ", "2) "]),
 )
 # Phrases of a word, what stands between it and a number, the number and what
 # follows it: every number has a word of the rules before it.
@@ -56,7 +56,8 @@ _BINDING_WORDS = [
     "figure", "Figs.", "Table", "Volume", "vol.", "No.", "nos.", "Article", "Art.", "paragraph",
     "Lines", "clause", "Verse", "\u00a7", "#", "January", "February", "March", "April", "May",
     "June", "July", "August", "September", "Oct.", "Sept.", "PAGE", "MAY", "age", "say", "at",
-    "since", "to", "the", "'", "\u2019", "x", "1", "2020-06", "06/", "8:",
+    "since", "to", "the", "'", "\u2019", "x", "1", "2020-06", "06/", "8:", "USD", "GBP", "EUR",
+    "JPY", "INR", "Rs", "Rs.", "usd", "US$", "$", "xUSD",
 ]  # fmt: skip
 _BINDING_TEXTS = st.lists(
     st.tuples(
@@ -142,9 +143,39 @@ def _binding_unguarded(text: str, start: int, end: int) -> str | None:
     return None
 
 
+def _currency_unguarded(text: str, start: int) -> str | None:
+    """:func:`units.currency_before` with its code search made at every number."""
+    if start < len(text) and text[start] in units.CURRENCY_SYMBOLS:
+        return text[start]
+    prefixed = units._PREFIXED_SYMBOL.match(text, start)
+    if prefixed is not None:
+        return prefixed.group(1)
+    code = units._CODE_BEFORE.search(text, max(0, start - 5), start)
+    if code is not None:
+        return units._CODE_SYMBOLS[code.group(1)]
+    index = start - 1
+    if index >= 1 and text[index] in " \u00a0-\u2212\u2013":
+        index -= 1
+    if index >= 0 and text[index] in units.CURRENCY_SYMBOLS:
+        return text[index]
+    return None
+
+
+def _list_marker_unguarded(text: str, start: int, end: int) -> bool:
+    """:func:`context.is_list_marker` with its line-opening search made at every number."""
+    if end - start > 3:
+        return False
+    low = max(0, start - context.MARKER_WINDOW)
+    if end - start == 1 and text[start] in context.ENCLOSED_NUMBERS:
+        return context._MARKER_BEFORE.search(text, low, start) is not None
+    if context._MARKER_BEFORE.search(text, low, start) is not None:
+        return context._MARKER_AFTER.match(text, end, end + context.AFTER_WINDOW) is not None
+    return _inline_unguarded(text, start, end)
+
+
 def _numbers(text: str) -> list[tuple[int, int]]:
-    """Every digit run of ``text``, as the rules are asked about it."""
-    return [match.span() for match in re.finditer(r"\d+", text)]
+    """Every digit run and circled number of ``text``, as the rules are asked about them."""
+    return [match.span() for match in re.finditer(r"\d+|[\u2460-\u2473]", text)]
 
 
 class TestGuardedRules:
@@ -156,6 +187,9 @@ class TestGuardedRules:
                 text, start, end
             ), (text, start)
             assert context.hedge(text, start) == _hedge_unguarded(text, start), (text, start)
+            assert context.is_list_marker(text, start, end) == _list_marker_unguarded(
+                text, start, end
+            ), (text, start)
             assert context._is_inline_marker(text, start, end) == _inline_unguarded(
                 text, start, end
             ), (text, start)
@@ -164,6 +198,10 @@ class TestGuardedRules:
     @given(text=_BINDING_TEXTS)
     def test_binding_before_a_number_as_unguarded(self, text: str) -> None:
         for start, end in _numbers(text):
+            assert units.currency_before(text, start) == _currency_unguarded(text, start), (
+                text,
+                start,
+            )
             # Only the reading of what precedes and dates the number is guarded:
             # with no currency, unit or people after it, binding_of is that reading.
             if (

@@ -163,10 +163,17 @@ def is_list_marker(text: str, start: int, end: int) -> bool:
     """
     if end - start > 3:
         return False
+    low = max(0, start - MARKER_WINDOW)
+    # The marker's context opens the text or follows a line break in the
+    # window ("^" matches only at the text's start): a window with neither
+    # needs no search.
+    opens_line = (low == 0 or text.find("\n", low, start) >= 0) and (
+        _MARKER_BEFORE.search(text, low, start) is not None
+    )
     if end - start == 1 and text[start] in ENCLOSED_NUMBERS:
         # "③ Rinse": an enclosed number opening a line marks it by itself.
-        return _MARKER_BEFORE.search(text, max(0, start - MARKER_WINDOW), start) is not None
-    if _MARKER_BEFORE.search(text, max(0, start - MARKER_WINDOW), start) is not None:
+        return opens_line
+    if opens_line:
         return _MARKER_AFTER.match(text, end, end + AFTER_WINDOW) is not None
     return _is_inline_marker(text, start, end)
 

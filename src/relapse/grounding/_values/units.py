@@ -284,6 +284,9 @@ _CODE_SYMBOLS = {
     "Rs": "₹",
     "Rs.": "₹",
 }
+_SPACES = frozenset(" \u00a0")
+# What a code of _CODE_BEFORE ends with (USD, GBP, EUR, JPY, INR, Rs, Rs.).
+_CODE_LAST = frozenset("DPRYs.")
 # Capitals before a symbol, where the scanner starts a number ("US$85", "HK$ 5").
 _PREFIXED_SYMBOL = re.compile(rf"[A-Z]{{1,4}}([{CURRENCY_SYMBOLS}])")
 
@@ -305,7 +308,11 @@ def currency_before(text: str, start: int) -> str | None:
     prefixed = _PREFIXED_SYMBOL.match(text, start)
     if prefixed is not None:
         return prefixed.group(1)
-    code = _CODE_BEFORE.search(text, max(0, start - 5), start)
+    last = text[start - 1 : start]
+    if last in _SPACES:
+        last = text[start - 2 : start - 1] if start >= 2 else ""
+    # A code's last character, before the search of the window offset by offset.
+    code = _CODE_BEFORE.search(text, max(0, start - 5), start) if last in _CODE_LAST else None
     if code is not None:
         return _CODE_SYMBOLS[code.group(1)]
     index = start - 1
@@ -419,7 +426,6 @@ _AT_TIME_BEFORE = re.compile(r"(?:at|by|from|until|till|to|before|after|since)[\
 _AM_PM_AFTER = re.compile(r":\d\d[\ \u00a0]?[aApP]\.?[mM]\.?(?![^\W\d_])")
 _MINUTES_AM_PM = re.compile(r"[\ \u00a0]?[aApP]\.?[mM]\.?(?![^\W\d_])")
 _DECADE = re.compile(r"s(?![^\W\d_])")
-_SPACES = frozenset(" \u00a0")
 # What a match of _REFERENCE_BEFORE ends with, past its optional space: the
 # last letter of a reference word, the point of an abbreviation, a section
 # sign or a number sign.
