@@ -30,6 +30,8 @@ _WORDS = [
     "Paragraphs", "line", "clause", "Verse", "\u00a7", "May", "June", "Sept.", "December",
     "August", "March", "April", "Jan.",
     "at", "by", "since", "am", "p.m.", "'", "\u2019", "s",
+    # Conversions: "58 degrees Fahrenheit (15 degrees Celsius)", "£10 ($13)".
+    "degrees", "Celsius", "\u00b0F", "km", "miles", "kg", "(about", " )", "$", "\u00a3", "K",
     # Other words, and characters case-insensitive matching relates to ASCII.
     "the", "was", "etc.", "Inc.", "pa\u017f\u017fage", "\u212aelvin", "\u0130tem", "ste\u017f",
 ]  # fmt: skip
@@ -45,7 +47,25 @@ _PHRASES = st.tuples(
     st.sampled_from(_WORDS),
     st.sampled_from(["", " ", "  ", "\u00a0", " # ", " no. ", "(", "[", "'", ": ", "-", "/"]),
     st.sampled_from(["1", "2", "3", "12", "2020", "30", "06", "8"]),
-    st.sampled_from(["", " ", ".", ". ", ")", "]", ",", "-", "/", ":30", ":30 am", " June"]),
+    st.sampled_from(
+        [
+            "",
+            " ",
+            ".",
+            ". ",
+            ")",
+            "]",
+            ",",
+            "-",
+            "/",
+            ":30",
+            ":30 am",
+            " June",
+            " km)",
+            " km (",
+            " degrees Celsius)",
+        ]
+    ),
 ).map("".join)
 _TEXTS = st.lists(st.one_of(_PHRASES, _PIECES), max_size=12).map("".join)
 
@@ -173,6 +193,18 @@ def _list_marker_unguarded(text: str, start: int, end: int) -> bool:
     return _inline_unguarded(text, start, end)
 
 
+def _conversion_unguarded(text: str, start: int, end: int) -> int | None:
+    """:func:`context.converted_from` with its searches made at every number."""
+    money = text[start : start + 1] in context.CURRENCY_SYMBOLS and (
+        context._CLOSING_PARENTHESIS.match(text, end, end + context.AFTER_WINDOW)
+    )
+    if not money and context._CONVERSION_AFTER.match(text, end, end + context.AFTER_WINDOW) is None:
+        return None
+    low = max(0, start - context.CONVERSION_WINDOW)
+    before = context._CONVERSION_BEFORE.search(text, low, start)
+    return None if before is None else before.start() + 1
+
+
 def _numbers(text: str) -> list[tuple[int, int]]:
     """Every digit run and circled number of ``text``, as the rules are asked about them."""
     return [match.span() for match in re.finditer(r"\d+|[\u2460-\u2473]", text)]
@@ -187,6 +219,9 @@ class TestGuardedRules:
                 text, start, end
             ), (text, start)
             assert context.hedge(text, start) == _hedge_unguarded(text, start), (text, start)
+            assert context.converted_from(text, start, end) == _conversion_unguarded(
+                text, start, end
+            ), (text, start)
             assert context.is_list_marker(text, start, end) == _list_marker_unguarded(
                 text, start, end
             ), (text, start)

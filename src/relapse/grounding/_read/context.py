@@ -255,6 +255,8 @@ def converted_from(text: str, start: int, end: int) -> int | None:
         The offset just past the converted quantity's last digit, or None when
         the number is not a parenthesised conversion.
     """
+    if text.find(")", end, end + AFTER_WINDOW) < 0:
+        return None  # both conversions end with a closing parenthesis
     money = text[start : start + 1] in CURRENCY_SYMBOLS and _CLOSING_PARENTHESIS.match(
         text, end, end + AFTER_WINDOW
     )
@@ -287,8 +289,10 @@ def is_reference(text: str, start: int, end: int) -> bool:
         return True
     if _REFERENCE_AFTER.match(text, end, end + AFTER_WINDOW) is not None:
         return True
+    bracket_from = max(0, start - 12)
     if (
-        _BRACKET_BEFORE.search(text, max(0, start - 12), start) is not None
+        text.find("[", bracket_from, start) >= 0
+        and _BRACKET_BEFORE.search(text, bracket_from, start) is not None
         and _BRACKET_AFTER.match(text, end, end + AFTER_WINDOW) is not None
     ):
         return True
