@@ -15,6 +15,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from relapse.grounding import _echo as echo
 from relapse.grounding._read import context
 from relapse.grounding._values import units
 
@@ -284,3 +285,44 @@ class TestGuardedRules:
         assert units.binding_of("see page 30 here", 9, 11) == units.REFERENCE
         assert units.binding_of("on 30/06/2020 it", 3, 5) == units.REFERENCE
         assert units.binding_of("younger than age 18.", 17, 19) is None
+
+
+def _echo_hits_unfiltered(
+    answer: str, patterns: tuple[tuple[str, re.Pattern[str]], ...]
+) -> list[tuple[str, int, int]]:
+    """:func:`echo.echo_hits` with every phrase looked for in the whole folded answer."""
+    hits = [(match.group(), *match.span()) for match in echo.FINDING_CODE.finditer(answer)]
+    folded = " ".join(answer.casefold().split())
+    for phrase, pattern in patterns:
+        if phrase in folded:
+            hits.extend((phrase, *match.span()) for match in pattern.finditer(answer))
+    return hits
+
+
+_PHRASE_PATTERNS = tuple((phrase, echo.phrase_pattern(phrase)) for phrase in echo.ECHO_PHRASES)
+_PHRASE_WORDS = sorted({word for phrase in echo.ECHO_PHRASES for word in phrase.split()})
+
+
+class TestEchoPhraseFilter:
+    """An echo phrase whose inner words the answer lacks is not searched: the same hits."""
+
+    @settings(max_examples=800, deadline=None)
+    @given(
+        pieces=st.lists(
+            st.one_of(
+                st.sampled_from(echo.ECHO_PHRASES),
+                # Glued to what stands before and after it, in capitals.
+                st.sampled_from(echo.ECHO_PHRASES).map(lambda phrase: f"(**{phrase.upper()}**)"),
+                st.sampled_from(echo.ECHO_PHRASES).map(lambda phrase: phrase.replace(" ", "\n")),
+                st.sampled_from(_PHRASE_WORDS).map(lambda word: word.upper()),
+                st.sampled_from(_PHRASE_WORDS),
+                st.sampled_from([" ", "  ", "\n", "\u00a0", "(", "**", "FG001", ".", "x"]),
+            ),
+            max_size=30,
+        )
+    )
+    def test_same_hits(self, pieces: list[str]) -> None:
+        answer = " ".join(pieces)
+        assert list(echo.echo_hits(answer, _PHRASE_PATTERNS)) == _echo_hits_unfiltered(
+            answer, _PHRASE_PATTERNS
+        )

@@ -11,6 +11,7 @@ it answers nothing (:func:`copied_spans`).
 
 from __future__ import annotations
 
+import functools
 import re
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
@@ -123,11 +124,29 @@ def echo_hits(
     if "FG0" in answer:
         for match in FINDING_CODE.finditer(answer):
             yield match.group(), match.start(), match.end()
-    folded = " ".join(answer.casefold().split())
+    words = answer.casefold().split()
+    vocabulary: set[str] | None = None
+    folded: str | None = None
     for phrase, pattern in patterns:
+        inner = _inner_words(phrase)
+        if inner:
+            # A phrase's inner words stand between spaces wherever it occurs:
+            # each is a word of the answer, or the phrase is not there.
+            if vocabulary is None:
+                vocabulary = set(words)
+            if not inner <= vocabulary:
+                continue
+        if folded is None:
+            folded = " ".join(words)
         if phrase in folded:  # the regex only runs to locate a phrase that is there
             for match in pattern.finditer(answer):
                 yield phrase, match.start(), match.end()
+
+
+@functools.lru_cache(maxsize=256)
+def _inner_words(phrase: str) -> frozenset[str]:
+    """The words of a phrase but its first and its last: spaces stand on both sides of each."""
+    return frozenset(phrase.split()[1:-1])
 
 
 _NEWLINE = re.compile("\n")
