@@ -304,7 +304,7 @@ _PHRASE_WORDS = sorted({word for phrase in echo.ECHO_PHRASES for word in phrase.
 
 
 class TestEchoPhraseFilter:
-    """An echo phrase whose inner words the answer lacks is not searched: the same hits."""
+    """An echo phrase whose longest word the answer lacks is not searched: the same hits."""
 
     @settings(max_examples=800, deadline=None)
     @given(

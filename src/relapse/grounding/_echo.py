@@ -124,29 +124,30 @@ def echo_hits(
     if "FG0" in answer:
         for match in FINDING_CODE.finditer(answer):
             yield match.group(), match.start(), match.end()
-    words = answer.casefold().split()
-    vocabulary: set[str] | None = None
+    casefolded = answer.casefold()
     folded: str | None = None
+    held: dict[str, bool] = {}  # phrases share their longest words
     for phrase, pattern in patterns:
-        inner = _inner_words(phrase)
-        if inner:
-            # A phrase's inner words stand between spaces wherever it occurs:
-            # each is a word of the answer, or the phrase is not there.
-            if vocabulary is None:
-                vocabulary = set(words)
-            if not inner <= vocabulary:
-                continue
+        # Wherever the phrase is, its longest word is in the answer case-folded:
+        # one search for it costs less than making every answer's words one
+        # string of single spaces, which a long answer of short words makes slow.
+        word = _longest_word(phrase)
+        found = held.get(word)
+        if found is None:
+            found = held[word] = word in casefolded
+        if not found:
+            continue
         if folded is None:
-            folded = " ".join(words)
+            folded = " ".join(casefolded.split())
         if phrase in folded:  # the regex only runs to locate a phrase that is there
             for match in pattern.finditer(answer):
                 yield phrase, match.start(), match.end()
 
 
 @functools.lru_cache(maxsize=256)
-def _inner_words(phrase: str) -> frozenset[str]:
-    """The words of a phrase but its first and its last: spaces stand on both sides of each."""
-    return frozenset(phrase.split()[1:-1])
+def _longest_word(phrase: str) -> str:
+    """The longest word of a phrase (the first of the longest), the most selective to search."""
+    return max(phrase.split(), key=len)
 
 
 _NEWLINE = re.compile("\n")
