@@ -30,6 +30,11 @@ DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
 #: space, no-break space, narrow no-break space.
 SPACES = " \u00a0\u202f"
 
+# The glyphs fold() deletes, ASCII and the others apart (every dash is other).
+_ASCII_QUOTE_GLYPHS = "".join(glyph for glyph in QUOTE_GLYPHS if glyph.isascii())
+_OTHER_DELETED = "".join(glyph for glyph in QUOTE_GLYPHS + INVISIBLE if not glyph.isascii())
+_ASCII_BYTES = bytes(range(128))
+
 #: Separator between folded chunks: a quotation never matches across it.
 CHUNK_SEPARATOR = "\x00"
 
@@ -50,14 +55,34 @@ def fold(text: str) -> str:
     Returns:
         The folded text.
     """
-    folded = text.casefold()
-    for glyph in QUOTE_GLYPHS + INVISIBLE:
+    # Each test of a character searches the text: the characters other than
+    # ASCII are looked for among the text's own (a few, in most texts), and
+    # not at all in an ASCII text. Deleting or replacing one character adds
+    # or removes no other, so what the text held first tells what it holds.
+    if text.isascii():
+        folded = text.lower()  # casefold() is lower() on ASCII, and slower there
+        others = ""
+    else:
+        folded = text.casefold()
+        others = (
+            folded.encode("utf-8", "surrogatepass")
+            .translate(None, _ASCII_BYTES)
+            .decode("utf-8", "surrogatepass")
+        )
+    for glyph in _ASCII_QUOTE_GLYPHS:
         if glyph in folded:
             folded = folded.replace(glyph, "")
-    for dash in DASHES:
-        if dash in folded:
-            folded = folded.replace(dash, "-")
-    if "\u2026" in folded or "..." in folded:
+    if others:
+        for glyph in _OTHER_DELETED:
+            if glyph in others:
+                folded = folded.replace(glyph, "")
+        for dash in DASHES:
+            if dash in others:
+                folded = folded.replace(dash, "-")
+    # A search for one character is a memchr, a search for two a slower
+    # pass: the pairs below are looked for only where their characters are.
+    points = "." in folded
+    if "\u2026" in others or (points and "..." in folded):
         # An ellipsis marks omitted text: "without… representation" in a
         # chunk holds the quotation "without representation".
         folded = folded.replace("\u2026", " ").replace("...", " ")
@@ -68,11 +93,12 @@ def fold(text: str) -> str:
         # runs are single spaces, and splitting into words and joining them
         # again (a string per word) would change only the ends.
         folded = folded.strip()
-    if ". ." in folded:
+    if points and ". ." in folded:
         folded = folded.replace(". . .", " ").replace("  ", " ")
-    while "--" in folded:
+    hyphens = "-" in folded
+    while hyphens and "--" in folded:
         folded = folded.replace("--", "-")  # "--" is a typewriter dash
-    if " -" in folded or "- " in folded:
+    if hyphens and (" -" in folded or "- " in folded):
         # "word - word", "word -word" and "word—word" are one way of writing.
         folded = folded.replace(" -", "-").replace("- ", "-")
     return folded
