@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from relapse.grounding import _echo as echo
-from relapse.grounding._read import context
+from relapse.grounding._read import context, quotes
 from relapse.grounding._values import units
 
 _WORDS = [
@@ -40,7 +40,9 @@ _PIECES = st.one_of(
     st.sampled_from(_WORDS),
     st.sampled_from(["1", "2", "3", "12", "2020", "30", "06", "8"]),
     st.sampled_from([" ", "  ", "\u00a0", "\n", ",", "-", "\u2013", "/", ".", ":", "(", ")"]),
-    st.sampled_from(["[", "]", "&", "\t", "\n", "\n- ", "\n**", "\u2462", "1. ", "2) "]),
+    st.sampled_from(
+        ["[", "]", "&", "\t", "\n", "\n- ", "\n**", "\u2462", "1. ", "2) ", '"', "\u201c", "\u201d"]
+    ),
 )
 # Phrases of a word, what stands between it and a number, the number and what
 # follows it: every number has a word of the rules before it.
@@ -326,3 +328,23 @@ class TestEchoPhraseFilter:
         assert list(echo.echo_hits(answer, _PHRASE_PATTERNS)) == _echo_hits_unfiltered(
             answer, _PHRASE_PATTERNS
         )
+
+
+class TestAsciiFastPaths:
+    """The fast paths for ASCII texts rest on which ASCII characters the patterns know."""
+
+    def test_the_straight_double_quote_is_the_only_ascii_quotation_mark(self) -> None:
+        assert [chr(code) for code in range(128) if quotes._DELIMITERS.match(chr(code))] == ['"']
+
+    @settings(max_examples=500, deadline=None)
+    @given(text=_TEXTS)
+    def test_delimiters_as_the_search_finds_them(self, text: str) -> None:
+        openers: list[tuple[int, str]] = []
+        closers: dict[str, list[int]] = {}
+        for match in quotes._DELIMITERS.finditer(text):
+            index, char = match.start(), match.group()
+            if quotes._is_closer(text, index, char):
+                closers.setdefault(char, []).append(index)
+            if quotes._is_opener(text, index, char):
+                openers.append((index, char))
+        assert quotes.delimiters(text, len(text)) == (openers, closers)

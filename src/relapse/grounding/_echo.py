@@ -124,7 +124,8 @@ def echo_hits(
     if "FG0" in answer:
         for match in FINDING_CODE.finditer(answer):
             yield match.group(), match.start(), match.end()
-    casefolded = answer.casefold()
+    # casefold() is lower() on ASCII, and slower there.
+    casefolded = answer.lower() if answer.isascii() else answer.casefold()
     folded: str | None = None
     held: dict[str, bool] = {}  # phrases share their longest words
     for phrase, pattern in patterns:

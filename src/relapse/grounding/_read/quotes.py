@@ -144,6 +144,11 @@ def delimiters(text: str, end: int) -> tuple[list[tuple[int, str]], dict[str, li
     """
     openers: list[tuple[int, str]] = []
     closers: dict[str, list[int]] = {}
+    if '"' not in text and text.isascii():
+        # The straight double quote is the only ASCII mark: two memchr-speed
+        # passes tell that an ASCII text has none, where the search tries
+        # every character.
+        return openers, closers
     for match in _DELIMITERS.finditer(text, 0, end):
         index = match.start()
         char = match.group()
