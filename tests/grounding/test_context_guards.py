@@ -114,14 +114,8 @@ def _reference_unguarded(text: str, start: int, end: int) -> bool:
 
 def _hedge_unguarded(text: str, start: int) -> str | None:
     """:func:`context.hedge` as its regex search alone decides it."""
-    match = context._HEDGE_BEFORE.search(text, max(0, start - context.HEDGE_WINDOW), start)
-    if match is None:
-        return None
-    if match.group("above") is not None:
-        return "above"
-    if match.group("below") is not None:
-        return "below"
-    return "about"
+    low = max(0, start - context.HEDGE_WINDOW)
+    return context.hedge_direction(context._HEDGE_BEFORE.search(text, low, start))
 
 
 def _inline_unguarded(text: str, start: int, end: int) -> bool:

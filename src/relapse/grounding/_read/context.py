@@ -137,7 +137,11 @@ def hedge(text: str, start: int) -> str | None:
     low = max(0, start - HEDGE_WINDOW)
     if not may_hold(text[low:start], HEDGE_STEMS):
         return None
-    match = _HEDGE_BEFORE.search(text, low, start)
+    return hedge_direction(_HEDGE_BEFORE.search(text, low, start))
+
+
+def hedge_direction(match: re.Match[str] | None) -> str | None:
+    """Return the direction of a match of the hedge pattern (see :func:`hedge`), or None."""
     if match is None:
         return None
     if match.group("above") is not None:
