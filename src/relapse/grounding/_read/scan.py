@@ -530,7 +530,12 @@ def _scan(
         if follows == " ":
             follows = text[claim_end + 1 : claim_end + 2]
         # _may_open_range, inlined: this runs once per claim.
-        if follows in _RANGE_FIRST and claim.key is not None and claim.code == FG001:
+        if (
+            follows in _RANGE_FIRST
+            and claim.key is not None
+            and claim.code == FG001
+            and _RANGE_JOIN.match(text, claim_end) is not None
+        ):
             pending = claim
             continue
         append(claim)
@@ -539,16 +544,19 @@ def _scan(
 
 def _may_open_range(text: str, end: int) -> bool:
     """
-    Tell whether a range join may start at ``end`` (a cheap, conservative test).
+    Tell whether a range join may start at ``end`` (a conservative test).
 
     Looks at the character there, or the one after it when it is a space, for
-    a first character of :data:`_RANGE_JOIN`; a claim that fails this test
-    can be emitted at once instead of waiting for the next one.
+    a first character of :data:`_RANGE_JOIN`, and only then matches it there;
+    a claim that fails this test can be emitted at once instead of waiting
+    for the next one (and a bare digit run kept as a plain number).
     """
     follows = text[end : end + 1]
     if follows == " ":
         follows = text[end + 1 : end + 2]
-    return follows in _RANGE_FIRST
+    # The join that _join_range reads from here to the next claim matches
+    # here: without a match, no range starts ("5 apples", "5 Acts").
+    return follows in _RANGE_FIRST and _RANGE_JOIN.match(text, end) is not None
 
 
 def _join_range(text: str, first: Claim, second: Claim) -> Claim | None:
