@@ -211,6 +211,9 @@ class TestExponents:
 
     @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @example(whole=3, decimals="", exponent=0, times="×", written="{}", minus="-")  # "3×10^0": 3
+    # "150×10^1" is the number 1500, which four digits alone may write as a year.
+    @example(whole=150, decimals="", exponent=1, times="×", written="{}", minus="-")
+    @example(whole=1, decimals="9", exponent=3, times=" x ", written="{}", minus="-")
     @given(
         whole=st.integers(1, 999),
         decimals=st.text("0123456789", max_size=4),

@@ -167,7 +167,11 @@ def _power(match: re.Match[str]) -> str | None:
     written = format(value.normalize(), "f")
     # One character cannot map back to both ends of "3×10^0" (the span's start
     # and end come from its first and last characters): "3.0" reads as 3 too.
-    return written if len(written) > 1 else written + ".0"
+    # Four digits would read as a year ("150 × 10^1" is the number 1500, and
+    # "1500" alone may be the year): "1500.0" reads as the number.
+    if len(written) > 1 and not (len(written) == 4 and written.isdigit()):
+        return written
+    return written + ".0"
 
 
 def _rewrite_characters(
