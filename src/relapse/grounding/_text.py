@@ -33,7 +33,31 @@ SPACES = " \u00a0\u202f"
 # The glyphs fold() deletes, ASCII and the others apart (every dash is other).
 _ASCII_QUOTE_GLYPHS = "".join(glyph for glyph in QUOTE_GLYPHS if glyph.isascii())
 _OTHER_DELETED = "".join(glyph for glyph in QUOTE_GLYPHS + INVISIBLE if not glyph.isascii())
-_ASCII_BYTES = bytes(range(128))
+
+#: Every ASCII byte: deleting them from UTF-8 leaves the other characters'
+#: bytes, each character's together (see :func:`non_ascii`).
+ASCII_BYTES = bytes(range(128))
+
+
+def non_ascii(text: str, encoded: bytes | None = None) -> str:
+    """
+    Return the characters of ``text`` other than ASCII, in order (found in C passes).
+
+    Most texts hold a few (quotes, dashes), so a test of whether a text holds
+    some character other than ASCII searches these instead of the text.
+
+    Args:
+        text: Any text (lone surrogates kept).
+        encoded: ``text`` in UTF-8 with lone surrogates kept, when the caller has it.
+
+    Returns:
+        The characters, ``""`` for an ASCII text.
+    """
+    if text.isascii():
+        return ""
+    utf8 = encoded if encoded is not None else text.encode("utf-8", "surrogatepass")
+    return utf8.translate(None, ASCII_BYTES).decode("utf-8", "surrogatepass")
+
 
 #: Separator between folded chunks: a quotation never matches across it.
 CHUNK_SEPARATOR = "\x00"
@@ -64,11 +88,7 @@ def fold(text: str) -> str:
         others = ""
     else:
         folded = text.casefold()
-        others = (
-            folded.encode("utf-8", "surrogatepass")
-            .translate(None, _ASCII_BYTES)
-            .decode("utf-8", "surrogatepass")
-        )
+        others = non_ascii(folded)
     for glyph in _ASCII_QUOTE_GLYPHS:
         if glyph in folded:
             folded = folded.replace(glyph, "")

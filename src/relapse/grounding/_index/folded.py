@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from relapse.grounding._index.digests import Digests, separator_starts
 from relapse.grounding._index.prefilter import digest, encode
-from relapse.grounding._text import CHUNK_SEPARATOR, fold
+from relapse.grounding._text import ASCII_BYTES, CHUNK_SEPARATOR, fold
 
 #: The characters other than ASCII that case folding turns into ASCII
 #: letters or digits, or whose folding holds one (``ß`` is ``ss``, the Kelvin
@@ -41,7 +41,6 @@ FOLDS_TO_ASCII = (
     "\ufb00\ufb01\ufb02\ufb03\ufb04\ufb05\ufb06"
 )
 _FOLDS_TO_ASCII = re.compile(b"|".join(re.escape(encode(char)) for char in FOLDS_TO_ASCII))
-_ASCII_BYTES = bytes(range(128))
 
 
 class FoldedChunks:
@@ -173,7 +172,7 @@ class FoldedChunks:
             # together, so a character's encoding is found among them exactly
             # where it was in the text.
             if not joined.isascii() and _FOLDS_TO_ASCII.search(
-                encoded.translate(None, _ASCII_BYTES)
+                encoded.translate(None, ASCII_BYTES)
             ):
                 whole = digest(joined.casefold())
             elif digests is None:

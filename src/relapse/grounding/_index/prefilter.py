@@ -31,7 +31,7 @@ from decimal import Decimal
 from typing import Protocol
 
 from relapse.grounding._read.normalize import CARET_POWER, REWRITTEN
-from relapse.grounding._text import SPACES
+from relapse.grounding._text import SPACES, non_ascii
 from relapse.grounding._values.calendar import MONTHS
 from relapse.grounding._values.keys import SCALE_EXPONENTS, Key
 
@@ -108,7 +108,6 @@ def digit_count(encoded: bytes) -> int:
 # end has two digits ("1939-45"), found from its dash. Each pattern starts
 # with a literal or a character set, which the regex engine skips to in C.
 _NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
-_ASCII_BYTES = bytes(range(128))
 # Inside a run of non-ASCII characters, "\d" matches only other scripts' digits.
 _REWRITTEN_OR_DIGIT = re.compile(rf"[{REWRITTEN}]|\d")
 # "2.0k", "0,50m": a decimal mantissa of one significant digit and a zero
@@ -185,13 +184,7 @@ def opaque_positions(text: str, encoded: bytes | None = None) -> Iterator[int]:
     """
     # The non-ASCII characters of the text, found in C: most texts hold a
     # few (quotes, dashes) and none to look for.
-    others = (
-        ""
-        if text.isascii()
-        else (encoded if encoded is not None else encode(text))
-        .translate(None, _ASCII_BYTES)
-        .decode("utf-8", "surrogatepass")
-    )
+    others = non_ascii(text, encoded)
     if others and _REWRITTEN_OR_DIGIT.search(others):
         for run in _NON_ASCII_RUN.finditer(text):
             found = _REWRITTEN_OR_DIGIT.search(text, run.start(), run.end())

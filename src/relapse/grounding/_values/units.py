@@ -291,6 +291,19 @@ _CODE_LAST = frozenset("DPRYs.")
 _PREFIXED_SYMBOL = re.compile(rf"[A-Z]{{1,4}}([{CURRENCY_SYMBOLS}])")
 
 
+def _last_past_space(text: str, end: int) -> tuple[str, bool]:
+    """
+    Return the character before ``end``, past one space or no-break space, and whether one was.
+
+    What ends a word before a number (a currency code, a reference word, a
+    month), which the patterns that end at the number allow one space after.
+    """
+    last = text[end - 1 : end] if end else ""
+    if last in _SPACES:
+        return (text[end - 2 : end - 1] if end >= 2 else ""), True
+    return last, False
+
+
 def currency_before(text: str, start: int) -> str | None:
     """
     Return the currency written right before ``text[start:]`` (``$``, ``US$ ``, ``USD ``).
@@ -308,9 +321,7 @@ def currency_before(text: str, start: int) -> str | None:
     prefixed = _PREFIXED_SYMBOL.match(text, start)
     if prefixed is not None:
         return prefixed.group(1)
-    last = text[start - 1 : start]
-    if last in _SPACES:
-        last = text[start - 2 : start - 1] if start >= 2 else ""
+    last, _ = _last_past_space(text, start)
     # A code's last character, before the search of the window offset by offset.
     code = _CODE_BEFORE.search(text, max(0, start - 5), start) if last in _CODE_LAST else None
     if code is not None:
@@ -497,12 +508,7 @@ def binding_of(text: str, start: int, end: int) -> str | None:
     before = text[max(0, start - _REFERENCE_WINDOW) : start]
     # Both patterns end at the number: what ends ``before`` rules most numbers
     # out before a search tries the window offset by offset.
-    last = before[-1:]
-    if last in _SPACES:
-        last = before[-2:-1]
-        spaced = True
-    else:
-        spaced = False
+    last, spaced = _last_past_space(text, start)
     if (last in _REFERENCE_LAST and _REFERENCE_BEFORE.search(before)) or (
         spaced
         and last in _MONTH_LAST
