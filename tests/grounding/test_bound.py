@@ -61,6 +61,8 @@ class TestBoundElsewhere:
             "It weighs 30 kg.",  # a mass, not a time
             "The ticket is $30.",  # money
             "Set the oven to 30 °C.",  # a temperature
+            "The farm keeps 30 cows.",  # a plural noun it counts
+            "The empire lasted 30 decades.",  # a time the check has no unit for
         ],
     )
     def test_minutes_are_not_supported(self, chunk: str) -> None:
@@ -109,6 +111,10 @@ class TestBoundToTheSameOrNothing:
             (["See page 30."], "See page 30."),  # a reference against a reference
             (["In May 30 were arrested."], HIRED),  # no date ends after "May 30": a count
             (["The ticket is $30."], "The ticket is 30 dollars."),
+            (["The farm keeps 30 cows."], "The farm keeps 30 animals."),  # counts, both
+            (["It weighs 30 kgs."], "It weighs 30 kg."),  # a unit made plural
+            (["Of the 30 was dropped."], MINUTES),  # a verb counts nothing
+            (["A 30 bonus applies."], MINUTES),  # singular
         ],
     )
     def test_supported(self, chunks: list[str], answer: str) -> None:
@@ -145,6 +151,15 @@ class TestBindings:
             ("$30%", AMBIGUOUS + "$"),  # a currency and a percent: either
             ("30", None),
             ("homepage 30", None),  # "page" inside a word is no reference
+            ("30 cows", PEOPLE),  # a plural noun: what it counts
+            ("30 decades", PEOPLE),
+            ("30 kgs", None),  # a unit's abbreviation made plural: no noun
+            ("30 was", None),
+            ("30 bonus", None),  # singular: "-us", "-is", "-ss"
+            ("30 basis", None),
+            ("30 glass", None),
+            ("30 Cities", None),  # a title's capital: not read
+            ("page 30 cows", REFERENCE),  # the reference is read first
         ],
     )
     def test_by_hand(self, text: str, binding: str | None) -> None:

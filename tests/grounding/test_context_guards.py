@@ -157,6 +157,11 @@ def _binding_unguarded(text: str, start: int, end: int) -> str | None:
         for date in units._NUMERIC_DATE.finditer(text, max(0, start - 11), end + 11):
             if date.start() <= start and end <= date.end():
                 return units.REFERENCE
+    plural = units._PLURAL_AFTER.match(text, end)  # the plural noun it counts, read last
+    if plural is not None:
+        word = plural.group(1)
+        if word not in units._NOT_PLURAL and not units._MAY_BE_UNIT_AFTER.fullmatch(word[:-1]):
+            return units.PEOPLE
     return None
 
 

@@ -397,7 +397,7 @@ AMBIGUOUS = "?"
 #: A number bound to what precedes it as a reference (``page 30``, ``Table
 #: 4``, ``No. 7``, ``§ 12``) or a date (``May 30``), not to a quantity.
 REFERENCE = "#reference"
-#: A number counting people (``30 people``, ``12 patients``).
+#: A number counting people or things (``30 people``, ``12 patients``, ``50 cows``).
 PEOPLE = "#people"
 #: A number written as the mantissa of a scale word (the ``62`` of ``62
 #: million``): foreign to a percent only (:func:`foreign`); the unit lookup
@@ -453,6 +453,21 @@ _PEOPLE_AFTER = re.compile(
     r"|children|kids|adults|men|women|employees|workers|staff|residents|inhabitants|members"
     r"|volunteers|users|customers|passengers|victims|soldiers|troops)(?![^\W_])"
 )
+# A plural noun right after a number, which it counts ("50 cows", "3 decades",
+# "12 cities"): a lower-case word of three letters or more ending in "s" but
+# not in "ss", "us" or "is" ("glass", "bonus", "basis" are singular). Read
+# only where nothing else binds the number.
+_PLURAL_AFTER = re.compile(r"[\ \u00a0]([a-z]{2,}(?<![siu])s)(?![^\W_])")
+# Words of that shape that count nothing: verbs, pronouns and adverbs after
+# a number ("of the 50 was", "Figure 3 shows", "30 always").
+# fmt: off
+_NOT_PLURAL = frozenset((
+    "was", "has", "does", "goes", "its", "this", "thus", "yes", "hers", "ours", "yours",
+    "theirs", "always", "perhaps", "towards", "afterwards", "besides", "sometimes", "whereas",
+    "nowadays", "overseas", "upwards", "downwards", "backwards", "forwards", "sideways",
+    "means", "news", "lens", "gas",
+))
+# fmt: on
 # Kinds close enough that one reading may stand for the other: "pounds" is
 # money or mass, "30 feet" a side of "30 square feet", "10 km per hour" a
 # speed, "5 g/day" a mass; these never make a number foreign.
@@ -481,7 +496,8 @@ def binding_of(text: str, start: int, end: int) -> str | None:
     The unit (:func:`unit_of`) comes first, prefixed with :data:`AMBIGUOUS`
     when its spelling also means something else; then people counted right
     after the number (:data:`PEOPLE`); then a reference right before it, or
-    a month before it where a date ends after it (:data:`REFERENCE`).
+    a month before it where a date ends after it (:data:`REFERENCE`); then
+    a plural noun after it, which it counts (:data:`PEOPLE` too).
 
     Args:
         text: Any text.
@@ -518,7 +534,24 @@ def binding_of(text: str, start: int, end: int) -> str | None:
         return REFERENCE
     if _in_date_or_time(text, start, end, before):
         return REFERENCE
+    if text[end : end + 1] in _SPACES and _counts_a_plural(text, end):
+        return PEOPLE
     return None
+
+
+def _counts_a_plural(text: str, end: int) -> bool:
+    """
+    Tell whether a plural noun follows the number ending at ``end``: what it counts.
+
+    ``50 cows`` counts cows, not litres; a plural of a unit's abbreviation
+    (``50 kgs``, ``3 kms``) is the unit, which :func:`unit_of` does not read,
+    so it binds nothing.
+    """
+    plural = _PLURAL_AFTER.match(text, end)
+    if plural is None:
+        return False
+    word = plural.group(1)
+    return word not in _NOT_PLURAL and _MAY_BE_UNIT_AFTER.fullmatch(word[:-1]) is None
 
 
 def _in_date_or_time(text: str, start: int, end: int, before: str) -> bool:
