@@ -1,7 +1,7 @@
 """
 Writings of one value that hostile testing found read as another (issue 21).
 
-Clocks (the 24-hour clock's padded hour, British times), eras (after a
+Clocks (the 24-hour clock's padded hour and ``1700 hours``, British times), eras (after a
 grouped year, glued, after a year in words), decimal commas in chunks, scale
 letters and words (``8.4M``, ``mln``, ``$4.2MM``), signs and percents in
 words, shares, centuries in words, corner bracket forms, and the numbers of
@@ -41,6 +41,27 @@ class TestTheTwentyFourHourClock:
         ],
     )
     def test_padded_hours(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            # Four digits before "hours": the time after a preposition of time
+            # or with a leading zero, else a count; never the year 1700.
+            ("The train leaves at 1700 hours.", "The train leaves at 17:00.", PASSES),
+            ("The train leaves at 1700 hours.", "The train leaves at 5 pm.", PASSES),
+            ("The train leaves at 1700 hours.", "The train leaves at 5 am.", fg001("1700")),
+            ("The train leaves at 1700 hours.", "The train leaves at 18:00.", fg001("1700")),
+            ("The train leaves at 5 pm.", "The train leaves at 1700 hours.", PASSES),
+            ("The train leaves at 5 am.", "The train leaves at 1700 hours.", fg001("5 am")),
+            ("Reveille is 0600 hrs.", "Reveille is at 6 am.", PASSES),
+            ("Reveille is 0600 hrs.", "Reveille is at 6 pm.", fg001("0600")),
+            ("He logged 1700 hours of flight.", "He logged 1,700 hours of flight.", PASSES),
+            ("He logged 1800 hours of flight.", "He logged 1,700 hours of flight.", fg001("1800")),
+            ("In 1800 the town grew.", "In 1700 the town grew.", fg002("1800")),
+        ],
+    )
+    def test_four_digits_before_hours(self, answer: str, chunk: str, expected: object) -> None:
         assert flagged(chunk, answer) == expected
 
 
@@ -104,7 +125,12 @@ class TestADecimalCommaInAChunkIsOneNumber:
 
 
 class TestACapitalMGluedIsAMillion:
-    """``8.4M residents`` is 8.4 million, as ``$8.4M`` is; a small ``m`` stays metres."""
+    """
+    ``8.4M residents`` is 8.4 million, as ``$8.4M`` is, and ``3B units`` 3 billion.
+
+    A small ``m`` is a million before people or a unit (``62m users``, ``5m
+    tonnes``), and else stays metres (``400m hurdles``).
+    """
 
     @pytest.mark.parametrize(
         ("answer", "chunk", "expected"),
@@ -125,6 +151,19 @@ class TestACapitalMGluedIsAMillion:
                 fg001("2.5 billion"),
             ),
             ("She ran 100m in 10.5 seconds.", "She ran 100 m in 10.5 seconds.", PASSES),
+            ("They sold 3B units.", "They sold 3 billion units.", PASSES),
+            ("They sold 3B units.", "They sold 3 million units.", fg001("3B")),
+            ("They sold 3B units.", "They sold 3 units.", fg001("3B")),
+            ("It is worth 1.5B.", "It is worth 1.5 billion.", PASSES),
+            ("They sold 3 billion units.", "They sold 3B units.", PASSES),
+            ("See Form 3B.", "See Form 3B.", PASSES),  # a label, read as one
+            ("The app has 62m users.", "The app has 62 million users.", PASSES),
+            ("The app has 62m users.", "The app has 62 users.", fg001("62m")),
+            ("The app has 62m users.", "The app has 15 million users.", fg001("62m")),
+            ("The app has 62 million users.", "The app has 62m users.", PASSES),
+            ("They shipped 5m tonnes.", "They shipped 5 million tonnes.", PASSES),
+            ("She won the 400m hurdles.", "She won the 400 metres hurdles.", PASSES),
+            ("She won the 400 metres hurdles.", "She won the 400m hurdles.", PASSES),
         ],
     )
     def test_scale_letter(self, answer: str, chunk: str, expected: object) -> None:

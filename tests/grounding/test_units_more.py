@@ -229,6 +229,15 @@ class TestDegreesWithoutAScale:
             ("Bake at 350 Degrees Fahrenheit.", "Bake at 350 °F.", ()),
             # A scale said is compared as before.
             ("Bake at 180 degrees Celsius.", "Bake at 180 degrees Fahrenheit.", ("180",)),
+            # "deg" abbreviates degrees; "º" (the masculine ordinal) is typed
+            # for "°", and also marks an ordinal ("1º"): ambiguous, never foreign.
+            ("Bake at 350 deg.", "Bake at 350 km.", ("350",)),
+            ("Bake at 350 °F.", "Bake at 350 deg.", ()),
+            ("Bake at 350 deg F.", "Bake at 350 °C.", ("350",)),
+            ("Bake at 350 deg. C.", "Bake at 350 °C.", ()),
+            ("Bake at 350 K.", "Bake at 350º.", ("350",)),
+            ("Bake at 350 °F.", "Bake at 350º.", ()),
+            ("Bake at 350º.", "Bake at 350 kg.", ()),
         ],
     )
     def test_degrees(self, chunk: str, answer: str, expected: tuple[str, ...]) -> None:

@@ -46,7 +46,7 @@ from relapse.grounding._values.keys import (
     number_key,
     value_key,
 )
-from relapse.grounding._values.units import unit_after
+from relapse.grounding._values.units import people_or_unit_after, unit_after
 
 # Thousands separators, deleted from a grouped number's digits.
 _DROP_SEPARATORS = str.maketrans(
@@ -139,6 +139,49 @@ def time_claim(
     key = time_key(hours * 60 + minute)
     provides = (key, int_key(hour)) if hour_stated else (key,)
     return Claim(FG001, start, end, ((key,),), provides)
+
+
+# "hours" after four digits: the 24-hour clock's ("at 1700 hours") or a count of hours.
+_HOURS_AFTER = re.compile(r"[\ \u00a0](?:hours|hrs|hr)(?![^\W\d_])")
+# What puts a time of day after it: "at 1700 hours", "by 0600 hrs".
+_AT_TIME = re.compile(
+    r"(?<![^\W\d_])(?i:at|by|from|until|till|to|before|after|since|around|about)[\ \u00a0]\Z"
+)
+
+
+def hours_claim(text: str, start: int, end: int, digits: str) -> Claim | None:
+    """
+    Return the claim of four digits before ``hours``: the 24-hour clock's time, or a count.
+
+    ``1700 hours`` is never the year 1700. After a preposition of time, or
+    with a leading zero (``0600 hours``), it is 17:00, which a chunk's
+    ``17:00`` or ``5 pm`` grounds, as its digits do (a reader may take it
+    for a count); otherwise it counts hours (``logged 1700 hours``).
+
+    Args:
+        text: The text.
+        start: Where the digits start.
+        end: Where they end.
+        digits: The four ASCII digits.
+
+    Returns:
+        The claim, or None when no ``hours`` follows.
+    """
+    # The "h" first: years are common, and seldom before a word in "h".
+    if text[end + 1 : end + 2] != "h" or _HOURS_AFTER.match(text, end) is None:
+        return None
+    needs, provides, key, precision = digit_run_parts(digits)
+    hour, minute = int(digits[:2]), int(digits[2:])
+    if (
+        hour <= 23
+        and minute <= 59
+        and (digits[0] == "0" or _AT_TIME.search(text, max(0, start - 7), start) is not None)
+    ):
+        time = time_key(hour * 60 + minute)
+        return new_claim(
+            Claim, (FG001, start, end, ((time,), *needs), (time, *provides), None, 0, False, (), "")
+        )
+    return new_claim(Claim, (FG001, start, end, needs, provides, key, precision, True, (), ""))
 
 
 def clock_keys(hour: int, minute: int, *, padded: bool = False) -> tuple[Key, ...]:
@@ -472,8 +515,12 @@ def read_number(text: str, match: re.Match[str], start: int, look_back: bool = T
             claim = month_day(text, start, end, value, after, look_back)
             if claim is not None:
                 return claim
-        elif len(integer_raw) == 4 and suffix is None and is_year(value):
-            return year_claim(text, start, end, value, look_back)
+        elif len(integer_raw) == 4 and suffix is None:
+            hours = hours_claim(text, start, end, integer_raw)
+            if hours is not None:
+                return hours
+            if is_year(value):
+                return year_claim(text, start, end, value, look_back)
         needs, provides, key, precision = digit_run_parts(str(value))
         return new_claim(Claim, (FG001, start, end, needs, provides, key, precision, True, (), ""))
 
@@ -499,12 +546,19 @@ def read_number(text: str, match: re.Match[str], start: int, look_back: bool = T
         elif lowered == "s":
             decade = True
         elif lowered in SCALE_EXPONENTS and (
-            # A capital M glued to the number is a million where it counts
-            # ("8.4M residents", "3M users"): after decimals, or before a plural
-            # word; "5M HCl" (molar), "100M sprint", "10M resistor" are not.
+            # A capital M or B glued to the number is a million or a billion
+            # where it counts ("8.4M residents", "3M users", "3B units"):
+            # after decimals, or before a plural word; "5M HCl" (molar),
+            # "100M sprint", "10M resistor", "Form 3B" are not. A small m is
+            # a metre but before people or a unit ("62m users", "5m tonnes";
+            # not "400m hurdles").
             lowered not in CURRENCY_ONLY_SCALES
             or currency is not None
-            or (suffix == "M" and (fraction_raw is not None or _COUNTED_AFTER.match(text, end)))
+            or (
+                suffix in ("M", "B")
+                and (fraction_raw is not None or _COUNTED_AFTER.match(text, end))
+            )
+            or (suffix == "m" and people_or_unit_after(text, end))
         ):
             exponent += SCALE_EXPONENTS[lowered]
         elif lowered in _PERCENT_WORDS:
@@ -529,8 +583,12 @@ def read_number(text: str, match: re.Match[str], start: int, look_back: bool = T
             claim = month_day(text, start, end, value, after, look_back)
             if claim is not None:
                 return claim
-        elif len(integer) == 4 and not ordinal and is_year(value):
-            return year_claim(text, start, end, value, look_back)
+        elif len(integer) == 4 and not ordinal:
+            hours = hours_claim(text, start, end, integer)
+            if hours is not None:
+                return hours
+            if is_year(value):
+                return year_claim(text, start, end, value, look_back)
 
     # "19 100" may be the numbers 19 and 100; "2 450,75" is one number.
     space_grouped = (

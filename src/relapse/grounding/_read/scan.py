@@ -50,6 +50,7 @@ from relapse.grounding._read.numbers import (
     SIGN_WORD_ENDS,
     SPACE_GROUPS,
     UNIT_TOKEN,
+    hours_claim,
     is_sign,
     leading_point,
     point_decimal,
@@ -72,14 +73,16 @@ from relapse.grounding._values.units import PERCENT_SIGNS, PERCENT_WORDS
 # a thousands group ("29 000") or a fraction ("2 1/4"), a percent sign, a
 # dash ("1939 - 1945"), a scale or percent word, a dimension ("4 x 4", "4 by
 # 4"), a month name after up to two more spaces ("2 September", "4th of
-# July"). Everything the claim alternatives below read after a digit run and
-# a space starts with one of these; a lone digit ("7 7 7") does not.
+# July"), hours after four digits ("1700 hours": no year). Everything the
+# claim alternatives below read after a digit run and a space starts with
+# one of these; a lone digit ("7 7 7") does not.
 _CONTINUES = r"""
     \d{3}(?!\d)|\d{1,3}/|[PERCENT_SIGNS\-\u2013\u2014\u00a0\u202f]
     |(?:PERCENT_WORDS|SCALE_WORDS)(?![^\W\d_])
     |(?:[xX\u00d7]|by)[\ \u00a0]?\d
     |[\ \u00a0\u202f]{0,2}(?:of[\ \u00a0\u202f]{1,3})?(?:MONTH_NAMES)(?![^\W\d_])
     |AM_PM|ERA_WORDS
+    |(?<=(?<!\d)\d{4}\ )h(?:ours|rs?)(?![^\W\d_])
 """
 
 # The claim alternatives, after a number's first digit. Empty groups ("int",
@@ -631,6 +634,9 @@ def _read_digit_run_short(
                 if claim is not None:
                     return claim
     elif length == 4:
+        hours = hours_claim(text, start, end, raw)
+        if hours is not None:
+            return hours
         value = int(raw)
         if is_year(value):
             return year_claim(text, start, end, value, look_back)

@@ -89,7 +89,7 @@ _TABLE: tuple[tuple[str, str, float, float, tuple[str, ...]], ...] = (
         (
             r"[°º]\s?C(?![^\W\d_])",
             r"\u2103",
-            r"degrees?\s+(?:C(?![^\W\d_])|[Cc]elsius|[Cc]entigrade)",
+            r"(?:degrees?|degs?\.?)\s+(?:C(?![^\W\d_])|[Cc]elsius|[Cc]entigrade)",
             r"[°º]?\s?[Cc]elsius",
             r"[°º]?\s?[Cc]entigrade",
             # "350C": a capital C glued to the digits is the scale.
@@ -104,7 +104,7 @@ _TABLE: tuple[tuple[str, str, float, float, tuple[str, ...]], ...] = (
         (
             r"[°º]\s?F(?![^\W\d_])",
             r"\u2109",
-            r"degrees?\s+(?:F(?![^\W\d_])|[Ff]ahrenheit)",
+            r"(?:degrees?|degs?\.?)\s+(?:F(?![^\W\d_])|[Ff]ahrenheit)",
             r"[°º]?\s?[Ff]ahrenheit",
             r"(?<=\d)F",
         ),
@@ -114,7 +114,9 @@ _TABLE: tuple[tuple[str, str, float, float, tuple[str, ...]], ...] = (
     # "350 degrees", "350°": a temperature whose scale is not said (or an
     # angle). It agrees with Celsius and Fahrenheit (unit_lookup's
     # SAME_READINGS), is no kelvin, and converts to nothing.
-    (DEGREES, "temperature", 0.0, 0.0, (r"degrees?", r"°")),
+    # The masculine ordinal "º" is typed for the degree sign ("350º"); "deg"
+    # abbreviates degrees.
+    (DEGREES, "temperature", 0.0, 0.0, (r"degrees?", r"degs?\.?", r"[°º]")),
     ("km2", "area", 1e6, 0.0, (r"km2", r"km\u00b2", r"sq\.?\s?km", r"square\s+kilomet(?:er|re)s?")),
     ("cm2", "area", 1e-4, 0.0, (r"cm2", r"cm\u00b2", r"square\s+centimet(?:er|re)s?")),
     ("m2", "area", 1.0, 0.0, (r"m2", r"m\u00b2", r"sq\.?\s?m(?![^\W\d_])", rf"square\s+{_M}")),
@@ -537,6 +539,30 @@ def binding_of(text: str, start: int, end: int) -> str | None:
     if text[end : end + 1] in _SPACES and _counts_a_plural(text, end):
         return PEOPLE
     return None
+
+
+def people_or_unit_after(text: str, end: int) -> bool:
+    """
+    Tell whether people or a unit spelled as a word follow a number ending at ``end``.
+
+    ``62m users``, ``5m tonnes``: what the ``m`` glued to the number is then a
+    million of, since metres of users or of tonnes mean nothing; ``400m
+    hurdles`` is left to the metre.
+
+    Args:
+        text: Any text.
+        end: Where the number and what is glued to it end.
+
+    Returns:
+        True for a word of :data:`_PEOPLE_AFTER`, or a unit whose spelling
+        holds three letters or more (``tonnes``, ``litres``, ``dollars``).
+    """
+    if _PEOPLE_AFTER.match(text, end, end + UNIT_WINDOW):
+        return True
+    if text[end : end + 1] not in _SPACES:
+        return False
+    written = _unit_written_after(text, end)
+    return written is not None and len(written[1]) >= 3 and written[1].isalpha()
 
 
 def _counts_a_plural(text: str, end: int) -> bool:
