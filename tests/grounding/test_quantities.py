@@ -111,6 +111,35 @@ class TestTimesOfDay:
     def test_am_and_pm(self, answer: str, chunk: str, expected: object) -> None:
         assert flagged(chunk, answer) == expected
 
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            # A time of day named in a word: noon and midday are 12:00,
+            # midnight 00:00, however the chunk writes them.
+            ("The meeting starts at noon.", "The meeting starts at 12 pm.", PASSES),
+            ("The meeting starts at noon.", "The meeting starts at 12:00.", PASSES),
+            ("The meeting starts at noon.", "The meeting starts at midday.", PASSES),
+            ("The meeting starts at noon.", "The meeting starts at 12 am.", fg001("noon")),
+            ("The meeting starts at noon.", "The meeting starts at 9 am.", fg001("noon")),
+            ("The meeting starts at midnight.", "The meeting starts at 00:00.", PASSES),
+            ("The meeting starts at midnight.", "The meeting starts at 12 am.", PASSES),
+            ("The meeting starts at midnight.", "The meeting starts at noon.", fg001("midnight")),
+            ("The meeting starts at Midnight.", "The meeting starts at midnight.", PASSES),
+            ("The meeting starts at NOON.", "The meeting starts at 9 am.", fg001("NOON")),
+            ("It was a mid-day meal.", "It shipped in 2019.", fg001("mid-day")),
+            # "twelve noon" is one time: its "twelve" claims no number.
+            ("It starts at twelve noon.", "It starts at noon.", PASSES),
+            ("It starts at twelve noon.", "It starts at 9 am.", fg001("twelve noon")),
+            ("Twelve noon is the start.", "It starts at noon.", PASSES),
+            # Inside another word, no time: "afternoon", "forenoon".
+            ("It starts in the afternoon.", "It starts at 9 am.", PASSES),
+            # A name copied from a chunk is its words.
+            ("The film High Noon won.", "The film High Noon won an award.", PASSES),
+        ],
+    )
+    def test_named_in_a_word(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
 
 class TestFractionsInWords:
     @pytest.mark.parametrize(
@@ -147,6 +176,30 @@ class TestUnitsOfOneDimension:
         ],
     )
     def test_units_differ(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            # A minor unit is a hundredth of its major one: the same amount.
+            ("It costs 75 cents.", "It costs $0.75.", PASSES),
+            ("It costs $0.75.", "It costs 75 cents.", PASSES),
+            ("It costs 150 cents.", "It costs $1.50.", PASSES),
+            ("It costs $30.", "It costs 3,000 cents.", PASSES),
+            ("It costs 50p.", "It costs \u00a30.50.", PASSES),
+            ("It costs \u00a30.50.", "It costs 50p.", PASSES),
+            ("It costs $0.85.", "It costs 85c.", PASSES),
+            ("It costs 20 euro cents.", "It costs \u20ac0.20.", PASSES),
+            ("It costs seventy-five cents.", "It costs $0.75.", PASSES),
+            ("It costs -75 cents.", "It costs -$0.75.", PASSES),
+            # Not another amount, not a bare number, not another currency's unit.
+            ("It costs 75 cents.", "It costs $7.50.", fg001("75")),
+            ("It costs 75 cents.", "It costs 0.75.", fg001("75")),
+            ("It costs 50 cents.", "It costs \u00a30.50.", fg001("50")),
+            ("It costs 0.75 cents.", "It costs $0.75.", fg001("0.75")),
+        ],
+    )
+    def test_minor_and_major_units(self, answer: str, chunk: str, expected: object) -> None:
         assert flagged(chunk, answer) == expected
 
 

@@ -401,12 +401,12 @@ class TestWhatTheseReadingsLeaveAlone:
             (
                 "Built in the 5th century AD.",
                 "Built in the fifth century BC.",
-                fg002("5th century"),
+                fg002("5th century AD"),
             ),
             (
                 "The temple dates to the 3rd century BCE.",
                 "The temple dates to the third century AD.",
-                fg002("3rd century"),
+                fg002("3rd century BCE"),
             ),
             ("They upgraded to version 0.6.", "60% of users upgraded.", fg001("0.6")),
             ("The p-value was 0.6.", "The treatment reduced risk by 60%.", fg001("0.6")),
@@ -416,6 +416,30 @@ class TestWhatTheseReadingsLeaveAlone:
         ],
     )
     def test_still_flagged(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+
+class TestCenturiesOfAnEra:
+    """``the 5th century BC`` is another century than the 5th of ours, as ``753 BC`` is no 753."""
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("It was the 5th century BC.", "It was the 5th century BC.", PASSES),
+            ("It was the 5th century BC.", "It was the 5th century BCE.", PASSES),
+            ("It was the 5th century BC.", "It was the fifth century B.C.", PASSES),
+            ("It was the 5th century BC.", "It was the 5th century AD.", fg002("5th century BC")),
+            ("It was the 5th century AD.", "It was the 5th century BC.", fg002("5th century AD")),
+            ("It was the 5th century BC.", "It was the 5th century.", fg002("5th century BC")),
+            ("It was the 5th century.", "It was the 5th century BC.", fg002("5th century")),
+            ("It was the 5th century BC.", "It was the 6th century BC.", fg002("5th century BC")),
+            ("It was the 5th century BC.", "It was the fifth century.", fg002("5th century BC")),
+            # Our era said or not, one century.
+            ("It was the 5th century CE.", "It was the 5th century.", PASSES),
+            ("It was the 5th century.", "It was the 5th century AD.", PASSES),
+        ],
+    )
+    def test_era_after_a_century(self, answer: str, chunk: str, expected: object) -> None:
         assert flagged(chunk, answer) == expected
 
 

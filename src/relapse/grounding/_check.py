@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Iterator, Mapping, Sequence
@@ -50,7 +51,7 @@ from relapse.grounding._read.context import (
     is_list_marker,
     is_reference,
 )
-from relapse.grounding._read.dates import era_claim
+from relapse.grounding._read.dates import CENTURY_BC, era_claim
 from relapse.grounding._read.numbers import (
     ERA_WORDS,
     MINUS_SIGNS,
@@ -705,8 +706,12 @@ class BoundGroundingCheck:
             # its unit is compared as a number in digits' is.
             if support and not self._units_agree(answer, claim):
                 support = False
-            if not support and self._phrase_held(answer, claim):
-                support = True  # "minus three", "forty-four BC" copied from a chunk's words
+            if not support and (
+                self._phrase_held(answer, claim) or self._in_other_money_unit(answer, claim)
+            ):
+                # "minus three", "forty-four BC" copied from a chunk's words;
+                # "seventy-five cents" of a chunk's "$0.75".
+                support = True
             if support:
                 if placed_words < MAX_EVIDENCE:
                     placed_words += 1
@@ -824,7 +829,36 @@ class BoundGroundingCheck:
             return support
         # The context rules cost regex searches: only for what failed.
         return claim.code == FG001 and (
-            (claim.plain and _not_a_claim(answer, claim)) or _correct_conversion(answer, claim)
+            (claim.plain and _not_a_claim(answer, claim))
+            or _correct_conversion(answer, claim)
+            or self._in_other_money_unit(answer, claim)
+        )
+
+    def _in_other_money_unit(self, answer: str, claim: Claim) -> bool:
+        """
+        Tell whether the texts state an amount of money in its minor or major unit.
+
+        ``75 cents`` is ``$0.75`` and ``50p`` is ``£0.50``: the amount a
+        hundred times smaller (or larger) is looked for, written with a
+        currency of the other unit (:data:`_MINOR_UNITS`); ``75 cents`` is
+        still no ``$75``, nor a bare ``0.75``.
+        """
+        key = claim.key
+        if key is None or key[0] not in ("n", "-n") or not isinstance(key[2], int):
+            return False
+        start = _unsigned_start(answer, claim) if key[0] == "-n" else claim.start
+        unit = binding_of(answer, start, claim.end)
+        other = _MINOR_UNITS.get(unit.removeprefix(AMBIGUOUS)) if unit is not None else None
+        if other is None:
+            return False
+        shift, units = other
+        scaled: Key = (key[0], key[1], key[2] + shift)
+        # "50p", "85c": a letter glued is ambiguous, and still the unit here.
+        return self._has(scaled, plain=False) and any(
+            written is not None and written.removeprefix(AMBIGUOUS) in units
+            for index in (self._chunks, self._question)
+            if index is not None
+            for written in index.units.written(scaled)
         )
 
     def _trivial(self, answer: str, claim: Claim) -> bool:
@@ -888,9 +922,7 @@ class BoundGroundingCheck:
             # "the 19th century" in the answer, "the nineteenth century" in a chunk.
             return (
                 century is not None
-                and century[0] == "cent"
-                # "the 3rd century BC" is none of our era's centuries.
-                and _ERA_BEFORE_CHRIST.match(answer, claim.end) is None
+                and century[0] in ("cent", CENTURY_BC)
                 and self._century_spelled(century)
             )
         if claim.code == FG001:
@@ -936,20 +968,29 @@ class BoundGroundingCheck:
         Tell whether the chunks or the question spell out a century (``nineteenth century``).
 
         Args:
-            century: A century key, ``("cent", 18)`` for the 19th (the years 1800 to 1899).
+            century: A century key, ``("cent", 18)`` for the 19th (the years 1800 to
+                1899), or ``("cent_bc", 5)`` for the 5th before Christ.
 
         Returns:
             True when the ordinal in words stands before ``century`` or
             ``centuries``, in any case. One search of the texts, made only for
             a century no chunk writes in digits.
         """
-        hundreds = century[1]
-        spellings = ordinal_spellings(hundreds + 1) if isinstance(hundreds, int) else ()
+        before_christ = century[0] == CENTURY_BC
+        number = century[1]
+        if not isinstance(number, int):
+            return False
+        spellings = ordinal_spellings(number if before_christ else number + 1)
         if not spellings:
             return False
+        # A century before Christ is spelled with its era, and one of ours without it.
+        era = (
+            f"(?={_ERA_BEFORE_CHRIST.pattern})"
+            if before_christ
+            else (f"(?!{_ERA_BEFORE_CHRIST.pattern})")
+        )
         pattern = re.compile(
-            rf"(?<![^\W\d_])(?:{'|'.join(spellings)})[\s\u00a0-]+centur(?:y|ies)(?![^\W\d_])"
-            rf"(?!{_ERA_BEFORE_CHRIST.pattern})",
+            rf"(?<![^\W\d_])(?:{'|'.join(spellings)})[\s\u00a0-]+centur(?:y|ies)(?![^\W\d_])" + era,
             re.IGNORECASE,
         )
         return any(
@@ -1290,14 +1331,64 @@ _NOTHING_MEASURED_AFTER = re.compile(
 )
 
 
+#: The words of a time of day alone, each with its time: noon and midday are
+#: 12:00, midnight 00:00 (``12 noon`` is read with its digits).
+_TIME_WORDS = {"noon": "noon", "midday": "noon", "mid-day": "noon", "midnight": "midnight"}
+_TIME_WORD = re.compile(
+    r"(?<![^\W\d_-])(?:(?:twelve|Twelve|TWELVE)[\ \u00a0])?"
+    r"(?P<word>noon|Noon|NOON|mid-?day|Mid-?day|MID-?DAY|midnight|Midnight|MIDNIGHT)(?![^\W\d_])"
+)
+# Pieces every spelling _TIME_WORD matches holds, which str.find finds in C:
+# most answers hold none, and the pattern is not tried.
+_TIME_WORD_PIECES = ("oon", "OON", "idday", "IDDAY", "id-day", "ID-DAY", "idnight", "IDNIGHT")
+
+
+def _time_word_claims(answer: str) -> list[Claim]:
+    """
+    Return a claim for each time of day an answer names in a word: ``at noon``, ``by midnight``.
+
+    Each needs the time (FG001): a chunk's ``12 pm``, ``12:00``, ``noon`` or
+    ``midday`` grounds ``noon``, its ``12 am`` or ``midnight`` does not.
+    ``twelve noon`` is one claim, whose ``twelve`` claims no number of its own.
+    """
+    if not any(piece in answer for piece in _TIME_WORD_PIECES):
+        return []
+    claims = []
+    for match in _TIME_WORD.finditer(answer):
+        word = match.group("word").lower()
+        key = time_key(NOON_MIDNIGHT[_TIME_WORDS[word]])
+        claims.append(
+            new_claim(
+                Claim,
+                (FG001, match.start(), match.end(), ((key,),), (key,), None, 0, False, (), ""),
+            )
+        )
+    return claims
+
+
 def _word_claims(answer: str) -> Iterator[Claim]:
     """
-    Yield a claim for each number written in words that an answer claims.
+    Yield a claim for each number or time of day written in words that an answer claims, in order.
 
     ``seventy``, ``a dozen``, ``two thirds``, ``half a million`` (FG001);
-    ``nineteen forty-five`` (FG002, a year). Ordinals up to ten and ``half``
-    or ``a quarter`` alone claim nothing (see :class:`relapse.grounding._read.words.WordNumber`).
+    ``nineteen forty-five`` (FG002, a year); ``noon``, ``midnight`` (FG001,
+    :func:`_time_word_claims`). Ordinals up to ten and ``half`` or ``a
+    quarter`` alone claim nothing (see
+    :class:`relapse.grounding._read.words.WordNumber`).
     """
+    times = _time_word_claims(answer)
+    if not times:
+        yield from _number_word_claims(answer)
+        return
+    spans = _Regions([(claim.start, claim.end) for claim in times])
+    numbers = (
+        claim for claim in _number_word_claims(answer) if not spans.overlaps(claim.start, claim.end)
+    )
+    yield from heapq.merge(numbers, times, key=lambda claim: claim.start)
+
+
+def _number_word_claims(answer: str) -> Iterator[Claim]:
+    """Yield the claims of :func:`_word_claims` of the numbers in words, in order."""
     previous_end = -1  # where the last number in words ends
     for word in word_numbers(answer):
         before, previous_end = previous_end, word.end
@@ -1392,6 +1483,19 @@ MAX_WARMED_CLAIMS = 256
 CONVERSION_TOLERANCE = 0.03
 # The number (with its sign) that a parenthesised conversion follows.
 _CONVERTED = re.compile(r"[-\u2212]?\d[\d,]*(?:\.\d+)?")
+
+
+#: The money units a hundredth or a hundred times another's, by the answer's
+#: unit: the power of ten to the other's amount, and the other units. A cent
+#: (or paisa) is a hundredth of a dollar, a euro or a rupee; a penny of a pound.
+_MINOR_UNITS: dict[str, tuple[int, frozenset[str]]] = {
+    "¢": (-2, frozenset({"$", "€", "₹"})),
+    "p": (-2, frozenset({"£"})),
+    "$": (2, frozenset({"¢"})),
+    "€": (2, frozenset({"¢"})),
+    "₹": (2, frozenset({"¢"})),
+    "£": (2, frozenset({"p"})),
+}
 
 
 def _correct_conversion(answer: str, claim: Claim) -> bool:

@@ -89,13 +89,19 @@ def year_range(text: str, match: re.Match[str], start: int) -> Claim:
 CENTURY_AFTER = re.compile(r"[\ \u00a0-]?(?:[Cc]entur(?:y|ies)|CENTUR(?:Y|IES))(?![^\W\d_])")
 
 
-def century_claim(start: int, end: int, ordinal: int) -> Claim:
+#: The key tag of a century before Christ (``5th century BC``: ``("cent_bc", 5)``).
+CENTURY_BC = "cent_bc"
+
+
+def century_claim(start: int, end: int, ordinal: int, *, before_christ: bool = False) -> Claim:
     """
     Read ``19th century`` (FG002): the years 1800 to 1899, as ``the 1800s`` reads them.
 
-    A chunk's century also provides its ordinal as a number (``19th``).
+    A century before Christ (``5th century BC``) is another century: it
+    needs the same century before Christ, as a year before Christ does. A
+    chunk's century also provides its ordinal as a number (``19th``).
     """
-    century: Key = ("cent", ordinal - 1)
+    century: Key = (CENTURY_BC, ordinal) if before_christ else ("cent", ordinal - 1)
     _, provides, _, _ = digit_run_parts(str(ordinal))
     return new_claim(
         Claim, (FG002, start, end, ((century,),), (century, *provides), None, 0, False, (), "")

@@ -87,6 +87,9 @@ ERA_WORDS = (
     r"|before[\ \u00a0](?:Christ|the[\ \u00a0]Common[\ \u00a0]Era))(?![^\W\d_])"
 )
 
+# An era after a century ("the 5th century BC"), as after a year.
+_ERA_AFTER = re.compile(rf"[\ \u00a0]{ERA_WORDS}")
+
 # A capitalised word after an era's letters: a name they start ("BC Hydro").
 _NAME_AFTER = re.compile(r"[\ \u00a0][A-Z][a-z]")
 
@@ -510,7 +513,13 @@ def read_number(text: str, match: re.Match[str], start: int, look_back: bool = T
         if suffix is not None and value:  # an ordinal
             century = CENTURY_AFTER.match(text, end)
             if century is not None:
-                return century_claim(start, century.end(), value)
+                # "the 5th century BC", "the 2nd century AD": the era is the century's.
+                era = _ERA_AFTER.match(text, century.end())
+                if era is None:
+                    return century_claim(start, century.end(), value)
+                written = era.group()
+                before_christ = "B" in written or "before" in written
+                return century_claim(start, era.end(), value, before_christ=before_christ)
         if len(integer_raw) <= 2 and 1 <= value <= 31:
             claim = month_day(text, start, end, value, after, look_back)
             if claim is not None:
