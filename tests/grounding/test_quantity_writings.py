@@ -443,6 +443,40 @@ class TestCenturiesOfAnEra:
         assert flagged(chunk, answer) == expected
 
 
+class TestDecades:
+    """``the '80s`` and ``the eighties`` are the 1980s, or ages from 80 to 89."""
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("It happened in the '80s.", "It happened in the 1980s.", PASSES),
+            ("It happened in the eighties.", "It happened in the 1980s.", PASSES),
+            ("It happened in the Eighties.", "It happened in 1985.", PASSES),
+            ("It happened in the '80s.", "It happened in the eighties.", PASSES),
+            ("It happened in the 1980s.", "It happened in the eighties.", PASSES),
+            ("It happened in the eighties.", "It happened in the 1990s.", fg001("eighties")),
+            ("It happened in the EIGHTIES.", "It happened in the 1990s.", fg001("EIGHTIES")),
+            # With its century it is the decade of that century, a date.
+            ("It happened in the nineteen eighties.", "It happened in the 1980s.", PASSES),
+            (
+                "It happened in the nineteen eighties.",
+                "It happened in the 1880s.",
+                fg002("nineteen eighties"),
+            ),
+            ("It happened in the Nineteen-Eighties.", "It happened in 1985.", PASSES),
+            # Ages: a number in the decade states it.
+            ("He is in his eighties.", "He is 85 years old.", PASSES),
+            ("He is in his 80s.", "He is 85 years old.", PASSES),
+            ("He is in his eighties.", "He is 75 years old.", fg001("eighties")),
+            ("He is in his eighties.", "He is in his 80s.", PASSES),
+            # "ties" inside other words names no decade.
+            ("The parties and activities grew.", "Nothing here.", PASSES),
+        ],
+    )
+    def test_decade(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+
 class TestNoonAndMidnight:
     """``12 noon`` is 12 pm and ``12 midnight`` 12 am; a chunk's ``noon`` names 12 pm."""
 

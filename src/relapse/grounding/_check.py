@@ -51,7 +51,7 @@ from relapse.grounding._read.context import (
     is_list_marker,
     is_reference,
 )
-from relapse.grounding._read.dates import CENTURY_BC, era_claim
+from relapse.grounding._read.dates import CENTURY_BC, decade_claim, era_claim
 from relapse.grounding._read.numbers import (
     ERA_WORDS,
     MINUS_SIGNS,
@@ -917,6 +917,13 @@ class BoundGroundingCheck:
         if named:
             # "12 pm" in the answer, "noon" in a chunk; "12 am", "midnight".
             return any(self._time_named(pattern) for pattern in named)
+        decades = [
+            alternative[0]
+            for alternative in needs
+            if len(alternative) == 1 and alternative[0][0] in ("dec", "dec2")
+        ]
+        if decades and self._decade_stated(decades[0]):
+            return True
         if key is None:
             century = needs[0][0] if len(needs) == 1 and len(needs[0]) == 1 else None
             # "the 19th century" in the answer, "the nineteenth century" in a chunk.
@@ -961,6 +968,37 @@ class BoundGroundingCheck:
         return any(
             index is not None and pattern.search(index.joined) is not None
             for index in (self._chunks, self._question)
+        )
+
+    def _decade_stated(self, decade: Key) -> bool:
+        """
+        Tell whether the texts state a decade an answer names, in words or as an age.
+
+        ``the 80s`` (``("dec2", 8)``) is a chunk's ``eighties``, or an age in
+        them (``aged 85``: ``in his 80s``); ``the 1980s`` (``("dec", 198)``)
+        a chunk's ``eighties`` too, whose century it leaves unsaid.
+
+        Args:
+            decade: A decade key.
+
+        Returns:
+            True when a chunk or the question writes the decade's word, or,
+            for a decade without its century, a number from its first year
+            to its last (80 to 89).
+        """
+        tens = decade[1]
+        if not isinstance(tens, int):
+            return False
+        tens %= 10
+        indexes = [index for index in (self._chunks, self._question) if index is not None]
+        if decade[0] == "dec2" and any(
+            index.numbers.has_number_between(Decimal(tens * 10), Decimal(tens * 10 + 9))
+            for index in indexes
+        ):
+            return True
+        pattern = _DECADE_SEARCHES.get(tens)
+        return pattern is not None and any(
+            pattern.search(index.joined) is not None for index in indexes
         )
 
     def _century_spelled(self, century: Key) -> bool:
@@ -1338,20 +1376,21 @@ _TIME_WORD = re.compile(
     r"(?<![^\W\d_-])(?:(?:twelve|Twelve|TWELVE)[\ \u00a0])?"
     r"(?P<word>noon|Noon|NOON|mid-?day|Mid-?day|MID-?DAY|midnight|Midnight|MIDNIGHT)(?![^\W\d_])"
 )
-# Pieces every spelling _TIME_WORD matches holds, which str.find finds in C:
-# most answers hold none, and the pattern is not tried.
-_TIME_WORD_PIECES = ("oon", "OON", "idday", "IDDAY", "id-day", "ID-DAY", "idnight", "IDNIGHT")
+# Pieces every spelling _TIME_WORD matches holds in lower case, which
+# str.find finds in C: most answers hold none, and the pattern is not tried.
+_TIME_WORD_PIECES = ("oon", "idday", "id-day", "idnight")
 
 
-def _time_word_claims(answer: str) -> list[Claim]:
+def _time_word_claims(answer: str, lowered: str) -> list[Claim]:
     """
     Return a claim for each time of day an answer names in a word: ``at noon``, ``by midnight``.
 
     Each needs the time (FG001): a chunk's ``12 pm``, ``12:00``, ``noon`` or
     ``midday`` grounds ``noon``, its ``12 am`` or ``midnight`` does not.
     ``twelve noon`` is one claim, whose ``twelve`` claims no number of its own.
+    ``lowered`` is ``answer`` in lower case, searched first.
     """
-    if not any(piece in answer for piece in _TIME_WORD_PIECES):
+    if not any(piece in lowered for piece in _TIME_WORD_PIECES):
         return []
     claims = []
     for match in _TIME_WORD.finditer(answer):
@@ -1366,6 +1405,53 @@ def _time_word_claims(answer: str) -> list[Claim]:
     return claims
 
 
+#: The decades in words, by their tens: ``eighties`` is 8 (the 80s).
+DECADE_WORDS = {
+    "twenties": 2,
+    "thirties": 3,
+    "forties": 4,
+    "fifties": 5,
+    "sixties": 6,
+    "seventies": 7,
+    "eighties": 8,
+    "nineties": 9,
+}
+_CENTURY_WORDS = {"eighteen": 18, "nineteen": 19, "twenty": 20}
+#: The decades' words searched in the texts, by their tens (``eighties``: 8), in any case.
+_DECADE_SEARCHES = {
+    tens: re.compile(rf"(?<![^\W\d_])(?i:{word})(?![^\W\d_])")
+    for word, tens in DECADE_WORDS.items()
+}
+
+_DECADE_WORD = re.compile(
+    r"(?<![^\W\d_-])(?:(?P<century>(?:eighteen|nineteen|twenty|Eighteen|Nineteen|Twenty"
+    r"|EIGHTEEN|NINETEEN|TWENTY))[\ \u00a0-])?"
+    rf"(?P<word>(?i:{'|'.join(DECADE_WORDS)}))(?![^\W\d_])"
+)
+
+
+def _decade_word_claims(answer: str, lowered: str) -> list[Claim]:
+    """
+    Return a claim for each decade an answer names in words: ``the eighties``, ``nineteen-sixties``.
+
+    ``the eighties`` is claimed as ``the 80s`` is (FG001: a decade, or ages,
+    ``in his eighties``); with its century (``the nineteen eighties``) it is
+    ``the 1980s`` (FG002), whose ``nineteen`` claims no number of its own.
+    ``lowered`` is ``answer`` in lower case, searched first.
+    """
+    if "ties" not in lowered:
+        return []
+    claims = []
+    for match in _DECADE_WORD.finditer(answer):
+        tens = DECADE_WORDS[match.group("word").lower()]
+        century = match.group("century")
+        written = f"{_CENTURY_WORDS[century.lower()]}{tens}0" if century else f"{tens}0"
+        claim = decade_claim(match.start(), match.end(), written)
+        if claim is not None:
+            claims.append(claim)
+    return claims
+
+
 def _word_claims(answer: str) -> Iterator[Claim]:
     """
     Yield a claim for each number or time of day written in words that an answer claims, in order.
@@ -1376,7 +1462,12 @@ def _word_claims(answer: str) -> Iterator[Claim]:
     quarter`` alone claim nothing (see
     :class:`relapse.grounding._read.words.WordNumber`).
     """
-    times = _time_word_claims(answer)
+    # The words are looked for in lower case, one search for each piece.
+    lowered = answer.lower()
+    times = sorted(
+        [*_time_word_claims(answer, lowered), *_decade_word_claims(answer, lowered)],
+        key=lambda claim: claim.start,
+    )
     if not times:
         yield from _number_word_claims(answer)
         return

@@ -117,10 +117,14 @@ def decade_claim(start: int, end: int, integer: str) -> Claim | None:
     """
     if integer.endswith("0") and len(integer) == 4 and is_year(int(integer)):
         decade: Key = ("dec", int(integer) // 10)
+        # A chunk's "1980s" is also the "'80s" of an answer, as its years are.
+        short_decade: Key = ("dec2", int(integer) % 100 // 10)
         if integer.endswith("00"):
             century: Key = ("cent", int(integer) // 100)
-            return Claim(FG002, start, end, ((decade,), (century,)), (decade, century))
-        return Claim(FG002, start, end, ((decade,),), (decade,))
+            return Claim(
+                FG002, start, end, ((decade,), (century,)), (decade, century, short_decade)
+            )
+        return Claim(FG002, start, end, ((decade,),), (decade, short_decade))
     if integer.endswith("0") and len(integer) == 2:
         short: Key = ("dec2", int(integer) // 10)
         key = number_key(integer)
