@@ -6,8 +6,10 @@ the check to read it as the same value as its plain digits: supported by a
 chunk stating that value, unsupported by a chunk stating another one.
 
 - Babel formats decimals in every locale whose digits are ASCII
-  (``babel.numbers.format_decimal``);
+  (``babel.numbers.format_decimal``), and percents, short times and short
+  dates (``format_percent``, ``format_time``, ``format_date``);
 - num2words writes cardinals, ordinals and years in English;
+- dateutil parses English dates written in eleven common forms;
 - pint converts every pair of units the check converts between.
 
 What the check deliberately reads otherwise is listed in docs/findings.md
@@ -18,19 +20,23 @@ properties below exclude exactly those cases, by the rule stated there.
 from __future__ import annotations
 
 import re
+from datetime import date, time
 from decimal import Decimal
 from itertools import combinations
 
 import pint
 import pytest
 from babel import localedata
-from babel.numbers import format_decimal
+from babel.dates import format_date, format_time, get_date_format
+from babel.numbers import format_decimal, format_percent
+from dateutil import parser as dateutil_parser
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from num2words import num2words
 
 from relapse.grounding import default_grounding_check
 from relapse.grounding._check import CONVERSION_TOLERANCE
+from relapse.grounding._read.numbers import written_without_spaces
 from relapse.grounding._values.units import UNITS, convert
 
 #: Examples per property (the volumes docs/findings.md reports).
@@ -62,8 +68,8 @@ def _plain(value: Decimal) -> str:
     return format(value.normalize(), "f") if value != value.to_integral() else str(int(value))
 
 
-# Toki Pona's Babel data groups digits by two ("1 23 45").
-_PAIRS = re.compile(r"\d\xa0\d\d(?:\xa0|,|$)")
+# Toki Pona's and Anii's Babel data group digits by two ("1 23 45").
+_PAIRS = re.compile(r"\d[\xa0\u202f]\d\d(?:[\xa0\u202f]|,|$)")
 # Babel's fr_CH writes long numbers ungrouped or grouped only at the end
 # ("557279364,814", "1000000'000"): a comma, apostrophe or space after more
 # than three digits separates two numbers for the check.
@@ -116,6 +122,110 @@ class TestBabelDecimals:
     def test_every_ascii_locale_is_drawn_from(self) -> None:
         """Babel 2.x: every locale formats with ASCII digits by default."""
         assert len(LOCALES) > 1_000
+
+
+def _foreign_word_before(written: str) -> bool:
+    """
+    Tell whether a Babel time writes a word of another script before the hour.
+
+    Assamese ``অপৰাহ্ন 7.30`` and Dzongkha ``ཆུ་ཚོད་ 7 ...``: the check reads
+    English day periods only (a documented limit); Latin letters and the
+    scripts written without spaces (``下午7:30``) are read.
+    """
+    first_digit = next(index for index, char in enumerate(written) if char.isdigit())
+    return any(
+        char.isalpha() and not char.isascii() and not written_without_spaces(char)
+        for char in written[:first_digit]
+    )
+
+
+def _date_non_goal(locale: str) -> bool:
+    """
+    Tell whether a locale's short date pattern is one the check documents it reads otherwise.
+
+    A two-digit year first (``yy/MM/dd``: ``17/03/04`` reads as a day first),
+    fields parted by a space alone (``dd/MM y``), or an era (``G``).
+    """
+    pattern = get_date_format("short", locale=locale).pattern
+    return (pattern.startswith("yy") and not pattern.startswith("yyy")) or (
+        "G" in pattern or re.search(r"[dMy] [dMy]", pattern) is not None
+    )
+
+
+class TestBabelPercentsTimesDates:
+    """Babel's percents, short times and short dates in every locale read as their plain form."""
+
+    @settings(max_examples=BABEL_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(locale=st.sampled_from(LOCALES), percent=st.integers(3, 999))
+    def test_a_percent(self, locale: str, percent: int) -> None:
+        written = format_percent(Decimal(percent) / 100, locale=locale)
+        assume(not _babel_non_goal(written))
+        answer = f"Turnout was {written}."
+        assert _ok(f"Turnout was {percent}%.", answer), (locale, written)
+        assert not _ok(f"Turnout was {percent + 1}%.", answer), (locale, written)
+
+    @settings(max_examples=BABEL_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(locale=st.sampled_from(LOCALES), hour=st.integers(0, 23), minute=st.integers(0, 58))
+    def test_a_time(self, locale: str, hour: int, minute: int) -> None:
+        written = format_time(time(hour, minute), format="short", locale=locale)
+        # Yoruba's Babel data writes "H:m" ("7:5"): one digit of minutes is a
+        # ratio or a score to the check, as to most readers.
+        assume(not _foreign_word_before(written) and not re.search(r"\d[:.h]\d(?!\d)", written))
+        answer = f"It opens at {written}."
+        assert _ok(f"It opens at {hour:02d}:{minute:02d}.", answer), (locale, written)
+        # Another hour and minute: "3:00" is also the duration 3 hours, which
+        # a chunk's "03:01" states in its 3.
+        other = f"It opens at {(hour + 2) % 24:02d}:{minute + 1:02d}."
+        assert not _ok(other, answer), (locale, written)
+
+    @settings(max_examples=BABEL_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(locale=st.sampled_from(LOCALES), day=st.dates(date(1990, 1, 1), date(2030, 12, 31)))
+    def test_a_short_date(self, locale: str, day: date) -> None:
+        assume(not _date_non_goal(locale))
+        written = format_date(day, format="short", locale=locale)
+        answer = f"It opened on {written}."
+        assert _ok(f"It opened on {day.isoformat()}.", answer), (locale, written)
+        later = day.replace(year=day.year + 1) if (day.month, day.day) != (2, 29) else day
+        assume(later != day)
+        assert not _ok(f"It opened on {later.isoformat()}.", answer), (locale, written)
+
+
+def _ordinal(day: int) -> str:
+    """``4th``, ``21st``: a day with its English ordinal suffix."""
+    suffix = "th" if 10 <= day % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+    return f"{day}{suffix}"
+
+
+#: English writings of a date, as ``strftime`` patterns (``{ord}``: the day as an ordinal).
+_DATE_FORMS = (
+    "%B %-d, %Y",
+    "%B %d, %Y",
+    "%-d %B %Y",
+    "%d %b %Y",
+    "%b. %-d, %Y",
+    "%A, %B %-d, %Y",
+    "%-d %B, %Y",
+    "%B {ord}, %Y",
+    "the {ord} of %B %Y",
+    "%Y-%m-%d",
+    "%m/%d/%Y",
+)
+
+
+class TestDateutilDates:
+    """English dates as dateutil parses them: the check reads the same day."""
+
+    @settings(max_examples=WORDS_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(form=st.sampled_from(_DATE_FORMS), day=st.dates(date(1600, 1, 1), date(2098, 12, 31)))
+    def test_an_english_date(self, form: str, day: date) -> None:
+        written = day.strftime(form.replace("{ord}", _ordinal(day.day)))
+        parsed = dateutil_parser.parse(written, fuzzy=True).date()
+        assert parsed == day, written  # the oracle reads what was written
+        answer = f"It opened on {written}."
+        assert _ok(f"It opened on {parsed.isoformat()}.", answer), written
+        assume((day.month, day.day) != (2, 29))
+        later = parsed.replace(year=parsed.year + 1)
+        assert not _ok(f"It opened on {later.isoformat()}.", answer), written
 
 
 def _assert_read_as(number: int, answer: str, chunk: str) -> None:

@@ -443,6 +443,66 @@ class TestCenturiesOfAnEra:
         assert flagged(chunk, answer) == expected
 
 
+class TestLocaleTimesAndDates:
+    """What Babel writes in other locales: times and numeric dates a careful reader reads."""
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("It opens at 07:30\u202fpm.", "It opens at 19:30.", PASSES),
+            ("It opens at 07:30\u202fpm.", "It opens at 07:30.", fg001("07:30\u202fpm")),
+            ("It opens at 19.30.", "It opens at 7:30 pm.", PASSES),
+            ("It opens at 19.30.", "It opens at 18:30.", fg001("19.30")),
+            ("It opens Kl. 19.30.", "It opens at 19:30.", PASSES),
+            ("It weighs 19.30 kg.", "It opens at 19:30.", fg001("19.30")),  # a unit: no time
+            ("It opens at 19h30.", "It opens at 19:30.", PASSES),
+            ("It opens at 19h30.", "It opens at 18:30.", fg001("19h30")),
+            ("It opens at 下午7:30.", "It opens at 19:30.", PASSES),
+            ("It opens at 下午7:30.", "It opens at 18:30.", fg001("7:30")),
+            ("It opens at 12:30.", "It opens at 00:30.", PASSES),  # 12:30 am
+            ("It opens at 1:00.", "It opens at 01:01.", fg001("1:00")),
+            ("It opens at 3:00.", "It opens at 03:01.", fg001("3:00")),
+            ("It lasted 2:30.", "It lasted 2 hours and 30 minutes.", PASSES),
+        ],
+    )
+    def test_times(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("It opened on 04.03.17.", "It opened on 2017-03-04.", PASSES),
+            ("It opened on 04.03.17.", "It opened on 2018-03-04.", fg002("04.03.17")),
+            ("It opened on 04-03-17.", "It opened on 4 March 2017.", PASSES),
+            ("It opened on 4. 3. 2017.", "It opened on 2017-03-04.", PASSES),
+            ("It opened on 4. 3. 17.", "It opened on 2017-03-04.", PASSES),
+            ("It opened on 2017. 03. 04.", "It opened on 2017-03-04.", PASSES),
+            ("It opened on 2017.03.04.", "It opened on 2017-03-04.", PASSES),
+            ("It opened on 2017.03.04.", "It opened on 2017-03-05.", fg002("2017.03.04")),
+            ("It opened on 2017年3月4日.", "It opened on 2017-03-04.", PASSES),
+            ("It opened on 04-Mar-2017.", "It opened on 2017-03-04.", PASSES),
+            ("It opened on 04-Mar-2017.", "It opened on 2017-04-03.", fg002("04-Mar-2017")),
+            ("It opened on 4-Mar-17.", "It opened on March 4, 2017.", PASSES),
+            # Still numbers: an address, a version's chain, a list after a full stop.
+            ("The host is 10.1.1.1.", "The host is 10.1.1.1.", PASSES),
+            ("See items 4. 3 more follow.", "See items 4. 3 more follow.", PASSES),
+        ],
+    )
+    def test_numeric_dates(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("Growth was 1.234 %.", "Growth was 1234%.", PASSES),  # a point grouping thousands
+            ("Growth was 1.234 %.", "Growth was 1.234%.", PASSES),  # or the decimal
+            ("Growth was 1.234 %.", "Growth was 1235%.", fg001("1.234 %")),
+        ],
+    )
+    def test_percents(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+
 class TestDecades:
     """``the '80s`` and ``the eighties`` are the 1980s, or ages from 80 to 89."""
 

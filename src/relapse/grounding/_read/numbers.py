@@ -35,7 +35,12 @@ from relapse.grounding._read.dates import (
     year_range,
 )
 from relapse.grounding._text import ascii_digits, ascii_digits_in, spellings, trie_pattern
-from relapse.grounding._values.calendar import expand_two_digit_year, is_year, numeric_readings
+from relapse.grounding._values.calendar import (
+    expand_two_digit_year,
+    is_year,
+    month_number,
+    numeric_readings,
+)
 from relapse.grounding._values.keys import (
     CURRENCY_ONLY_SCALES,
     CURRENCY_SYMBOLS,
@@ -146,9 +151,11 @@ def time_claim(
 
 # "hours" after four digits: the 24-hour clock's ("at 1700 hours") or a count of hours.
 _HOURS_AFTER = re.compile(r"[\ \u00a0](?:hours|hrs|hr)(?![^\W\d_])")
-# What puts a time of day after it: "at 1700 hours", "by 0600 hrs".
+# What puts a time of day after it: "at 1700 hours", "by 0600 hrs", "at 19.30";
+# "kl." and "klo" are the Scandinavian and Finnish "o'clock" before one.
 _AT_TIME = re.compile(
-    r"(?<![^\W\d_])(?i:at|by|from|until|till|to|before|after|since|around|about)[\ \u00a0]\Z"
+    r"(?<![^\W\d_])(?i:at|by|from|until|till|to|before|after|since|around|about|kl\.|klo)"
+    r"[\ \u00a0]\Z"
 )
 
 
@@ -191,8 +198,9 @@ def clock_keys(hour: int, minute: int, *, padded: bool = False) -> tuple[Key, ..
     """
     Return the times of day ``15:30`` or ``3:30`` may be, without am or pm.
 
-    ``15:30`` is 15:30; ``3:30`` is 3:30 or 15:30, as a reader who does not
-    know the morning from the afternoon takes it. ``03:30`` (``padded``: the
+    ``15:30`` is 15:30; ``3:30`` is 3:30 or 15:30, and ``12:30`` 12:30 or
+    00:30, as a reader who does not know the morning from the afternoon
+    takes it. ``03:30`` (``padded``: the
     hour written with a leading zero) is the 24-hour clock's, 3:30 only.
     """
     if not (0 <= hour <= 24 and 0 <= minute <= 59):
@@ -203,6 +211,8 @@ def clock_keys(hour: int, minute: int, *, padded: bool = False) -> tuple[Key, ..
     keys = [time_key(hour * 60 + minute)]
     if 1 <= hour <= 11 and not padded:
         keys.append(time_key((hour + 12) * 60 + minute))
+    elif hour == 12:
+        keys.append(time_key(minute))  # "12:30" is 12:30 pm or 12:30 am (00:30)
     return tuple(keys)
 
 
@@ -215,7 +225,9 @@ def read_match(text: str, match: re.Match[str], start: int, look_back: bool = Tr
     """
     if start:
         before = text[start - 1]
-        if before.isalpha() or (before == "-" and is_hyphen_token(text, start)):
+        if (before.isalpha() and not written_without_spaces(before)) or (
+            before == "-" and is_hyphen_token(text, start)
+        ):
             return read_token(text, start)
     kind = match.lastgroup
     if kind == "num":
@@ -235,11 +247,23 @@ def read_match(text: str, match: re.Match[str], start: int, look_back: bool = Tr
             r for y in years for r in numeric_readings(short_int(first), short_int(second), y)
         ]
         return numeric_date(match, readings)
-    if kind == "dmy":
-        first, second, year = raw.split(match["dmy_sep"])
-        return numeric_date(
-            match, numeric_readings(short_int(first), short_int(second), short_int(year))
-        )
+    if kind in ("dmy", "spaced", "dmony"):
+        if kind == "dmony":
+            first, _, year = raw.split("-")
+            second = str(month_number(match["dmony_month"]))
+        else:
+            first, second, year = re.split(r"[.\-]\s?", raw)
+        years = (short_int(year),) if len(year) == 4 else expand_two_digit_year(short_int(year))
+        readings = [
+            r for y in years for r in numeric_readings(short_int(first), short_int(second), y)
+        ]
+        if kind == "dmony":
+            # The month is named: "04-Mar-2017" is the 4th of March only.
+            readings = [r for r in readings if r[1] == short_int(second)]
+        return numeric_date(match, readings)
+    if kind in ("cjk", "spaced_ymd"):
+        year, month, day = re.findall(r"\d+", raw)
+        return numeric_date(match, [(short_int(year), short_int(month), short_int(day))])
     if kind == "range":
         return year_range(text, match, start)
     if kind == "dim":
@@ -264,6 +288,14 @@ def read_match(text: str, match: re.Match[str], start: int, look_back: bool = Tr
             if claim is not None:
                 return claim
     token: Key = ("t", ascii_digits_in(raw))
+    if kind == "hclock":
+        # "19h30" is 19:30, and "7h30" 7:30 or 19:30, as "7:30" is; a chunk's
+        # also grounds the same writing (a duration, "a 1h30 film").
+        hour_raw, _, minute_raw = raw.partition("h")
+        padded = len(hour_raw) == 2 and hour_raw[0] == "0"
+        times = clock_keys(short_int(hour_raw), short_int(minute_raw), padded=padded)
+        needs: tuple[tuple[Key, ...], ...] = ((token,), *((time,) for time in times))
+        return Claim(FG001, start, match.end(), needs, (token, *times))
     if kind == "pair":
         first_raw, second_raw = re.split("[:/]", raw, maxsplit=1)
         if ":" in raw and len(second_raw) == 2 and len(first_raw) <= 2:
@@ -277,7 +309,11 @@ def read_match(text: str, match: re.Match[str], start: int, look_back: bool = Tr
                 # "05:00" is a time of day, not the numbers 5 and 0; "02:30"
                 # may be a duration of 2 hours 30 minutes.
                 whole_hour = padded and ascii_digits(second_raw) == "00"
-                alternatives = ((token,),) if whole_hour else ((token,), parts)
+                # As a duration ("2 hours 30 minutes") each number must be stated
+                # on its own ("s" keys): the trivial 1 and 0 of "1:00", or the 3
+                # of a chunk's time "03:01", would ground it anywhere.
+                stated = tuple(("s", *part[1:]) for part in parts)
+                alternatives = ((token,),) if whole_hour else ((token,), stated)
                 needs = (*alternatives, *((time,) for time in times))
                 provides = (token, *parts, *times)
                 return Claim(FG001, start, match.end(), needs, provides, plain=True)
@@ -424,6 +460,20 @@ def is_hyphen_token(text: str, start: int) -> bool:
     if _HOUR_AM_PM.fullmatch(word):
         return False  # "9am-5pm": a time, then another, not a token
     return any(char.isupper() or char.isdigit() for char in word)
+
+
+def written_without_spaces(char: str) -> bool:
+    """
+    Tell whether ``char`` is of a script written without spaces: Han, kana, Hangul.
+
+    A number glued to such a letter (``下午7:30``, ``午後7時``) is no token
+    (``B12``, ``GPT-4``): those scripts glue every word to the next.
+    """
+    return (
+        "\u3040" <= char <= "\u30ff"
+        or "\u3400" <= char <= "\u9fff"
+        or ("\uac00" <= char <= "\ud7af" or "\uf900" <= char <= "\ufaff")
+    )
 
 
 def read_token(text: str, start: int) -> Claim:
@@ -621,10 +671,11 @@ def read_number(text: str, match: re.Match[str], start: int, look_back: bool = T
         and not grouped
         and len(integer) <= 3
         and integer[:1] != "0"
-        and not (exponent or percent)
+        and not exponent
     ):
         # "1.234" is 1.234 in English and 1234 where a point groups thousands
-        # (German, Spanish...): either reading supports it, and grounds.
+        # (German, Spanish...): either reading supports it, and grounds; a
+        # percent too ("1.234 %").
         grouping = number_key(integer + fraction)
         needs = (*needs, (grouping,))
         provides = (*provides, grouping, ("s", *grouping[1:]))
@@ -643,6 +694,22 @@ def read_number(text: str, match: re.Match[str], start: int, look_back: bool = T
         # with a unit ("0,25 mm"), or with a part no list item starts with
         # ("1,05").
         provides = (*provides, number_key(integer), number_key(fraction))
+    if (
+        fraction_raw is not None
+        and len(fraction_raw) == 3
+        and fraction_raw[0] == "."
+        and len(integer_raw) <= 2
+        and not (grouped or percent or exponent or unit or currency is not None)
+        and _AT_TIME.search(text, max(0, start - 8), start) is not None
+        and unit_after(text, end) is None
+    ):
+        # "at 19.30", "Kl. 19.30": a time of day written with a point (Danish,
+        # Finnish, Indonesian), or the decimal; either reading grounds it.
+        padded = len(integer_raw) == 2 and integer_raw[0] == "0"
+        times = clock_keys(short_int(integer_raw), short_int(fraction_raw[1:]), padded=padded)
+        needs = (*needs, *((time,) for time in times))
+        provides = (*provides, *times)
+        ambiguous = ambiguous or bool(times)
     plain = not (percent or exponent or currency is not None or ambiguous)
     unit_mark = "%" if percent else ("$" if currency is not None else "")
     return new_claim(

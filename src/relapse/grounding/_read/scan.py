@@ -88,13 +88,22 @@ _CONTINUES = r"""
 # The claim alternatives, after a number's first digit. Empty groups ("int",
 # "dim_a") mark positions; "after" marks a number a month name may follow.
 _CLAIMS = r"""
-        (?P<iso>\d{3}(?P<iso_sep>[-/])\d{1,2}(?P=iso_sep)\d{1,2}(?!\d))
+        (?P<iso>\d{3}(?P<iso_sep>[-/.])\d{1,2}(?P=iso_sep)\d{1,2}(?!\d|[.-]\d))
       | (?P<mdy>\d?/\d{1,2}/(?:\d{4}|\d{2})(?!\d))
-      | (?P<dmy>\d?(?P<dmy_sep>[.-])\d{1,2}(?P=dmy_sep)\d{4}(?!\d))
+      | (?P<dmy>\d?(?P<dmy_sep>[.-])\d{1,2}(?P=dmy_sep)(?:\d{4}|\d{2})(?!\d|[.-]\d))
+        # Central European "4. 3. 2017", "4. 3. 17.", Hungarian "2017. 03. 04.",
+        # "2017.03.04", CJK "2017年3月4日",
+        # and "04-Mar-2017" (a month's name between hyphens).
+      | (?P<spaced>\d?\.[\ \u00a0]\d{1,2}\.[\ \u00a0](?:\d{4}|\d{2})(?!\d))
+      | (?P<spaced_ymd>\d{3}\.[\ \u00a0]\d{1,2}\.[\ \u00a0]\d{1,2}\.(?!\d))
+      | (?P<cjk>\d{3}\u5e74\d{1,2}\u6708\d{1,2}\u65e5)
+      | (?P<dmony>\d?-(?P<dmony_month>MONTH_NAMES)-(?:\d{4}|\d{2})(?!\d))
         # Not points grouping thousands ("1.234.567"): a number, read below.
       | (?!\d{0,2}(?:\.\d{3}){2,}(?!\d|\.\d))
         (?P<chain>\d*(?P<chain_sep>[.:/-])\d+(?:(?P=chain_sep)\d+)+)
-      | (?P<pair>\d*[:/]\d+(?P<pair_am_pm>[\ \u00a0]?AM_PM)?)
+      | (?P<pair>\d*[:/]\d+(?P<pair_am_pm>[\ \u00a0\u202f]?AM_PM)?)
+        # "19h30", "7h05": a time of day as French writes it.
+      | (?P<hclock>\d?h\d\d(?![^\W_]))
       | (?P<range>\d{3}
             (?=[\ \u00a0]?[-\u2013\u2014][\ \u00a0]?(?P<range_b>\d{4}|\d{2})(?!\d)))
       | (?P<dim>\d*(?:\.\d+)?(?P<dim_a>)[\ \u00a0]?(?:[xX\u00d7]|by)[\ \u00a0]?
@@ -130,7 +139,7 @@ _CLAIMS = r"""
               | (?=[\ \u00a0][yABCb])(?P<era>ERA_AFTER)
               | [\ \u00a0-]?(?P<scale>SCALE_WORDS)
                     (?![^\W\d_])
-              | (?=[\ \u00a0]?[aApPnNmM])(?P<am_pm>[\ \u00a0]?AM_PM)
+              | (?=[\ \u00a0\u202f]?[aApPnNmM])(?P<am_pm>[\ \u00a0\u202f]?AM_PM)
               | (?P<suffix>[^\W\d_]+)
               | (?P<apos>['\u2019]s)(?![^\W\d_])
             )?
@@ -200,8 +209,9 @@ _SCAN = re.compile(
                     [\ ](?:[c-gi-lqrsu-wz]|a(?![mM.])|n(?!oon(?![^\W\d_]))
                         |y(?!ears?[\ \u00a0](?:[ABC]|before)))
                   | [\ ](?!{_CONTINUES})
-                  | [,.:/](?!\d)
-                  | -(?![\d\ \u00a0]|SCALE_WORDS)
+                  | [,:/](?!\d)
+                  | \.(?!\d|[\ \u00a0]\d{{1,2}}\.[\ \u00a0]\d)
+                  | -(?![\d\ \u00a0]|SCALE_WORDS|(?:MONTH_NAMES)-\d)
                   | [\n\r\t)\]}};!?"\u201d\u00bb\x00]
                   | \Z))
               | {_CLAIMS}

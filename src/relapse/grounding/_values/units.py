@@ -436,8 +436,8 @@ _MONTH_AFTER = re.compile(
 _CLOCK_BEFORE = re.compile(r"(?:at|by|from|until|till|to|before|after|since)[\ \u00a0]\d{1,2}:\Z")
 _CLOCK_AFTER = re.compile(r":\d\d(?!\d)")
 _AT_TIME_BEFORE = re.compile(r"(?:at|by|from|until|till|to|before|after|since)[\ \u00a0]\Z")
-_AM_PM_AFTER = re.compile(r":\d\d[\ \u00a0]?[aApP]\.?[mM]\.?(?![^\W\d_])")
-_MINUTES_AM_PM = re.compile(r"[\ \u00a0]?[aApP]\.?[mM]\.?(?![^\W\d_])")
+_AM_PM_AFTER = re.compile(r":\d\d[\ \u00a0\u202f]?[aApP]\.?[mM]\.?(?![^\W\d_])")
+_MINUTES_AM_PM = re.compile(r"[\ \u00a0\u202f]?[aApP]\.?[mM]\.?(?![^\W\d_])")
 _DECADE = re.compile(r"s(?![^\W\d_])")
 # What a match of _REFERENCE_BEFORE ends with, past its optional space: the
 # last letter of a reference word, the point of an abbreviation, a section
