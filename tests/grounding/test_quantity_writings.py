@@ -463,6 +463,9 @@ class TestLocaleTimesAndDates:
             ("It opens at 1:00.", "It opens at 01:01.", fg001("1:00")),
             ("It opens at 3:00.", "It opens at 03:01.", fg001("3:00")),
             ("It lasted 2:30.", "It lasted 2 hours and 30 minutes.", PASSES),
+            # Data writes one digit of minutes ("16:30-21:0", RAGTruth's Yelp passages).
+            ("Open until 21:00.", "'Tuesday': '16:30-21:0'", PASSES),
+            ("Open until 22:00.", "'Tuesday': '16:30-21:0'", fg001("22:00")),
         ],
     )
     def test_times(self, answer: str, chunk: str, expected: object) -> None:

@@ -324,7 +324,13 @@ def read_match(text: str, match: re.Match[str], start: int, look_back: bool = Tr
             # "1/3" in a chunk grounds "one third".
             needs = ((token,), parts, (value,))
             return Claim(FG001, start, match.end(), needs, (token, *parts, value), plain=True)
-        return Claim(FG001, start, match.end(), ((token,), parts), (token, *parts), plain=True)
+        # "21:0" in a chunk (data written so: "16:30-21:0") states 21:00 too;
+        # an answer's "7:5" is a ratio or a score, and needs itself.
+        times = ()
+        if ":" in raw and len(second_raw) == 1 and len(first_raw) <= 2:
+            times = clock_keys(int(ascii_digits(first_raw)), short_int(second_raw))
+        provides = (token, *parts, *times)
+        return Claim(FG001, start, match.end(), ((token,), parts), provides, plain=True)
     return Claim(FG001, start, match.end(), ((token,),), (token,))
 
 
