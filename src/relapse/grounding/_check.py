@@ -846,8 +846,14 @@ class BoundGroundingCheck:
         key = claim.key
         if key is None or key[0] not in ("n", "-n") or not isinstance(key[2], int):
             return False
+        # Money has its symbol before it, or a minor unit after it ("cents",
+        # "85c", "50p", "pence", "paise", "¢"): the binding's searches only then.
+        if claim.unit != "$" and _MINOR_UNIT_LETTERS.isdisjoint(
+            answer[claim.end : claim.end + _MINOR_UNIT_PEEK]
+        ):
+            return False
         start = _unsigned_start(answer, claim) if key[0] == "-n" else claim.start
-        unit = binding_of(answer, start, claim.end)
+        unit = binding_of(answer, start, claim.end, plurals=False)
         other = _MINOR_UNITS.get(unit.removeprefix(AMBIGUOUS)) if unit is not None else None
         if other is None:
             return False
@@ -1135,12 +1141,12 @@ class BoundGroundingCheck:
             # as before, never foreign.
             match = _PERCENT_END.search(answer, start, claim.end)
             end = claim.end if match is None else match.start()
-            unit: str | None = "%" if binding_of(answer, start, end) == "%" else "?%"
+            unit: str | None = "%" if binding_of(answer, start, end, plurals=False) == "%" else "?%"
         elif self._trivial(answer, claim):
             # "2 people": a trivial number bare of a unit claims little.
             unit = unit_of(answer, start, claim.end)
         else:
-            unit = binding_of(answer, start, claim.end)
+            unit = binding_of(answer, start, claim.end, plurals=False)
         if unit is None or unit.startswith("#reference"):
             return True
         ambiguous = unit.startswith(AMBIGUOUS)
@@ -1343,7 +1349,7 @@ def _bare_share(answer: str, claim: Claim, key: Key) -> bool:
     return (
         value is not None
         and 0 < value < 1
-        and binding_of(answer, claim.start, claim.end) is None
+        and binding_of(answer, claim.start, claim.end, plurals=False) is None
         # Said of a share ("the share was 0.6"), and nothing after it that it
         # measures ("a p-value of 0.6", "version 0.6", "0.6 percentage points").
         and _SHARE_BEFORE.search(answer, max(0, claim.start - SHARE_WINDOW), claim.start)
@@ -1587,6 +1593,12 @@ _MINOR_UNITS: dict[str, tuple[int, frozenset[str]]] = {
     "₹": (2, frozenset({"¢"})),
     "£": (2, frozenset({"p"})),
 }
+
+
+# Every spelling of a minor unit after a number holds one of these letters
+# within this many characters ("50 euro cents", "99 PAISE", "85c", "75¢").
+_MINOR_UNIT_LETTERS = frozenset("cpCP\u00a2")
+_MINOR_UNIT_PEEK = 12
 
 
 def _correct_conversion(answer: str, claim: Claim) -> bool:

@@ -51,7 +51,7 @@ from relapse.grounding._values.keys import (
     number_key,
     value_key,
 )
-from relapse.grounding._values.units import people_or_unit_after, unit_after
+from relapse.grounding._values.units import TIME_PREPOSITIONS, people_or_unit_after, unit_after
 
 # Thousands separators, deleted from a grouped number's digits.
 _DROP_SEPARATORS = str.maketrans(
@@ -153,10 +153,7 @@ def time_claim(
 _HOURS_AFTER = re.compile(r"[\ \u00a0](?:hours|hrs|hr)(?![^\W\d_])")
 # What puts a time of day after it: "at 1700 hours", "by 0600 hrs", "at 19.30";
 # "kl." and "klo" are the Scandinavian and Finnish "o'clock" before one.
-_AT_TIME = re.compile(
-    r"(?<![^\W\d_])(?i:at|by|from|until|till|to|before|after|since|around|about|kl\.|klo)"
-    r"[\ \u00a0]\Z"
-)
+_AT_TIME = re.compile(rf"(?<![^\W\d_])(?i:{TIME_PREPOSITIONS}|around|about|kl\.|klo)[\ \u00a0]\Z")
 
 
 def hours_claim(text: str, start: int, end: int, digits: str) -> Claim | None:

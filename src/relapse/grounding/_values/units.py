@@ -433,9 +433,11 @@ _MONTH_AFTER = re.compile(
 # around the number. A clock time alone may be a duration ("a run time of
 # 2:30" is 2 hours 30 minutes): only a preposition of time before it or am or
 # pm after it makes it a time of day.
-_CLOCK_BEFORE = re.compile(r"(?:at|by|from|until|till|to|before|after|since)[\ \u00a0]\d{1,2}:\Z")
+#: The prepositions of time before a time of day (``at 8:30``), as a regex alternation.
+TIME_PREPOSITIONS = "at|by|from|until|till|to|before|after|since"
+_CLOCK_BEFORE = re.compile(rf"(?:{TIME_PREPOSITIONS})[\ \u00a0]\d{{1,2}}:\Z")
 _CLOCK_AFTER = re.compile(r":\d\d(?!\d)")
-_AT_TIME_BEFORE = re.compile(r"(?:at|by|from|until|till|to|before|after|since)[\ \u00a0]\Z")
+_AT_TIME_BEFORE = re.compile(rf"(?:{TIME_PREPOSITIONS})[\ \u00a0]\Z")
 _AM_PM_AFTER = re.compile(r":\d\d[\ \u00a0\u202f]?[aApP]\.?[mM]\.?(?![^\W\d_])")
 _MINUTES_AM_PM = re.compile(r"[\ \u00a0\u202f]?[aApP]\.?[mM]\.?(?![^\W\d_])")
 _DECADE = re.compile(r"s(?![^\W\d_])")
@@ -491,7 +493,7 @@ _CLOSE = frozenset(
 )
 
 
-def binding_of(text: str, start: int, end: int) -> str | None:
+def binding_of(text: str, start: int, end: int, *, plurals: bool = True) -> str | None:
     """
     Return what the number at ``text[start:end]`` is bound to: a unit, a reference, people.
 
@@ -505,6 +507,10 @@ def binding_of(text: str, start: int, end: int) -> str | None:
         text: Any text.
         start: The number's start (its currency symbol, if any).
         end: The number's end (after its scale word, if any).
+        plurals: Read a plural noun after it (the chunks' reading). An
+            answer's number is read without: a chunk's unit then still makes
+            it foreign only if its people words say so, and the lookup of
+            every number a plural follows is not paid.
 
     Returns:
         A canonical unit name, possibly prefixed with ``"?"``; ``"#people"``;
@@ -536,7 +542,12 @@ def binding_of(text: str, start: int, end: int) -> str | None:
         return REFERENCE
     if _in_date_or_time(text, start, end, before):
         return REFERENCE
-    if text[end : end + 1] in _SPACES and _counts_a_plural(text, end):
+    if (
+        plurals
+        and text[end : end + 1] in _SPACES
+        and "a" <= text[end + 1 : end + 2] <= "z"  # a small letter starts the word
+        and _counts_a_plural(text, end)
+    ):
         return PEOPLE
     return None
 
