@@ -532,6 +532,7 @@ class TestDecades:
             ("He is in his 80s.", "He is 85 years old.", PASSES),
             ("He is in his eighties.", "He is 75 years old.", fg001("eighties")),
             ("He is in his eighties.", "He is in his 80s.", PASSES),
+            ("It happened in the 10s.", "It took 15 days.", fg001("10s")),  # ages from 20
             # "ties" inside other words names no decade.
             ("The parties and activities grew.", "Nothing here.", PASSES),
         ],

@@ -997,9 +997,14 @@ class BoundGroundingCheck:
             return False
         tens %= 10
         indexes = [index for index in (self._chunks, self._question) if index is not None]
-        if decade[0] == "dec2" and any(
-            index.numbers.has_number_between(Decimal(tens * 10), Decimal(tens * 10 + 9))
-            for index in indexes
+        # Ages from the twenties: "in her teens" is how the 10s of an age are said.
+        if (
+            decade[0] == "dec2"
+            and tens >= 2
+            and any(
+                index.numbers.has_number_between(Decimal(tens * 10), Decimal(tens * 10 + 9))
+                for index in indexes
+            )
         ):
             return True
         pattern = _DECADE_SEARCHES.get(tens)
