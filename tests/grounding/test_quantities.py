@@ -202,6 +202,29 @@ class TestUnitsOfOneDimension:
     def test_minor_and_major_units(self, answer: str, chunk: str, expected: object) -> None:
         assert flagged(chunk, answer) == expected
 
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            # A chunk's quantity in another unit of the dimension, converted.
+            ("It was 100 °C.", "It was 373 K.", PASSES),
+            ("It was 100 °C.", "It was 363 K.", fg001("100")),
+            ("It walked 100 km.", "It walked 62 miles.", PASSES),
+            ("It walked 100 km.", "It walked 60 miles.", fg001("100")),
+            ("Bake at 177 °C.", "Bake at 350 °F.", PASSES),
+            ("Bake at 200 °C.", "Bake at 350 °F.", fg001("200")),
+            ("It took 90 minutes.", "It took 1.5 hours.", PASSES),
+            ("It lasted 1 year.", "It lasted 12 months.", PASSES),
+            ("It lasted 2 years.", "It lasted 12 months.", fg001("2")),  # not within a unit
+            ("It weighs 0.5 kg.", "It weighs 1 lb.", PASSES),  # 0.45 kg, to one decimal
+            ("It weighs 0.50 kg.", "It weighs 1 lb.", fg001("0.50")),  # not to two
+            # No money, no degrees without a scale.
+            ("It costs 5 euros.", "It costs $5.", fg001("5")),
+            ("Bake at 177 °C.", "Bake at 350 degrees.", fg001("177")),
+        ],
+    )
+    def test_converted_from_another_unit(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
 
 class TestPercentsAndRatios:
     """``45%`` is the ratio 0.45; ``33%`` is one third rounded to the percent."""

@@ -90,6 +90,7 @@ from relapse.grounding._values.units import (
     AMBIGUOUS,
     PERCENT_SIGNS,
     PERCENT_WORDS,
+    UNITS,
     binding_of,
     convert,
     unit_after,
@@ -832,7 +833,55 @@ class BoundGroundingCheck:
             (claim.plain and _not_a_claim(answer, claim))
             or _correct_conversion(answer, claim)
             or self._in_other_money_unit(answer, claim)
+            or self._in_another_unit(answer, claim)
         )
+
+    def _in_another_unit(self, answer: str, claim: Claim) -> bool:
+        """
+        Tell whether the texts state a quantity in another unit that the answer's converts.
+
+        ``100 °C`` is a chunk's ``373 K``, ``100 km`` its ``62 miles``, ``90
+        minutes`` its ``1.5 hours``: a number the chunks write with another
+        unit of the same dimension whose conversion to the answer's unit is
+        within :data:`CONVERSION_TOLERANCE` of it (or half a unit of its last
+        decimal). Currencies are
+        not converted, nor degrees whose scale is not said; the chunks'
+        numbers below zero are not looked for.
+        """
+        key = claim.key
+        if key is None or key[0] != "n" or not claim.plain:
+            return False
+        target = unit_after(answer, claim.end)
+        unit = UNITS.get(target) if target is not None else None
+        value = key_decimal(key)
+        if unit is None or not unit.factor or value is None:
+            return False
+        stated = float(value)
+        # The answer rounds the converted value: to half a unit of its last
+        # written decimal ("0.0500" has four), or within the tolerance's share
+        # of it (not a unit: "2 years" is no "12 months").
+        places = -claim.precision if claim.precision < 0 else 0
+        rounding = 0.5 * 10.0**-places if places else 0.0
+        tolerance = max(rounding, CONVERSION_TOLERANCE * stated)
+        indexes = [index for index in (self._chunks, self._question) if index is not None]
+        for other in _CONVERTIBLE[unit.dimension]:
+            if other == unit.name:
+                continue
+            low = convert(stated - tolerance, unit.name, other)
+            high = convert(stated + tolerance, unit.name, other)
+            if low is None or high is None or high < 0:
+                continue
+            low = max(low, 0.0)  # the chunks' numbers below zero are not looked for
+            for index in indexes:
+                for number in index.numbers.numbers_between(
+                    Decimal(repr(low)), Decimal(repr(high))
+                ):
+                    if any(
+                        written is not None and written.removeprefix(AMBIGUOUS) == other
+                        for written in index.units.written(number)
+                    ):
+                        return True
+        return False
 
     def _in_other_money_unit(self, answer: str, claim: Claim) -> bool:
         """
@@ -1586,6 +1635,12 @@ CONVERSION_TOLERANCE = 0.03
 # The number (with its sign) that a parenthesised conversion follows.
 _CONVERTED = re.compile(r"[-\u2212]?\d[\d,]*(?:\.\d+)?")
 
+
+#: The units with a computed conversion, by dimension (``"length"``: km, m, mi...).
+_CONVERTIBLE: dict[str, tuple[str, ...]] = {}
+for _unit in UNITS.values():
+    if _unit.factor:
+        _CONVERTIBLE[_unit.dimension] = (*_CONVERTIBLE.get(_unit.dimension, ()), _unit.name)
 
 #: The money units a hundredth or a hundred times another's, by the answer's
 #: unit: the power of ten to the other's amount, and the other units. A cent

@@ -119,6 +119,32 @@ class NumberLine:
                 return True
         return False
 
+    def numbers_between(self, low: Decimal, high: Decimal) -> list[Key]:
+        """
+        Return the numbers the texts state in the closed interval ``[low, high]``.
+
+        The numbers :meth:`has_number_between` compares with, as keys: a
+        caller that must read more of them (their unit) than whether one is
+        there. For a few lookups: each key's value is computed on each call.
+
+        Args:
+            low: The lowest value accepted (at least 0).
+            high: The highest value accepted.
+
+        Returns:
+            The keys, by magnitude.
+        """
+        if not self.has_number_between(low, high):  # builds the lists, reads the texts
+            return []
+        assert self._magnitudes is not None
+        first, last = (low.adjusted() + 1 if low > 0 else 1), high.adjusted() + 1
+        return [
+            key
+            for magnitude in range(first, min(last, first + 2) + 1)
+            for key in self._magnitudes.get(magnitude, ())
+            if (value := key_decimal(key)) is not None and low <= value <= high
+        ]
+
     def _values_of(self, magnitude: int) -> list[Decimal]:
         """Return the stated numbers of one magnitude, as Decimals (converted once)."""
         values = self._decimals.get(magnitude)
