@@ -113,6 +113,8 @@ class TestBoundToTheSameOrNothing:
             (["The ticket is $30."], "The ticket is 30 dollars."),
             (["The farm keeps 30 cows."], "The farm keeps 30 animals."),  # counts, both
             (["It weighs 30 kgs."], "It weighs 30 kg."),  # a unit made plural
+            (["It lasted 30 mths."], "It lasted 30 months."),  # an abbreviation of the unit
+            (["It lasted 30 mos."], "It lasted 30 months."),
             (["Of the 30 was dropped."], MINUTES),  # a verb counts nothing
             (["A 30 bonus applies."], MINUTES),  # singular
         ],

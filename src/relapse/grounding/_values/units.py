@@ -162,7 +162,7 @@ _TABLE: tuple[tuple[str, str, float, float, tuple[str, ...]], ...] = (
     ("h", "time", 3600.0, 0.0, (r"h", r"hrs?", r"hours?")),
     ("day", "time", 86400.0, 0.0, (r"days?",)),
     ("week", "time", 604800.0, 0.0, (r"weeks?", r"wks?")),
-    ("month", "time", 2629800.0, 0.0, (r"months?",)),
+    ("month", "time", 2629800.0, 0.0, (r"months?", r"mths?", r"mos\.?")),
     ("year", "time", 31557600.0, 0.0, (r"years?", r"yrs?")),
     ("%", "percent", 0.0, 0.0, (f"[{PERCENT_SIGNS}]", PERCENT_WORDS)),
     ("$", "money", 0.0, 0.0, (r"dollars?", r"USD", r"US\s+dollars?")),
