@@ -235,6 +235,11 @@ class TestPercentsAndRatios:
             ("Turnout was 45%.", "Turnout was a share of 0.45.", PASSES),
             ("Turnout was 33%.", "One third voted.", PASSES),
             ("Turnout was 67%.", "Two thirds voted.", PASSES),
+            # A fraction stated by a chunk's percent in words.
+            ("Three fifths voted.", "Sixty percent voted.", PASSES),
+            ("Two thirds voted.", "Sixty-seven per cent voted.", PASSES),
+            ("Three fifths voted.", "Forty percent voted.", fg001("Three fifths")),
+            ("Three quarters voted.", "Seventy-five people voted.", fg001("Three quarters")),
             ("Turnout was 33.3%.", "One third voted.", PASSES),
             ("Turnout was 25%.", "A quarter voted.", PASSES),
             ("Turnout was 50%.", "Half of them voted.", PASSES),

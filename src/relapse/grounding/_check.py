@@ -75,7 +75,13 @@ from relapse.grounding._read.subjects import (
     subject,
     words_of,
 )
-from relapse.grounding._read.words import Value, ordinal_spellings, word_numbers
+from relapse.grounding._read.words import (
+    Value,
+    ordinal_spellings,
+    read_run,
+    run_start,
+    word_numbers,
+)
 from relapse.grounding._text import fold
 from relapse.grounding._values.keys import (
     Key,
@@ -284,6 +290,7 @@ class BoundGroundingCheck:
         "_config",
         "_copy_context",
         "_known_words",
+        "_percents_in_words",
         "_question",
         "_question_text",
     )
@@ -304,6 +311,9 @@ class BoundGroundingCheck:
         self._known_words: frozenset[str] | None = None
         # The folded question and chunks FG004's copy rule compares (built on first use).
         self._copy_context: tuple[str, FoldedChunks] | None = None
+        # The percents the chunks and the question write in words ("sixty
+        # percent"), read when a fraction first asks for them.
+        self._percents_in_words: frozenset[Value] | None = None
         # The sentence ends of the chunks the subject rule reads, by position
         # (each found on first use, once).
         self._chunk_sentences: dict[int, Sentences] = {}
@@ -1149,11 +1159,20 @@ class BoundGroundingCheck:
         value = key_value(key)
         if value is None:
             return False
-        return any(
+        percents = _percents_of(Fraction(value))
+        if any(
             self._has(percent, plain=False)
             and any("%" in index.units.written(percent) for index in indexes)
-            for percent in _percents_of(Fraction(value))
-        )
+            for percent in percents
+        ):
+            return True
+        # "three fifths" of a chunk's "sixty percent".
+        in_words = self._percents_in_words
+        if in_words is None:
+            in_words = self._percents_in_words = frozenset(
+                value for index in indexes for value in percents_in_words(index.joined)
+            )
+        return any(key_value(percent) in in_words for percent in percents)
 
     def _states_fraction(self, fraction: Fraction) -> bool:
         """Tell whether the texts state ``fraction`` as a fraction: in words, or ``n/d``."""
@@ -1761,6 +1780,41 @@ def _rounds_to_percent(fraction: Fraction, percent: Fraction, exponent: int) -> 
     if _ends(exact):
         return exact == percent
     return abs(exact - percent) * 2 <= Fraction(10) ** exponent
+
+
+# A percent's word after a number in words: " percent", " per cent", " pct".
+_PERCENT_WORD_AFTER = re.compile(rf"[\ \u00a0](?:{PERCENT_WORDS})(?![^\W\d_])")
+# The word right before it.
+_LAST_WORD = re.compile(r"[^\W\d_]+\Z")
+#: Characters a run of number words before a percent word is read back at most.
+PERCENT_RUN_WINDOW = 120
+
+
+def percents_in_words(text: str) -> Iterator[Value]:
+    """
+    Yield the percents ``text`` writes in words: ``sixty percent`` gives 60.
+
+    Each percent word after a number word ends a run of number words, read
+    whole as the answer's words are (``sixty-six point seven percent``).
+
+    Args:
+        text: A chunk text, or the chunks joined.
+
+    Yields:
+        The value of each percent written so.
+    """
+    for match in _PERCENT_WORD_AFTER.finditer(text):
+        end = match.start()
+        word = _LAST_WORD.search(text, max(0, end - 40), end)
+        if word is None:
+            continue
+        start = run_start(text, word.start(), PERCENT_RUN_WINDOW)
+        if start is None:
+            continue
+        numbers, _ = read_run(text, start, end)
+        for number in numbers:
+            if number.end == end:
+                yield number.value
 
 
 def _percents_of(fraction: Fraction) -> list[Key]:
