@@ -213,6 +213,13 @@ class TestEveryProvidedKeyHasItsEvidence:
     # Found by this test: a power of ten before "pm" was read as an hour (1 pm).
     @example(text="1e6 pm")
     @example(text="2e5 am")
+    # Found by this test in the README run: a chunk's "0:0" states 00:00.
+    @example(text="0:0")
+    # The writings of other locales read as times and dates (issue 21).
+    @example(text="16:30-21:0")
+    @example(text="at 19h30")
+    @example(text="on 04.03.17, 4-Mar-17, 4. 3. 2017 and 2017. 03. 04.")
+    @example(text="on 2017.03.04 or 2017\u5e743\u67084\u65e5")
     def test_on_generated_texts(self, text: str) -> None:
         assert _unevidenced(text) == []
 

@@ -122,6 +122,17 @@ _SHORT_YEAR_RANGE = re.compile(
 # the one above only for texts holding another dash or space.
 _SHORT_YEAR_RANGE_ASCII = re.compile(r"-(?:(?<=\d{4}-)|(?<=\d{4} -)) ?\d{2}(?!\d)")
 _OTHER_DASH_OR_SPACE = re.compile(f"[\u2010-\u2015\u2212{SPACES[1:]}]")
+# Writings of other locales the scanner reads as times or dates, whose
+# digests show neither the time's nor the date's evidence: one digit of
+# minutes ("21:0"), "19h30", a two-digit year after dots or hyphens
+# ("04.03.17", "4-Mar-17"), spaced Central European dates ("4. 3. 2017"),
+# years first with points ("2017.03.04", "2017. 03. 04.") and CJK dates
+# ("2017年3月4日"). Rare in most texts: a chunk holding one is read up front.
+_LOCALE_TIME_OR_DATE = re.compile(
+    r"(?<![\d:])\d{1,2}:\d(?!\d)|\dh\d\d(?![^\W_])|\d[.-]\d{1,2}[.-]\d\d(?!\d)"
+    r"|\d-[A-Za-z]{3,9}\.?-\d\d|\d\.[\ \u00a0]\d{1,2}\.[\ \u00a0]\d\d"
+    r"|\d{4}\.[\ \u00a0]?\d{1,2}\.[\ \u00a0]?\d|\d\u5e74\d"
+)
 
 
 def _second_slash(text: str, start: int) -> bool:
@@ -205,6 +216,8 @@ def opaque_positions(text: str, encoded: bytes | None = None) -> Iterator[int]:
         _SHORT_YEAR_RANGE if _OTHER_DASH_OR_SPACE.search(others) else _SHORT_YEAR_RANGE_ASCII
     )
     for match in year_range.finditer(text):
+        yield match.start()
+    for match in _LOCALE_TIME_OR_DATE.finditer(text):
         yield match.start()
     for match in _ZERO_BEFORE_SCALE.finditer(text):
         letter = match.start() + 1
