@@ -122,17 +122,20 @@ _SHORT_YEAR_RANGE = re.compile(
 # the one above only for texts holding another dash or space.
 _SHORT_YEAR_RANGE_ASCII = re.compile(r"-(?:(?<=\d{4}-)|(?<=\d{4} -)) ?\d{2}(?!\d)")
 _OTHER_DASH_OR_SPACE = re.compile(f"[\u2010-\u2015\u2212{SPACES[1:]}]")
-# Writings of other locales the scanner reads as times or dates, whose
-# digests show neither the time's nor the date's evidence: one digit of
-# minutes ("21:0"), "19h30", a two-digit year after dots or hyphens
-# ("04.03.17", "4-Mar-17"), spaced Central European dates ("4. 3. 2017"),
-# years first with points ("2017.03.04", "2017. 03. 04.") and CJK dates
-# ("2017年3月4日"). Rare in most texts: a chunk holding one is read up front.
-_LOCALE_TIME_OR_DATE = re.compile(
-    r"(?<![\d:])\d{1,2}:\d(?!\d)|\dh\d\d(?![^\W_])|\d[.-]\d{1,2}[.-]\d\d(?!\d)"
-    r"|\d-[A-Za-z]{3,9}\.?-\d\d|\d\.[\ \u00a0]\d{1,2}\.[\ \u00a0]\d\d"
-    r"|\d{4}\.[\ \u00a0]?\d{1,2}\.[\ \u00a0]?\d|\d\u5e74\d"
+# Dates of other locales the scanner reads, whose digests do not show a
+# date's evidence: a two-digit year after dots or hyphens ("04.03.17",
+# "4-Mar-17"), spaced Central European dates ("4. 3. 2017", "2017. 03.
+# 04.") and CJK dates ("2017年3月4日"). Rare in most texts: a chunk holding
+# one is read up front. (A time's evidence shows "19h30" and "21:0".)
+# Each starts with its separator, a literal the engine finds in C, then looks
+# back for the digit before it.
+_LOCALE_DATE_POINT = re.compile(
+    r"\.(?<=[0-9]\.)(?:[0-9]{1,2}\.[0-9][0-9](?![0-9])|[\ \u00a0][0-9]{1,2}\.[\ \u00a0][0-9][0-9])"
 )
+_LOCALE_DATE_HYPHEN = re.compile(
+    r"-(?<=[0-9]-)(?:[0-9]{1,2}-[0-9][0-9](?![0-9])|[A-Za-z]{3,9}\.?-[0-9][0-9])"
+)
+_CJK_DATE = re.compile(r"\u5e74(?<=[0-9]\u5e74)[0-9]")
 
 
 def _second_slash(text: str, start: int) -> bool:
@@ -217,8 +220,12 @@ def opaque_positions(text: str, encoded: bytes | None = None) -> Iterator[int]:
     )
     for match in year_range.finditer(text):
         yield match.start()
-    for match in _LOCALE_TIME_OR_DATE.finditer(text):
-        yield match.start()
+    for pattern in (_LOCALE_DATE_POINT, _LOCALE_DATE_HYPHEN):
+        for match in pattern.finditer(text):
+            yield match.start()
+    if "\u5e74" in others:
+        for match in _CJK_DATE.finditer(text):
+            yield match.start()
     for match in _ZERO_BEFORE_SCALE.finditer(text):
         letter = match.start() + 1
         start = letter - 1
@@ -387,6 +394,10 @@ def _time_evidence(minutes: object) -> tuple[Alternative, ...] | None:
     if not minute:
         suffix = "am" if hour < 12 else "pm"
         alternatives.append((f"{twelve}{suffix}".encode("ascii"),))
+    # "19h30" keeps its letter; "21:0", one digit of minutes, digests to "210".
+    alternatives.extend((f"{clock}h{minute:02d}".encode("ascii"),) for clock in (twelve, hour))
+    if minute < 10:
+        alternatives.extend((f"{clock}{minute}".encode("ascii"),) for clock in (twelve, hour))
     return tuple(alternatives)
 
 
