@@ -215,6 +215,7 @@ class TestEveryProvidedKeyHasItsEvidence:
     @example(text="2e5 am")
     # Found by this test in the README run: a chunk's "0:0" states 00:00.
     @example(text="0:0")
+    @example(text=":0:0")  # and the second README run: its first colon starts no time
     # The writings of other locales read as times and dates (issue 21).
     @example(text="16:30-21:0")
     @example(text="at 19h30")
