@@ -111,10 +111,7 @@ class NumberLine:
             self._magnitudes = magnitudes
         if high < low or high < 0:
             return False
-        first, last = (low.adjusted() + 1 if low > 0 else 1), high.adjusted() + 1
-        if high == 0:
-            last = 1  # zero, the only number at or below 0, has magnitude 1
-        for magnitude in range(first, min(last, first + 2) + 1):
+        for magnitude in _magnitudes_between(low, high):
             if any(low <= value <= high for value in self._values_of(magnitude)):
                 return True
         return False
@@ -137,10 +134,9 @@ class NumberLine:
         if not self.has_number_between(low, high):  # builds the lists, reads the texts
             return []
         assert self._magnitudes is not None
-        first, last = (low.adjusted() + 1 if low > 0 else 1), high.adjusted() + 1
         return [
             key
-            for magnitude in range(first, min(last, first + 2) + 1)
+            for magnitude in _magnitudes_between(low, high)
             for key in self._magnitudes.get(magnitude, ())
             if (value := key_decimal(key)) is not None and low <= value <= high
         ]
@@ -154,6 +150,14 @@ class NumberLine:
             values = [value for value in converted if value is not None]
             self._decimals[magnitude] = values
         return values
+
+
+def _magnitudes_between(low: Decimal, high: Decimal) -> range:
+    """The magnitudes (:func:`magnitude_of`) of the numbers in ``[low, high]``, three at most."""
+    first, last = (low.adjusted() + 1 if low > 0 else 1), high.adjusted() + 1
+    if high == 0:
+        last = 1  # zero, the only number at or below 0, has magnitude 1
+    return range(first, min(last, first + 2) + 1)
 
 
 def magnitude_of(number: Key) -> int:
