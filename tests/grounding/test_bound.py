@@ -135,6 +135,66 @@ class TestBoundToTheSameOrNothing:
         ]
 
 
+class TestWordsWithNoPluralS:
+    """
+    Currencies named in words, the stone, and count nouns whose plural has no ``s``.
+
+    Each binds a chunk's number as a unit or a plural noun does: ``50 yuan``
+    is no ``50 cents``, ``12 stone`` no ``12 kg``, ``50 head of cattle`` no
+    ``50 litres``. Offsets: ``It cost `` and ``A fare of `` are 8 and 10
+    characters, ``He weighed `` 11, ``The ranch makes `` 16, ``It holds `` 9,
+    ``It costs `` 9, ``It took `` 8.
+    """
+
+    @pytest.mark.parametrize(
+        ("chunk", "answer", "span", "offsets"),
+        [
+            ("It cost 50 yuan.", "It cost 50 cents.", "50", (8, 10)),
+            ("It cost 50 renminbi.", "It cost 50 euros.", "50", (8, 10)),
+            ("A fare of 50 baht.", "A fare of $50.", "$50", (10, 13)),
+            ("It costs 200 kronor.", "It costs 200 euros.", "200", (9, 12)),
+            ("It costs 200 rand.", "It costs 200 euros.", "200", (9, 12)),
+            ("It costs 200 euros.", "It costs 200 rand.", "200", (9, 12)),
+            ("It costs 200 francs.", "It costs 200 shekels.", "200", (9, 12)),
+            ("He weighed 12 stone.", "He weighed 12 kg.", "12", (11, 13)),
+            (
+                "The ranch keeps 50 head of cattle.",
+                "The ranch makes 50 litres a day.",
+                "50",
+                (16, 18),
+            ),
+            ("The farm keeps 40 sheep.", "It holds 40 kg.", "40", (9, 11)),
+            ("The 30 fish were sold.", "It took 30 minutes.", "30", (8, 10)),
+        ],
+    )
+    def test_another_quantity_is_not_supported(
+        self, chunk: str, answer: str, span: str, offsets: tuple[int, int]
+    ) -> None:
+        assert answer[offsets[0] : offsets[1]] == span
+        assert (("FG001", (span,), (offsets,)),) == findings([chunk], answer)
+
+    @pytest.mark.parametrize(
+        ("chunk", "answer"),
+        [
+            ("It cost 50 yuan.", "It cost 50 yuan."),
+            ("It cost 50 Yuan.", "It cost 50 yuan."),
+            ("It cost 50 yuan.", "It cost 50 CNY."),
+            # The sign is written for the yuan as well as the yen.
+            ("It cost ¥50.", "It cost 50 yuan."),
+            ("It cost 50 yuan.", "It cost ¥50."),
+            ("It costs 200 kr.", "It costs 200 kronor."),
+            ("He weighed 12 stone.", "He weighed 12 stone."),
+            # 12 stone is 76.2 kg (pint: 12 * 6.35029318).
+            ("He weighed 12 stone.", "He weighed 76 kg."),
+            ("The ranch keeps 50 head of cattle.", "The ranch keeps 50 cattle."),
+            ("The 30 fish were sold.", "They sold 30 fish."),
+            ("The 30 fish were sold.", "They sold 30 of them."),  # bare in the answer
+        ],
+    )
+    def test_the_same_quantity_is_supported(self, chunk: str, answer: str) -> None:
+        assert () == findings([chunk], answer)
+
+
 class TestBindings:
     @pytest.mark.parametrize(
         ("text", "binding"),

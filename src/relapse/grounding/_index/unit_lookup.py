@@ -222,8 +222,10 @@ def _units_until_agreeing(texts: Iterable[str], key: Key, unit: str) -> Iterator
 
 #: Units one writing of a number may mean either of: degrees whose scale is
 #: not said are Celsius or Fahrenheit (not kelvin, which is not written in
-#: degrees).
-SAME_READINGS = frozenset({frozenset({DEGREES, "°C"}), frozenset({DEGREES, "°F"})})
+#: degrees); the sign ``¥`` is written for the yuan as well as the yen.
+SAME_READINGS = frozenset(
+    {frozenset({DEGREES, "°C"}), frozenset({DEGREES, "°F"}), frozenset({"¥", "yuan"})}
+)
 
 
 def _agrees(written: str | None, unit: str) -> bool:

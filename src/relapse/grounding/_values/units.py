@@ -156,6 +156,8 @@ _TABLE: tuple[tuple[str, str, float, float, tuple[str, ...]], ...] = (
     ("ton", "mass", 0.0, 0.0, (r"tons?",)),
     ("lb", "mass", 0.45359237, 0.0, (r"lbs?", r"pounds?")),
     ("oz", "mass", 0.028349523125, 0.0, (r"oz", r"ounces?")),
+    # The stone of 14 pounds has no plural: "he weighed 12 stone".
+    ("st", "mass", 6.35029318, 0.0, (r"stone",)),
     ("ms", "time", 1e-3, 0.0, (r"ms", r"millisec(?:ond)?s?")),
     ("s", "time", 1.0, 0.0, (r"secs?", r"seconds?")),
     ("min", "time", 60.0, 0.0, (r"mins?", r"minutes?")),
@@ -181,6 +183,21 @@ _TABLE: tuple[tuple[str, str, float, float, tuple[str, ...]], ...] = (
     ("£", "money", 0.0, 0.0, (r"GBP", r"pounds?\s+sterling")),
     ("¥", "money", 0.0, 0.0, (r"yen", r"JPY")),
     ("₹", "money", 0.0, 0.0, (r"rupees?", r"INR")),
+    # Currencies named in words, some with no plural "s" ("50 yuan", "200
+    # kronor"), each a unit of its own: 50 yuan is no $50 nor 50 cents. A
+    # "¥" may be yuan as well as yen (SAME_READINGS). Not "won" and "real"
+    # (English words), nor "peso" (written with "$" too).
+    ("yuan", "money", 0.0, 0.0, (r"yuan", r"renminbi", r"RMB", r"CNY")),
+    ("baht", "money", 0.0, 0.0, (r"baht", r"THB")),
+    ("rand", "money", 0.0, 0.0, (r"rand", r"ZAR")),
+    ("kr", "money", 0.0, 0.0, (r"kron(?:a|or|e|er|ur)", r"kr\.?", r"SEK", r"NOK", r"DKK", r"ISK")),
+    ("franc", "money", 0.0, 0.0, (r"francs?", r"CHF")),
+    ("ruble", "money", 0.0, 0.0, (r"r(?:o?u)bles?", r"RUB")),
+    ("real", "money", 0.0, 0.0, (r"reais", r"BRL")),
+    ("lira", "money", 0.0, 0.0, (r"lir[ae]",)),
+    ("shekel", "money", 0.0, 0.0, (r"shekels?", r"ILS", r"NIS")),
+    ("zloty", "money", 0.0, 0.0, (r"zlot(?:ys?|ych|e)", r"PLN")),
+    ("won", "money", 0.0, 0.0, (r"KRW",)),
 )
 # Concentrations and rates written with a slash: "0-1 ng/mL", "5 mg/dL", "3 mmol/L".
 _GENERIC = r"(?:[nµμumk]?(?:g|mol|[lL]|IU|U))/(?:[nµμumdk]?[lLgm][23]?|min|h|day)"
@@ -462,6 +479,12 @@ _PEOPLE_AFTER = re.compile(
 # not in "ss", "us" or "is" ("glass", "bonus", "basis" are singular). Read
 # only where nothing else binds the number.
 _PLURAL_AFTER = re.compile(r"[\ \u00a0]([a-z]{2,}(?<![siu])s)(?![^\W_])")
+# Count nouns whose plural has no "s" ("50 head of cattle", "40 sheep", "30
+# fish", "12 aircraft"): they count what they name, as a plural does.
+_UNMARKED_PLURAL_AFTER = re.compile(
+    r"[\ \u00a0](?:head|sheep|deer|fish|cattle|livestock|poultry|aircraft|spacecraft"
+    r"|offspring|swine|bison|moose|salmon|trout|mice|geese|oxen|teeth)(?![^\W_])"
+)
 # Words of that shape that count nothing: verbs, pronouns and adverbs after
 # a number ("of the 50 was", "Figure 3 shows", "30 always").
 # fmt: off
@@ -586,7 +609,7 @@ def _counts_a_plural(text: str, end: int) -> bool:
     """
     plural = _PLURAL_AFTER.match(text, end)
     if plural is None:
-        return False
+        return _UNMARKED_PLURAL_AFTER.match(text, end) is not None
     word = plural.group(1)
     return word not in _NOT_PLURAL and _MAY_BE_UNIT_AFTER.fullmatch(word[:-1]) is None
 
