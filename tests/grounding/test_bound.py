@@ -248,7 +248,7 @@ class TestBindings:
             ("%", SCALE, True),  # "62 million" is no 62%
             ("$", SCALE, False),  # "$3.8 billion" still grounds a bare "$3.8"
             ("min", SCALE, False),
-            (PEOPLE, SCALE, False),
+            (PEOPLE, SCALE, True),  # "62 million users" is no 62 users
             (PEOPLE, "day", True),
             (PEOPLE, PEOPLE, False),
         ],
@@ -510,6 +510,39 @@ class TestScaleWordsBindAsTheScannerReadsThem:
         # 62 of "62 mln" counts millions: no 62% (as of "62 million").
         chunk = f"Sales reached 62 {written} units."
         assert failing_spans(chunk, "Sales grew 62%.") == ("62%",)
+
+    @pytest.mark.parametrize(
+        "chunk",
+        [
+            "The app has 62 million users.",
+            "The app has 62 mln users.",
+            "The app has 62bn users.",
+            # Letters glued where the scanner reads them as the scale.
+            "The app has 62m users.",
+            "The app has 62M users.",
+            "The app has 62.0M users.",
+        ],
+    )
+    def test_a_mantissa_is_no_count_of_people(self, chunk: str) -> None:
+        # 62 of "62 million users" counts millions of users: no 62 users.
+        assert failing_spans(chunk, "The app has 62 users.") == ("62",)
+
+    @pytest.mark.parametrize(
+        ("chunk", "answer"),
+        [
+            ("The app has 62m users.", "The app has 62 million users."),
+            ("The app has 62M users.", "The app has 62 million users."),
+            ("The app has 62 million users.", "The app has 62 million users."),
+            # One occurrence of 62 counts users.
+            ("The app has 62 users and 62 million downloads.", "The app has 62 users."),
+            # A small m before no people or unit word is the metre, not the scale.
+            ("It ran the 62m dash with 40 users.", "It had 62 users."),
+            # A bare mantissa is still grounded, as before.
+            ("Revenue was $3.8 billion.", "Revenue was 3.8."),
+        ],
+    )
+    def test_a_count_of_people_is_supported(self, chunk: str, answer: str) -> None:
+        assert failing_spans(chunk, answer) == ()
 
     def test_the_unit_after_an_abbreviated_scale(self) -> None:
         # 5 mln tonnes is 5 million t: 5 million kg is another mass.

@@ -23,7 +23,7 @@ import functools
 import re
 from collections.abc import Iterable, Iterator
 
-from relapse.grounding._read.numbers import MINUS_SIGNS, is_sign, sign_word
+from relapse.grounding._read.numbers import MINUS_SIGNS, glued_scale, is_sign, sign_word
 from relapse.grounding._text import spellings, trie_pattern
 from relapse.grounding._values.keys import (
     CURRENCY_SYMBOLS,
@@ -37,8 +37,10 @@ from relapse.grounding._values.keys import (
 from relapse.grounding._values.units import (
     AMBIGUOUS,
     DEGREES,
+    PEOPLE,
     SCALE,
     binding_of,
+    currency_before,
     foreign,
     kind_of,
 )
@@ -56,9 +58,12 @@ AGREE, CONFLICT, FOREIGN, UNRELATED = "agree", "conflict", "foreign", "unrelated
 _NUMBER_AT = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
 # The scale words the scanner reads, as it reads them.
 _SCALE_AFTER = re.compile(rf"[ \u00a0-]?({trie_pattern(spellings(SCALE_WORDS))})(?![^\W\d_])")
+# Letters glued to a number, which may be its scale ("5k", "3M users").
+_GLUED_LETTERS = re.compile(r"[^\W\d_]+")
 
-#: The one binding a mantissa before a scale word (:data:`SCALE`) is foreign to.
-SCALED_AGAINST = "%"
+#: The bindings a mantissa before a scale word (:data:`SCALE`) is foreign to:
+#: a percent (``62 million`` is no ``62%``) and people (nor ``62 users``).
+SCALED_AGAINST = frozenset({"%", PEOPLE})
 
 #: Longest writing of a number looked for.
 MAX_WRITTEN_DIGITS = 40
@@ -139,8 +144,19 @@ def _read(text: str, number: re.Match[str]) -> tuple[Key, str | None, Key | None
     mantissa: Key | None = None
     start = number.start()
     signed = _signed(text, start)
+    if scale is None:
+        # Letters glued: the scale where the scanner reads one ("62m users").
+        glued = _GLUED_LETTERS.match(text, end)
+        if glued is not None and glued_scale(
+            text,
+            glued.end(),
+            glued.group(),
+            decimals=bool(fraction),
+            currency=currency_before(text, start) is not None,
+        ):
+            scale = glued
     if scale is not None:
-        exponent = SCALE_EXPONENTS[scale.group(1).lower()]
+        exponent = SCALE_EXPONENTS[scale.group().lstrip(" \u00a0-").lower()]
         end = scale.end()
         mantissa = number_key(integer, fraction, 0)
         if signed:
@@ -212,7 +228,7 @@ def search_verdict(texts: Iterable[str], key: Key, unit: str) -> str:
 
 def _units_until_agreeing(texts: Iterable[str], key: Key, unit: str) -> Iterator[str | None]:
     """Yield the bindings of ``key``'s occurrences, up to the first that agrees with ``unit``."""
-    scaled = unit == SCALED_AGAINST
+    scaled = unit in SCALED_AGAINST
     for text in texts:
         for _, written_unit in _read_occurrences(text, key, scaled):
             yield written_unit
@@ -295,10 +311,11 @@ def verdict_of(units: frozenset[str | None], unit: str) -> str:
     Return :func:`search_verdict`'s verdict from a number's units (:func:`units_by_number`).
 
     A mantissa before a scale word (:data:`SCALE`) counts against a percent
-    only: ``62 million`` is no ``62%``, but still grounds a bare ``62`` and
-    the ``$3.8`` of ``$3.8 billion``, as before.
+    and people only: ``62 million`` is no ``62%`` and ``62 million users`` no
+    ``62 users``, but it still grounds a bare ``62`` and the ``$3.8`` of
+    ``$3.8 billion``, as before.
     """
-    if unit != SCALED_AGAINST:
+    if unit not in SCALED_AGAINST:
         units = units - {SCALE}
     if any(_agrees(written, unit) for written in units):
         return AGREE

@@ -607,20 +607,8 @@ def read_number(text: str, match: re.Match[str], start: int, look_back: bool = T
             ordinal = True
         elif lowered == "s":
             decade = True
-        elif lowered in SCALE_EXPONENTS and (
-            # A capital M or B glued to the number is a million or a billion
-            # where it counts ("8.4M residents", "3M users", "3B units"):
-            # after decimals, or before a plural word; "5M HCl" (molar),
-            # "100M sprint", "10M resistor", "Form 3B" are not. A small m is
-            # a metre but before people or a unit ("62m users", "5m tonnes";
-            # not "400m hurdles").
-            lowered not in CURRENCY_ONLY_SCALES
-            or currency is not None
-            or (
-                suffix in ("M", "B")
-                and (fraction_raw is not None or _COUNTED_AFTER.match(text, end))
-            )
-            or (suffix == "m" and people_or_unit_after(text, end))
+        elif glued_scale(
+            text, end, suffix, decimals=fraction_raw is not None, currency=currency is not None
         ):
             exponent += SCALE_EXPONENTS[lowered]
         elif lowered in _PERCENT_WORDS:
@@ -749,6 +737,36 @@ def number_parts(integer: str, fraction: str, exponent: int, space_grouped: str)
 
 
 _cached_number_parts = functools.lru_cache(maxsize=4096)(number_parts)
+
+
+def glued_scale(text: str, end: int, suffix: str, *, decimals: bool, currency: bool) -> bool:
+    """
+    Tell whether letters glued to a number are its scale (``5k``, ``$3m``, ``3M users``).
+
+    A capital M or B glued to the number is a million or a billion where it
+    counts (``8.4M residents``, ``3M users``, ``3B units``): after decimals,
+    or before a plural word; ``5M HCl`` (molar), ``100M sprint``, ``10M
+    resistor``, ``Form 3B`` are not. A small m is a metre but before people
+    or a unit (``62m users``, ``5m tonnes``; not ``400m hurdles``). After a
+    currency symbol every scale letter is the scale (``$3m``, ``£2bn``).
+
+    Args:
+        text: The text.
+        end: Where the letters end.
+        suffix: The letters, as written.
+        decimals: The number has decimals (``8.4M``).
+        currency: A currency symbol is written before it.
+
+    Returns:
+        True when the letters multiply the number by their scale.
+    """
+    lowered = suffix.lower()
+    return lowered in SCALE_EXPONENTS and (
+        lowered not in CURRENCY_ONLY_SCALES
+        or currency
+        or (suffix in ("M", "B") and (decimals or _COUNTED_AFTER.match(text, end) is not None))
+        or (suffix == "m" and people_or_unit_after(text, end))
+    )
 
 
 def currency_start(text: str, start: int) -> int | None:

@@ -674,7 +674,7 @@ def foreign(unit: str, binding: str | None) -> bool:
     foreign: a number bound to nothing, to the same unit, to an ambiguous
     spelling, or to a kind close to the answer's (:data:`_CLOSE`); people
     against a percent (``30 of 100 people`` is ``30%``); and a mantissa before
-    a scale word (:data:`SCALE`) against anything but a percent.
+    a scale word (:data:`SCALE`) against anything but a percent or people.
 
     Args:
         unit: The answer's binding of the number (a unit name, ``"#people"``).
@@ -688,8 +688,8 @@ def foreign(unit: str, binding: str | None) -> bool:
     if binding == REFERENCE:
         return True
     if binding == SCALE:
-        # "62 million" counts millions of something: no 62%.
-        return kind_of(unit) == "percent"
+        # "62 million" counts millions of something: no 62%, nor 62 people.
+        return unit == PEOPLE or kind_of(unit) == "percent"
     mine, theirs = kind_of(unit), kind_of(binding)
     if mine is None or theirs is None:
         # People against a unit: foreign unless the unit is a percent.
