@@ -271,6 +271,25 @@ class TestNum2WordsEnglish:
         assert _ok(chunk, f"There were {number} of them."), chunk
         assert not _ok(chunk, f"There were {number + 1} of them."), chunk
 
+    @settings(max_examples=WORDS_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(hundredths=st.integers(1, 99_999).filter(lambda n: n % 100))
+    def test_decimals(self, hundredths: int) -> None:
+        """
+        num2words' decimals (``sixty-six point seven``, ``zero point zero five``), both ways.
+
+        Against the next value of the last written place (``66.8``), not grounded.
+        """
+        number = (Decimal(hundredths) / 100).normalize()
+        following = number + Decimal(1).scaleb(number.as_tuple().exponent)
+        assume(following not in (1, 2))  # 1.00 and 2.00 are trivial numbers, never claims
+        words = num2words(number)
+        assert "point" in words, words
+        answer, chunk = f"The ratio was {words}.", "The ratio was {}."
+        assert _ok(chunk.format(number), answer), answer
+        assert not _ok(chunk.format(following), answer), answer
+        assert _ok(answer, chunk.format(number)), answer
+        assert not _ok(answer, chunk.format(following)), answer
+
 
 # The check's canonical unit names, as pint spells them.
 _PINT_NAMES = {

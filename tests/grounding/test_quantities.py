@@ -163,6 +163,38 @@ class TestFractionsInWords:
         assert flagged(chunk, answer) == expected
 
 
+class TestDecimalsInWords:
+    """``point`` and a digit word or more after a whole number below a thousand, then a scale."""
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("Turnout was sixty-six point seven percent.", "Turnout was 66.7%.", PASSES),
+            (
+                "Turnout was sixty-six point eight percent.",
+                "Turnout was 66.7%.",
+                fg001("sixty-six point eight"),
+            ),
+            ("Turnout was 66.7%.", "Turnout was sixty-six point seven percent.", PASSES),
+            ("Turnout was 66.8%.", "Turnout was sixty-six point seven percent.", fg001("66.8%")),
+            ("It has one point two million people.", "It has 1.2 million people.", PASSES),
+            ("It has one point two million people.", "It has 1,200,000 people.", PASSES),
+            (
+                "It has one point three million people.",
+                "It has 1.2 million people.",
+                fg001("one point three million"),
+            ),
+            ("The ratio was two point oh five.", "The ratio was 2.05.", PASSES),
+            ("The ratio was two point zero five.", "The ratio was 2.05.", PASSES),
+            ("The ratio was two point five.", "The ratio was 2.05.", fg001("two point five")),
+            # "point" with no digit word after it is no decimal: "one" stays trivial.
+            ("At one point the team had 30 players.", "The team had 30 players.", PASSES),
+        ],
+    )
+    def test_decimals(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+
 class TestUnitsOfOneDimension:
     @pytest.mark.parametrize(
         ("answer", "chunk", "expected"),

@@ -119,6 +119,9 @@ REFUSAL_PHRASES: tuple[str, ...] = (
 #: Significant digits up to which a number written in digits is also looked
 #: up spelled out in the chunks.
 MAX_SPELLED_DIGITS = 3
+#: Decimal places up to which a decimal written in digits is also looked up
+#: spelled out, after ``point`` (``66.7``: ``sixty-six point seven``).
+DECIMAL_SPELLED_PLACES = 3
 #: Spans quoted in a finding's message, and characters kept of each.
 PREVIEW_SPANS = 5
 PREVIEW_CHARS = 60
@@ -1022,10 +1025,20 @@ class BoundGroundingCheck:
             return False
         spelled = answer[claim.start : claim.start + 1].isalpha()
         if not spelled and claim.code == FG001:
-            if len(str(key[1])) > MAX_SPELLED_DIGITS:
+            # A decimal's places are spelled one by one after "point": three
+            # more digits than a whole number's ("nine hundred point two five").
+            places = DECIMAL_SPELLED_PLACES if isinstance(value, Fraction) else 0
+            if len(str(key[1])) > MAX_SPELLED_DIGITS + places:
                 return False
             if isinstance(value, Fraction) and not _spelled_out_decimal(value):
                 return False
+            if (
+                isinstance(value, Fraction)
+                and value >= 1
+                and value - (value.numerator // value.denominator) not in _SPELLED_PARTS
+                and not self._chunks.words.spells_decimals()
+            ):
+                return False  # only "point" could spell it ("sixty-six point seven")
         return _Spelled(value) if self._chunks.words.has(value) else False
 
     def _time_named(self, pattern: re.Pattern[str]) -> bool:
@@ -1750,11 +1763,17 @@ def _spelled_out_decimal(value: Fraction) -> bool:
     """
     Tell whether a decimal written in digits is looked up in words too.
 
-    A ratio below one (``0.75``: ``three quarters``) or a whole and a half or
-    a quarter (``2.5``: ``two and a half``): prose spells out these, not
-    ``93.4``.
+    A ratio below one (``0.75``: ``three quarters``), a whole and a half or
+    a quarter (``2.5``: ``two and a half``), or a decimal below a thousand
+    of up to three places, which prose and transcripts spell with ``point``
+    (``66.7``: ``sixty-six point seven``; the words reader reads no
+    ``four thousand ... point three``).
     """
-    return value < 1 or value - (value.numerator // value.denominator) in _SPELLED_PARTS
+    return (
+        value < 1
+        or value - (value.numerator // value.denominator) in _SPELLED_PARTS
+        or (value < 1000 and 10**DECIMAL_SPELLED_PLACES % value.denominator == 0)
+    )
 
 
 def _ends(value: Fraction) -> bool:

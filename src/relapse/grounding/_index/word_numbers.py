@@ -11,6 +11,7 @@ twin is that full reading (``tests/grounding/test_quantities.py``,
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
@@ -28,12 +29,19 @@ from relapse.grounding._read.words import (
 if TYPE_CHECKING:
     from relapse.grounding._index.text_index import TextIndex
 
+# "point" as a decimal in words writes it ("sixty-six point seven"), a digit
+# word after it: searched in the texts' UTF-8 with ASCII letters lowered.
+_DIGIT_WORD_AFTER = re.compile(
+    rb"[ \t]+(?:zero|oh|nought|one|two|three|four|five|six|seven|eight|nine)(?![a-z0-9_])"
+)
+
 
 class WordNumbers:
     """The values the texts of an index spell out in words, read by head word on demand."""
 
     __slots__ = (
         "_cost",
+        "_decimals",
         "_heads_read",
         "_index",
         "_lowered_text",
@@ -58,6 +66,7 @@ class WordNumbers:
         self._heads_read: set[str] = set()
         self._cost = 0
         self._lowered_text: bytes | None = None
+        self._decimals: bool | None = None
         self._places: dict[Value, tuple[int, int]] | None = {} if index.records_places else None
 
     def has(self, value: Value) -> bool:
@@ -111,6 +120,35 @@ class WordNumbers:
         ordinal = bisect_right(starts, start) - 1
         return ordinal, start - starts[ordinal], end - starts[ordinal]
 
+    def spells_decimals(self) -> bool:
+        """
+        Tell whether the texts may spell a decimal with ``point`` (found on first use, once).
+
+        True when ``point``, in any case, as a word, has a digit word after it
+        (``point seven``, ``point oh five``): a necessary condition of every
+        decimal in words above one, which costs one search of the texts'
+        lowered UTF-8 (kept for :meth:`has`) where :meth:`has` would read
+        the runs of the whole part's common words.
+        """
+        if self._decimals is None:
+            lowered = self._lowered()
+            found = False
+            at = lowered.find(b"point")
+            while at >= 0 and not found:
+                found = not (at and lowered[at - 1 : at].isalnum()) and bool(
+                    _DIGIT_WORD_AFTER.match(lowered, at + 5)
+                )
+                at = lowered.find(b"point", at + 5)
+            self._decimals = found
+        return self._decimals
+
+    def _lowered(self) -> bytes:
+        """The texts' UTF-8 with ASCII letters lowered (``bytes.lower``; once)."""
+        lowered = self._lowered_text
+        if lowered is None:
+            lowered = self._lowered_text = self._index.encoded.lower()
+        return lowered
+
     def _read_head(self, head: str) -> None:
         """Read every run of number words that holds ``head`` (or all of them, past the budget)."""
         text = self._index.joined
@@ -139,9 +177,7 @@ class WordNumbers:
         that is not all ASCII. Each search starts after the last occurrence
         found.
         """
-        lowered = self._lowered_text
-        if lowered is None:
-            lowered = self._lowered_text = self._index.encoded.lower()
+        lowered = self._lowered()
         needle = head.encode("ascii")
         at = lowered.find(needle)
         if self._index.joined.isascii():

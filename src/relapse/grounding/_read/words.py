@@ -130,7 +130,12 @@ MAX_WORD_NUMBER = 400
 
 # Words that continue a number but never start one: the article inside
 # "half a million", "of" in "a quarter of a million", "oh" in "nineteen oh five".
-_INNER_WORDS = ("a", "an", "of", "oh")
+_INNER_WORDS = ("a", "an", "of", "oh", "point", "nought")
+
+# The digits after "point" in a decimal in words ("sixty-six point seven",
+# "one point two million", "two point oh five").
+_DECIMAL_DIGITS = {**{word: value for word, value in SMALL_WORDS.items() if value < 10}, "oh": 0}
+_DECIMAL_DIGITS["nought"] = 0
 
 
 def _first_word() -> str:
@@ -353,6 +358,10 @@ def _read(tokens: _Tokens, index: int) -> tuple[WordNumber | None, int]:
         return None, last + 1  # "billion" in "3 billion", "hundred-year": no number on its own
     following = last + 1
     if tokens.has(following):
+        if tokens[following].word == "point" and not tokens[following].sep:
+            decimal = _decimal(tokens, index, following, value, state)
+            if decimal is not None:
+                return decimal
         year = _year(tokens, index, last, state, value)
         if year is not None:
             return year
@@ -360,6 +369,53 @@ def _read(tokens: _Tokens, index: int) -> tuple[WordNumber | None, int]:
         if fraction is not None:
             return fraction
     return WordNumber(first, end, value, _precision(value)), following
+
+
+def _decimal(
+    tokens: _Tokens, index: int, point: int, whole: Value, state: _Cardinal
+) -> tuple[WordNumber, int] | None:
+    """
+    Read a decimal in words: ``sixty-six point seven``, ``one point two million``.
+
+    The whole part is a number below a thousand with no scale (``sixty-six``,
+    ``two hundred and five``), then ``point`` and one digit word or more
+    (``zero``/``oh``/``nought`` to ``nine``), then perhaps a scale word.
+
+    Args:
+        tokens: The run's words.
+        index: The whole part's first word.
+        point: The index of ``point``.
+        whole: The whole part's value.
+        state: The whole part as read.
+
+    Returns:
+        The number and the index after it, or None when no digit follows.
+    """
+    if state.last == "scale" or not isinstance(whole, int) or whole >= 1000:
+        return None
+    digits = ""
+    position = point + 1
+    while tokens.has(position) and not tokens[position].sep:
+        digit = _DECIMAL_DIGITS.get(tokens[position].word)
+        if digit is None:
+            break
+        digits += str(digit)
+        position += 1
+    if not digits:
+        return None
+    value: Value = whole + Fraction(int(digits), 10 ** len(digits))
+    precision = -len(digits)
+    if tokens.has(position) and not tokens[position].sep:
+        scale = _SCALE_WORDS.get(tokens[position].word)
+        if scale is not None:
+            # "one point two million": 1,200,000, its last digit the hundred thousands.
+            value *= scale
+            precision += len(str(scale)) - 1
+            position += 1
+    if isinstance(value, Fraction) and value.denominator == 1:
+        value = value.numerator
+    end = tokens[position - 1].end
+    return WordNumber(tokens[index].start, end, value, precision), position
 
 
 def _after_article(tokens: _Tokens, index: int) -> tuple[WordNumber | None, int]:
@@ -866,7 +922,9 @@ def head_words(value: Value) -> frozenset[str]:
     for a year the first word of its year form (``nineteen`` of ``nineteen
     forty-five``); multiples of twelve, ``dozen``; the fractions of a scale
     it may be, their denominators (``500000``: ``half``). For a fraction,
-    its denominator's words (``2/3``: ``third``, ``thirds``). The chunk side
+    its denominator's words (``2/3``: ``third``, ``thirds``), and for a
+    decimal its whole part's (``66.7``: ``sixty``, of ``sixty-six point
+    seven``; below one, ``point``). The chunk side
     searches these and reads whole only the runs of number words that hold one.
 
     Args:
@@ -877,7 +935,16 @@ def head_words(value: Value) -> frozenset[str]:
         The words, lower case; empty when no writing in words has the value.
     """
     if isinstance(value, Fraction) and value.denominator != 1:
-        return _denominator_words(value.denominator)
+        denominator = value.denominator
+        whole = value.numerator // denominator
+        if not whole or _DECIMAL_PLACES_POWER % denominator:
+            words = _denominator_words(denominator)  # "three quarters", "two thirds"
+            # Below one, also "zero point seven five" or "point seven five".
+            return words | {"point"} if not whole and denominator in _DECIMALS else words
+        # From one up, a decimal is written with its whole part: "sixty-six
+        # point seven", "two and a half" (and "five halves", its denominator).
+        of_whole = head_words(whole)
+        return of_whole | _denominator_words(denominator) if denominator in (2, 4) else of_whole
     whole = int(value)
     heads: set[str] = set()
     # An ordinal in one word that does not hold its cardinal ("third",
@@ -909,6 +976,13 @@ def head_words(value: Value) -> frozenset[str]:
         if denominator in _SCALED_DENOMINATORS and (whole < scale or mixed):
             heads |= _denominator_words(denominator)
     return frozenset(heads)
+
+
+# Every decimal fraction of up to 40 places divides it: a fraction whose
+# denominator does is a decimal a writing in words may give with "point".
+_DECIMAL_PLACES_POWER = 10**40
+# Denominators of decimals of up to three places below one, which "point" writes.
+_DECIMALS = frozenset(d for d in range(1, 1001) if 1000 % d == 0)
 
 
 @functools.lru_cache(maxsize=64)
