@@ -398,6 +398,41 @@ class TestSeparatorsAndOrdinals:
         assert flagged(chunk, answer) == expected
 
 
+class TestSmallOrdinalsAsRanks:
+    """
+    ``first`` to ``tenth`` after a word that is no function word: a rank the chunks may contradict.
+
+    It fails only where the chunks write other ordinals after the same word
+    and not its own (``docs/findings.md``, "Small ordinals").
+    """
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("She finished fourth.", "She finished 3rd.", fg001("fourth")),
+            ("She finished fourth.", "She finished third.", fg001("fourth")),
+            ("She finished second.", "She finished 3rd.", fg001("second")),
+            ("She finished first.", "She finished 2nd.", fg001("first")),
+            ("He came sixth in the race.", "He came 5th in the race.", fg001("sixth")),
+            ("She finished third.", "She finished 3rd.", PASSES),
+            ("She finished first.", "She finished 1st.", PASSES),
+            ("He came fifth in the race.", "He came 5th in the race.", PASSES),
+            ("The team ranked second.", "The team Ranked 2nd.", PASSES),
+            # Its own among others: another race, another year.
+            ("She finished fourth.", "She finished 3rd in 2019 and finished 4th in 2020.", PASSES),
+            # No ordinal after the same word: nothing to contradict.
+            ("She finished fourth.", "She ran well.", PASSES),
+            # After a function word, or opening a sentence: no rank.
+            ("It was the third time.", "It was the 4th time.", PASSES),
+            ("First, mix the flour.", "Mix the flour 2nd.", PASSES),
+            # Before a noun: another slide, not another statement of the same one.
+            ("Push the second slide along the first slide.", "Push along the first slide.", PASSES),
+        ],
+    )
+    def test_ranks(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+
 class TestOtherScripts:
     def test_cjk_corner_quotes_are_quotations(self) -> None:
         answer = "The memo said \u300cthe plan was rejected\u300d today."

@@ -60,6 +60,7 @@ from relapse.grounding._read.numbers import (
     signed_claim,
     time_key,
 )
+from relapse.grounding._read.ordinal_slots import ordinal_value, ordinals_after, slot_word_before
 from relapse.grounding._read.quotes import (
     find_quotations,
     introduces_question,
@@ -119,6 +120,9 @@ REFUSAL_PHRASES: tuple[str, ...] = (
 #: Significant digits up to which a number written in digits is also looked
 #: up spelled out in the chunks.
 MAX_SPELLED_DIGITS = 3
+#: The unit that marks a claim of an ordinal up to ``tenth`` in words, which
+#: only the chunks' ordinals in its slot judge (:meth:`BoundGroundingCheck._ordinal_contradicted`).
+SMALL_ORDINAL = "#ordinal"
 #: Decimal places up to which a decimal written in digits is also looked up
 #: spelled out, after ``point`` (``66.7``: ``sixty-six point seven``).
 DECIMAL_SPELLED_PLACES = 3
@@ -713,6 +717,13 @@ class BoundGroundingCheck:
                 digit_regions = _Regions([*covered, *(judged.spans() if judged else ())])
             if digit_regions.overlaps(claim.start, claim.end):
                 continue
+            if claim.unit == SMALL_ORDINAL:
+                if self._ordinal_contradicted(answer, claim):
+                    failed[claim.code].append((claim.start, claim.end))
+                    failing += 1
+                    if failing > MAX_FAILING_SPANS:
+                        return claim.start
+                continue
             if self._trivial(answer, claim):
                 continue
             support = self._supported(answer, claim)
@@ -737,6 +748,25 @@ class BoundGroundingCheck:
                 if failing > MAX_FAILING_SPANS:
                     return claim.start
         return limit
+
+    def _ordinal_contradicted(self, answer: str, claim: Claim) -> bool:
+        """
+        Tell whether the chunks write other ordinals than a small one after the same word (FG001).
+
+        ``She finished fourth`` against a chunk's ``She finished 3rd``: the
+        chunks (or the question) rank the same thing otherwise. With no
+        ordinal after the same word there, or its own among them, the
+        ordinal passes (:mod:`relapse.grounding._read.ordinal_slots`).
+        """
+        before = slot_word_before(answer, claim.start)
+        value = ordinal_value(answer[claim.start : claim.end])
+        if before is None or value is None:
+            return False
+        texts = [self._chunks.joined]
+        if self._question is not None:
+            texts.append(self._question.joined)
+        found = set().union(*(ordinals_after(text, before) for text in texts))
+        return bool(found) and value not in found
 
     def _phrase_held(self, answer: str, claim: Claim) -> bool:
         """
@@ -1576,6 +1606,12 @@ def _number_word_claims(answer: str) -> Iterator[Claim]:
     for word in word_numbers(answer):
         before, previous_end = previous_end, word.end
         if not word.claim:
+            if word.kind == "ordinal":
+                # "fourth": judged against the chunks' ordinals in its slot only.
+                yield new_claim(
+                    Claim,
+                    (FG001, word.start, word.end, (), (), None, 0, True, (), SMALL_ORDINAL),
+                )
             continue
         key = value_key(word.value)
         if key is None:

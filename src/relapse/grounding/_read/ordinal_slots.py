@@ -1,0 +1,112 @@
+"""
+Small ordinals in words, against the ordinals the chunks write after the same word.
+
+An answer's ``first`` to ``tenth`` claims nothing on its own: it mostly
+orders the answer's own text (``First,``, ``the third step``) or tells
+things of one kind apart (``the second slide``, beside a chunk's ``first
+slide``). But after a word that is not a function word it states a rank:
+``She finished fourth``, ``ranked second``, ``came fifth``; and a chunk's
+``She finished 3rd`` says otherwise. So a small ordinal is judged only
+against the chunks' ordinals right after the same word: it fails when the
+chunks write ordinals there and none has its value; with no ordinal there,
+or its own among them, it passes (when in doubt, pass). An ordinal before a
+noun (``the fourth edition``) is not judged: editions, slides and steps of
+other ranks are other things, not other statements of the same one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from relapse.grounding._read.words import ORDINAL_WORDS, SMALL_WORDS, TENS_WORDS
+
+#: Words after which an ordinal states no rank: ``the third``, ``of the fourth``.
+_FUNCTION_WORDS = frozenset(
+    (
+        "a", "an", "the", "this", "that", "these", "those", "its", "his", "her", "their", "our",
+        "my", "your", "of", "in", "on", "at", "for", "to", "from", "by", "with", "and", "or",
+        "but", "nor", "as", "is", "was", "are", "were", "be", "been", "it", "he", "she", "they",
+        "we", "you", "i", "than", "then", "also", "only", "just", "not", "every", "each",
+    )
+)  # fmt: skip
+
+#: Occurrences of the word read in the chunks, at most: the verdict stays
+#: linear in the chunks however often they write it.
+MAX_SLOT_OCCURRENCES = 200
+
+# An ordinal as chunks write it in digits, with its suffix.
+_ORDINAL_DIGITS = re.compile(r"(\d{1,4})(?:st|nd|rd|th)\Z")
+# The last word before a place (within a window), and the first after it.
+_LAST_WORD = re.compile(r"([^\W_]+)[ \u00a0]+\Z")
+_FIRST_WORD = re.compile(r"[ \u00a0]+([^\W_]+)")
+_WINDOW = 32
+
+
+def ordinal_value(word: str) -> int | None:
+    """
+    Return the value of one ordinal token: ``3rd`` and ``third`` are 3, ``twentieth`` 20.
+
+    Args:
+        word: A token of letters or digits.
+
+    Returns:
+        The ordinal's value, or None for a token that is no ordinal.
+    """
+    digits = _ORDINAL_DIGITS.match(word)
+    if digits is not None:
+        return int(digits.group(1))
+    cardinal = ORDINAL_WORDS.get(word.lower())
+    if cardinal is None:
+        return None
+    return SMALL_WORDS.get(cardinal) or TENS_WORDS.get(cardinal)
+
+
+def slot_word_before(answer: str, start: int) -> str | None:
+    """
+    Return the word right before an answer's ordinal, when it makes the ordinal a rank.
+
+    Args:
+        answer: The answer.
+        start: The ordinal's start.
+
+    Returns:
+        The word, lower case (``finished`` of ``She finished fourth``); None
+        when there is none in the same clause, or it is a function word or
+        no word of letters.
+    """
+    last = _LAST_WORD.search(answer, max(0, start - _WINDOW), start)
+    if last is None:
+        return None
+    word = last.group(1).lower()
+    if word in _FUNCTION_WORDS or not word.isalpha() or ordinal_value(word) is not None:
+        return None
+    return word
+
+
+def ordinals_after(text: str, word: str) -> set[int]:
+    """
+    Return the values of the ordinals ``text`` writes right after ``word``.
+
+    Args:
+        text: The chunks, joined (or the question).
+        word: The word, lower case; its capitalized spelling is read too.
+
+    Returns:
+        The values, in digits or words (``finished 3rd``, ``finished
+        third``), from the first :data:`MAX_SLOT_OCCURRENCES` occurrences of
+        the word as a whole word.
+    """
+    values: set[int] = set()
+    seen = 0
+    for spelling in dict.fromkeys((word, word.capitalize())):
+        at = text.find(spelling)
+        while at >= 0 and seen < MAX_SLOT_OCCURRENCES:
+            end = at + len(spelling)
+            if not (at and text[at - 1].isalnum()) and not text[end : end + 1].isalnum():
+                seen += 1
+                found = _FIRST_WORD.match(text, end)
+                value = ordinal_value(found.group(1)) if found is not None else None
+                if value is not None:
+                    values.add(value)
+            at = text.find(spelling, end)
+    return values
