@@ -398,6 +398,26 @@ class TestSeparatorsAndOrdinals:
         assert flagged(chunk, answer) == expected
 
 
+class TestMultipliersInWords:
+    """``threefold`` is 3, as ``3x``, ``3-fold`` and ``3 times`` are."""
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("It grew fourfold.", "It grew 3x.", fg001("fourfold")),
+            ("It grew threefold.", "It grew 3x.", PASSES),
+            ("It grew 3 times.", "It grew threefold.", PASSES),
+            ("It grew 4 times.", "It grew threefold.", fg001("4")),
+            ("It grew tenfold.", "It grew 10 times.", PASSES),
+            ("A twentyfold rise.", "A 20-fold rise.", PASSES),
+            ("It grew a hundredfold.", "It grew 10 times.", fg001("hundredfold")),
+            ("It grew a hundredfold.", "It grew 100-fold.", PASSES),
+        ],
+    )
+    def test_multipliers(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+
 class TestSmallOrdinalsAsRanks:
     """
     ``first`` to ``tenth`` after a word that is no function word: a rank the chunks may contradict.

@@ -111,8 +111,19 @@ _ARTICLES = frozenset({"a", "an"})
 #: quarter million``, ``two and a half billion``).
 _SCALED_DENOMINATORS = frozenset({2, 3, 4})
 
+#: Multipliers in one word: ``twofold`` to ``nineteenfold``, ``twentyfold``
+#: to ``ninetyfold``, ``hundredfold``, ``thousandfold``, ``millionfold``;
+#: each is its number (``fourfold`` is ``4x``, ``4-fold``, ``4 times``).
+_FOLD_WORDS = {
+    **{f"{word}fold": value for word, value in SMALL_WORDS.items() if value >= 2},
+    **{f"{word}fold": value for word, value in TENS_WORDS.items()},
+    **{f"{word}fold": value for word, value in (("hundred", 100), ("thousand", 1000))},
+    "millionfold": 10**6,
+}
+
 _NUMBER_WORDS = (
     *_SMALL,
+    *_FOLD_WORDS,
     *_TENS,
     "hundred",
     *_SCALE_WORDS,
@@ -324,6 +335,9 @@ def _read(tokens: _Tokens, index: int) -> tuple[WordNumber | None, int]:
     """Read the number starting at ``tokens[index]``; return it (or None) and the next index."""
     token = tokens[index]
     word = token.word
+    fold = _FOLD_WORDS.get(word)
+    if fold is not None:
+        return WordNumber(token.start, token.end, fold, _precision(fold)), index + 1
     if word in _ARTICLES:
         return _after_article(tokens, index)
     if word == "half":
