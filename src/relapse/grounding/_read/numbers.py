@@ -696,9 +696,15 @@ def read_number(text: str, match: re.Match[str], start: int, look_back: bool = T
     ):
         # "at 19.30", "Kl. 19.30": a time of day written with a point (Danish,
         # Finnish, Indonesian), or the decimal; either reading grounds it.
+        # The decimal stated on its own ("s"): the hour or minutes of a
+        # chunk's time ("03:01" states 1 as minutes) state no "at 01.00".
         padded = len(integer_raw) == 2 and integer_raw[0] == "0"
         times = clock_keys(short_int(integer_raw), short_int(fraction_raw[1:]), padded=padded)
-        needs = (*needs, *((time,) for time in times))
+        standalone = tuple(
+            tuple(("s", *part[1:]) if part[0] == "n" else part for part in alternative)
+            for alternative in needs
+        )
+        needs = (*standalone, *((time,) for time in times))
         provides = (*provides, *times)
         ambiguous = ambiguous or bool(times)
     plain = not (percent or exponent or currency is not None or ambiguous)
