@@ -398,6 +398,27 @@ class TestSeparatorsAndOrdinals:
         assert flagged(chunk, answer) == expected
 
 
+class TestAmountsInTwoUnits:
+    """``2 dollars and 50 cents`` is the amount $2.50: each of its numbers holds with it."""
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("It cost two dollars and fifty cents.", "It cost $2.50.", PASSES),
+            ("It cost 2 dollars and 50 cents.", "It cost $2.50.", PASSES),
+            ("It cost $2 and 50 cents.", "It cost $2.50.", PASSES),
+            ("It cost 3 pounds 20 pence.", "It cost £3.20.", PASSES),
+            ("It cost 3 pounds 20p.", "It cost £3.20.", PASSES),
+            ("It cost five euros and five cents.", "It cost €5.05.", PASSES),
+            # Another amount, or another currency: both numbers fail.
+            ("It cost $2 and 60 cents.", "It cost $2.50.", fg001("$2", "60")),
+            ("It cost 3 pounds 20 pence.", "It cost $3.20.", fg001("3", "20")),
+        ],
+    )
+    def test_amounts(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+
 class TestMultipliersInWords:
     """``threefold`` is 3, as ``3x``, ``3-fold`` and ``3 times`` are."""
 

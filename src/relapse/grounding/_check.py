@@ -52,6 +52,8 @@ from relapse.grounding._read.context import (
     is_reference,
 )
 from relapse.grounding._read.dates import CENTURY_BC, decade_claim, era_claim
+from relapse.grounding._read.money import WINDOW as COMPOUND_WINDOW
+from relapse.grounding._read.money import compound_amount
 from relapse.grounding._read.numbers import (
     ERA_WORDS,
     MINUS_SIGNS,
@@ -732,7 +734,9 @@ class BoundGroundingCheck:
             if support and not self._units_agree(answer, claim):
                 support = False
             if not support and (
-                self._phrase_held(answer, claim) or self._in_other_money_unit(answer, claim)
+                self._phrase_held(answer, claim)
+                or self._in_other_money_unit(answer, claim)
+                or self._compound_money_held(answer, claim)
             ):
                 # "minus three", "forty-four BC" copied from a chunk's words;
                 # "seventy-five cents" of a chunk's "$0.75".
@@ -877,6 +881,31 @@ class BoundGroundingCheck:
             or _correct_conversion(answer, claim)
             or self._in_other_money_unit(answer, claim)
             or self._in_another_unit(answer, claim)
+            or self._compound_money_held(answer, claim)
+        )
+
+    def _compound_money_held(self, answer: str, claim: Claim) -> bool:
+        """
+        Tell whether the amount a number is a part of is the texts' (``2 dollars and 50 cents``).
+
+        The answer's ``two dollars and fifty cents``, ``$2 and 50 cents`` or
+        ``3 pounds 20 pence`` is the amount ``$2.50`` or ``£3.20``
+        (:func:`relapse.grounding._read.money.compound_amount`): each of its
+        numbers holds when the chunks (or the question) write that amount
+        with its currency.
+        """
+        window = answer[max(0, claim.start - COMPOUND_WINDOW) : claim.end + COMPOUND_WINDOW]
+        if claim.code != FG001 or _MINOR_NAME.search(window) is None:
+            return False
+        found = compound_amount(answer, claim.start, claim.end)
+        if found is None:
+            return False
+        key, currency, _, _ = found
+        return self._has(key, plain=False) and any(
+            written is not None and written.removeprefix(AMBIGUOUS) == currency
+            for index in (self._chunks, self._question)
+            if index is not None
+            for written in index.units.written(key)
         )
 
     def _in_another_unit(self, answer: str, claim: Claim) -> bool:
@@ -1726,6 +1755,8 @@ _MINOR_UNITS: dict[str, tuple[int, frozenset[str]]] = {
 # Every spelling of a minor unit after a number holds one of these letters
 # within this many characters ("50 euro cents", "99 PAISE", "85c", "75¢").
 _MINOR_UNIT_LETTERS = frozenset("cpCP\u00a2")
+# A minor unit written after a number: the test before an amount of two units is read.
+_MINOR_NAME = re.compile(r"\d[\ \u00a0]?[pc\u00a2](?![^\W_])|(?i:cents?|pence)(?![^\W_])")
 _MINOR_UNIT_PEEK = 12
 
 
