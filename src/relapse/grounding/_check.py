@@ -52,7 +52,6 @@ from relapse.grounding._read.context import (
     is_reference,
 )
 from relapse.grounding._read.dates import CENTURY_BC, decade_claim, era_claim
-from relapse.grounding._read.money import WINDOW as COMPOUND_WINDOW
 from relapse.grounding._read.money import compound_amount
 from relapse.grounding._read.numbers import (
     ERA_WORDS,
@@ -894,8 +893,11 @@ class BoundGroundingCheck:
         numbers holds when the chunks (or the question) write that amount
         with its currency.
         """
-        window = answer[max(0, claim.start - COMPOUND_WINDOW) : claim.end + COMPOUND_WINDOW]
-        if claim.code != FG001 or _MINOR_NAME.search(window) is None:
+        # A part of such an amount is money ("$2") or has its unit's name
+        # right after it ("2 dollars", "50 cents"): one anchored match.
+        if claim.code != FG001 or (
+            claim.unit != "$" and _MONEY_PART_AFTER.match(answer, claim.end) is None
+        ):
             return False
         found = compound_amount(answer, claim.start, claim.end)
         if found is None:
@@ -1755,8 +1757,11 @@ _MINOR_UNITS: dict[str, tuple[int, frozenset[str]]] = {
 # Every spelling of a minor unit after a number holds one of these letters
 # within this many characters ("50 euro cents", "99 PAISE", "85c", "75¢").
 _MINOR_UNIT_LETTERS = frozenset("cpCP\u00a2")
-# A minor unit written after a number: the test before an amount of two units is read.
-_MINOR_NAME = re.compile(r"\d[\ \u00a0]?[pc\u00a2](?![^\W_])|(?i:cents?|pence)(?![^\W_])")
+# A unit's name right after a part of an amount in two units ("2 dollars",
+# "50 cents", "20p"): the test before the amount is read.
+_MONEY_PART_AFTER = re.compile(
+    r"[\ \u00a0]?(?:(?i:dollars?|pounds?|euros?|cents?|pence)|[pc\u00a2])(?![^\W_])"
+)
 _MINOR_UNIT_PEEK = 12
 
 

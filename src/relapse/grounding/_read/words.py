@@ -123,7 +123,6 @@ _FOLD_WORDS = {
 
 _NUMBER_WORDS = (
     *_SMALL,
-    *_FOLD_WORDS,
     *_TENS,
     "hundred",
     *_SCALE_WORDS,
@@ -158,7 +157,9 @@ def _first_word() -> str:
     first letter (looking two characters back), with the same meaning.
     """
     by_initial: dict[str, set[str]] = {}
-    for form in spellings(_NUMBER_WORDS):
+    # A multiplier ("fourfold") is a number of its own: it starts a run and
+    # continues none, so the words after a number's are not tried for it.
+    for form in spellings((*_NUMBER_WORDS, *_FOLD_WORDS)):
         by_initial.setdefault(form[0], set()).add(form[1:])
     branches = [
         f"{re.escape(initial)}(?<![^\\W_].){trie_pattern(rests)}"
