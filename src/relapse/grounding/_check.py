@@ -895,8 +895,11 @@ class BoundGroundingCheck:
         """
         # A part of such an amount is money ("$2") or has its unit's name
         # right after it ("2 dollars", "50 cents"): one anchored match.
-        if claim.code != FG001 or (
-            claim.unit != "$" and _MONEY_PART_AFTER.match(answer, claim.end) is None
+        if claim.code != FG001 or claim.precision < 0:
+            return False  # each part is a whole number: "$4,812.37" is none
+        if claim.unit != "$" and (
+            answer[claim.end : claim.end + 2].lstrip(" \u00a0")[:1] not in _MONEY_PART_INITIALS
+            or _MONEY_PART_AFTER.match(answer, claim.end) is None
         ):
             return False
         found = compound_amount(answer, claim.start, claim.end)
@@ -1759,6 +1762,7 @@ _MINOR_UNITS: dict[str, tuple[int, frozenset[str]]] = {
 _MINOR_UNIT_LETTERS = frozenset("cpCP\u00a2")
 # A unit's name right after a part of an amount in two units ("2 dollars",
 # "50 cents", "20p"): the test before the amount is read.
+_MONEY_PART_INITIALS = frozenset("dDpPeEcC\u00a2")
 _MONEY_PART_AFTER = re.compile(
     r"[\ \u00a0]?(?:(?i:dollars?|pounds?|euros?|cents?|pence)|[pc\u00a2])(?![^\W_])"
 )

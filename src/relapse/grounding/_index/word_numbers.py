@@ -29,10 +29,10 @@ from relapse.grounding._read.words import (
 if TYPE_CHECKING:
     from relapse.grounding._index.text_index import TextIndex
 
-# "point" as a decimal in words writes it ("sixty-six point seven"), a digit
-# word after it: searched in the texts' UTF-8 with ASCII letters lowered.
+# "point" as a decimal in words writes it ("sixty-six point seven"), and a
+# digit word after it.
 _DIGIT_WORD_AFTER = re.compile(
-    rb"[ \t]+(?:zero|oh|nought|one|two|three|four|five|six|seven|eight|nine)(?![a-z0-9_])"
+    r"[ \t]+(?i:zero|oh|nought|one|two|three|four|five|six|seven|eight|nine)(?![^\W_])"
 )
 
 
@@ -124,21 +124,22 @@ class WordNumbers:
         """
         Tell whether the texts may spell a decimal with ``point`` (found on first use, once).
 
-        True when ``point``, in any case, as a word, has a digit word after it
-        (``point seven``, ``point oh five``): a necessary condition of every
-        decimal in words above one, which costs one search of the texts'
-        lowered UTF-8 (kept for :meth:`has`) where :meth:`has` would read
-        the runs of the whole part's common words.
+        True when ``point``, in lower case, as a word, has a digit word after
+        it (``point seven``, ``point oh five``): a necessary condition of every
+        decimal in words above one as prose writes it, which costs one search
+        of the texts where :meth:`has` would read the runs of the whole
+        part's common words. ``Point`` and ``POINT`` (a title, capitals) are
+        not looked for: a search of the texts each.
         """
         if self._decimals is None:
-            lowered = self._lowered()
+            text = self._index.joined
             found = False
-            at = lowered.find(b"point")
+            at = text.find("point")
             while at >= 0 and not found:
-                found = not (at and lowered[at - 1 : at].isalnum()) and bool(
-                    _DIGIT_WORD_AFTER.match(lowered, at + 5)
+                found = not (at and text[at - 1].isalnum()) and bool(
+                    _DIGIT_WORD_AFTER.match(text, at + 5)
                 )
-                at = lowered.find(b"point", at + 5)
+                at = text.find("point", at + 5)
             self._decimals = found
         return self._decimals
 
