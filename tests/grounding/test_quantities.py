@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from grounding_verdicts import PASSES, fg001, fg002, flagged
 from relapse.grounding import default_grounding_check
 from relapse.grounding._index.text_index import TextIndex
+from relapse.grounding._read.ordinal_slots import MAX_SLOT_WORDS
 from relapse.grounding._read.words import word_values
 
 
@@ -472,6 +473,20 @@ class TestSmallOrdinalsAsRanks:
     )
     def test_ranks(self, answer: str, chunk: str, expected: object) -> None:
         assert flagged(chunk, answer) == expected
+
+    def test_words_searched_at_most(self) -> None:
+        """
+        Past ``MAX_SLOT_WORDS`` distinct words, an ordinal after a new word passes.
+
+        Each word costs a search of the chunks: a megabyte of ranks after
+        distinct words stays linear. Repeated words are searched once.
+        """
+        words = [f"w{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(MAX_SLOT_WORDS + 1)]
+        chunk = " ".join(f"It {word} 3rd." for word in words)
+        answer = " ".join(f"It {word} fourth." for word in words)
+        assert flagged(chunk, answer) == fg001(*["fourth"] * MAX_SLOT_WORDS)
+        # The same word again is searched once, and judged each time.
+        assert flagged("It came 3rd.", "It came fourth. " * 40) == fg001(*["fourth"] * 40)
 
 
 class TestOtherScripts:

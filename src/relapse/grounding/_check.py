@@ -61,7 +61,12 @@ from relapse.grounding._read.numbers import (
     signed_claim,
     time_key,
 )
-from relapse.grounding._read.ordinal_slots import ordinal_value, ordinals_after, slot_word_before
+from relapse.grounding._read.ordinal_slots import (
+    MAX_SLOT_WORDS,
+    ordinal_value,
+    ordinals_after,
+    slot_word_before,
+)
 from relapse.grounding._read.quotes import (
     find_quotations,
     introduces_question,
@@ -708,6 +713,7 @@ class BoundGroundingCheck:
         # Digit claims own their words ("2.1 billion"): this pass skips them.
         digit_regions: _Regions | None = None  # built at the first number in words
         failing = placed_words = 0
+        ranks: dict[str, frozenset[int]] = {}  # the chunks' ordinals after each word, once
         codes = self._config.codes
         for claim in _word_claims(answer):
             if claim.start >= limit:
@@ -719,7 +725,7 @@ class BoundGroundingCheck:
             if digit_regions.overlaps(claim.start, claim.end):
                 continue
             if claim.unit == SMALL_ORDINAL:
-                if self._ordinal_contradicted(answer, claim):
+                if self._ordinal_contradicted(answer, claim, ranks):
                     failed[claim.code].append((claim.start, claim.end))
                     failing += 1
                     if failing > MAX_FAILING_SPANS:
@@ -752,7 +758,9 @@ class BoundGroundingCheck:
                     return claim.start
         return limit
 
-    def _ordinal_contradicted(self, answer: str, claim: Claim) -> bool:
+    def _ordinal_contradicted(
+        self, answer: str, claim: Claim, ranks: dict[str, frozenset[int]]
+    ) -> bool:
         """
         Tell whether the chunks write other ordinals than a small one after the same word (FG001).
 
@@ -760,15 +768,24 @@ class BoundGroundingCheck:
         chunks (or the question) rank the same thing otherwise. With no
         ordinal after the same word there, or its own among them, the
         ordinal passes (:mod:`relapse.grounding._read.ordinal_slots`).
+        ``ranks`` keeps what the chunks write after each word, searched once
+        per answer: past :data:`MAX_SLOT_WORDS` words, an ordinal after a new
+        one passes, so the searches stay linear in the chunks.
         """
         before = slot_word_before(answer, claim.start)
         value = ordinal_value(answer[claim.start : claim.end])
         if before is None or value is None:
             return False
-        texts = [self._chunks.joined]
-        if self._question is not None:
-            texts.append(self._question.joined)
-        found = set().union(*(ordinals_after(text, before) for text in texts))
+        found = ranks.get(before)
+        if found is None:
+            if len(ranks) >= MAX_SLOT_WORDS:
+                return False
+            texts = [self._chunks.joined]
+            if self._question is not None:
+                texts.append(self._question.joined)
+            found = ranks[before] = frozenset().union(
+                *(ordinals_after(text, before) for text in texts)
+            )
         return bool(found) and value not in found
 
     def _phrase_held(self, answer: str, claim: Claim) -> bool:

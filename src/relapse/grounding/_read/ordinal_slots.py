@@ -33,6 +33,10 @@ _FUNCTION_WORDS = frozenset(
 #: Occurrences of the word read in the chunks, at most: the verdict stays
 #: linear in the chunks however often they write it.
 MAX_SLOT_OCCURRENCES = 200
+#: Distinct words an answer's small ordinals are judged after, at most: each
+#: costs a search of the chunks, so an answer of a megabyte of ranks costs a
+#: bounded number of them (an ordinal after a word past these passes).
+MAX_SLOT_WORDS = 16
 
 # An ordinal as chunks write it in digits, with its suffix.
 _ORDINAL_DIGITS = re.compile(r"(\d{1,4})(?:st|nd|rd|th)\Z")
