@@ -911,7 +911,8 @@ class BoundGroundingCheck:
         with its currency.
         """
         # A part of such an amount is money ("$2") or has its unit's name
-        # right after it ("2 dollars", "50 cents"): one anchored match.
+        # right after it ("2 dollars", "50 cents"): its initial, then one
+        # anchored match, before the amount is read.
         if claim.code != FG001 or claim.precision < 0:
             return False  # each part is a whole number: "$4,812.37" is none
         if claim.unit != "$" and (
@@ -922,7 +923,7 @@ class BoundGroundingCheck:
         found = compound_amount(answer, claim.start, claim.end)
         if found is None:
             return False
-        key, currency, _, _ = found
+        key, currency = found
         return self._has(key, plain=False) and any(
             written is not None and written.removeprefix(AMBIGUOUS) == currency
             for index in (self._chunks, self._question)
@@ -1115,8 +1116,7 @@ class BoundGroundingCheck:
                 return False
             if (
                 isinstance(value, Fraction)
-                and value >= 1
-                and value - (value.numerator // value.denominator) not in _SPELLED_PARTS
+                and _spelled_with_point_only(value)
                 and not self._chunks.words.spells_decimals()
             ):
                 return False  # only "point" could spell it ("sixty-six point seven")
@@ -1862,11 +1862,14 @@ def _spelled_out_decimal(value: Fraction) -> bool:
     (``66.7``: ``sixty-six point seven``; the words reader reads no
     ``four thousand ... point three``).
     """
-    return (
-        value < 1
-        or value - (value.numerator // value.denominator) in _SPELLED_PARTS
-        or (value < 1000 and 10**DECIMAL_SPELLED_PLACES % value.denominator == 0)
+    return not _spelled_with_point_only(value) or (
+        value < 1000 and 10**DECIMAL_SPELLED_PLACES % value.denominator == 0
     )
+
+
+def _spelled_with_point_only(value: Fraction) -> bool:
+    """Tell whether only ``point`` spells ``value``: from one up, no half or quarter past one."""
+    return value >= 1 and value - (value.numerator // value.denominator) not in _SPELLED_PARTS
 
 
 def _ends(value: Fraction) -> bool:

@@ -143,13 +143,6 @@ class WordNumbers:
             self._decimals = found
         return self._decimals
 
-    def _lowered(self) -> bytes:
-        """The texts' UTF-8 with ASCII letters lowered (``bytes.lower``; once)."""
-        lowered = self._lowered_text
-        if lowered is None:
-            lowered = self._lowered_text = self._index.encoded.lower()
-        return lowered
-
     def _read_head(self, head: str) -> None:
         """Read every run of number words that holds ``head`` (or all of them, past the budget)."""
         text = self._index.joined
@@ -178,7 +171,9 @@ class WordNumbers:
         that is not all ASCII. Each search starts after the last occurrence
         found.
         """
-        lowered = self._lowered()
+        lowered = self._lowered_text
+        if lowered is None:
+            lowered = self._lowered_text = self._index.encoded.lower()
         needle = head.encode("ascii")
         at = lowered.find(needle)
         if self._index.joined.isascii():

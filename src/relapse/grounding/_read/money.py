@@ -32,7 +32,7 @@ _CURRENCY_OF_NAME = {"dollar": "$", "pound": "£", "euro": "€"}
 WINDOW = 120
 
 
-def compound_amount(text: str, start: int, end: int) -> tuple[Key, str, int, int] | None:
+def compound_amount(text: str, start: int, end: int) -> tuple[Key, str] | None:
     """
     Return the amount a number at ``text[start:end]`` is a part of, in its major unit.
 
@@ -42,10 +42,10 @@ def compound_amount(text: str, start: int, end: int) -> tuple[Key, str, int, int
         end: The number's end.
 
     Returns:
-        ``(key, currency, amount_start, amount_end)``: the amount's number key
-        (``2.50``), its currency (``"$"``, ``"£"``, ``"€"``) and where it is
-        written; None when the number is part of no such amount, or a part is
-        no whole number (a minor part of 100 or more is no hundredth).
+        ``(key, currency)``: the amount's number key (``2.50``) and its
+        currency (``"$"``, ``"£"``, ``"€"``); None when the number is part of
+        no such amount, or a part is no whole number (a minor part of 100 or
+        more is no hundredth).
     """
     for match in _COMPOUND.finditer(text, max(0, start - WINDOW), min(len(text), end + WINDOW)):
         if match.start() > start:
@@ -61,7 +61,7 @@ def compound_amount(text: str, start: int, end: int) -> tuple[Key, str, int, int
         minor = _whole(match["minor"])
         if major is None or minor is None or minor >= 100:
             return None
-        return number_key(str(major), f"{minor:02d}", 0), currency, match.start(), match.end()
+        return number_key(str(major), f"{minor:02d}", 0), currency
     return None
 
 

@@ -144,8 +144,11 @@ _INNER_WORDS = ("a", "an", "of", "oh", "point", "nought")
 
 # The digits after "point" in a decimal in words ("sixty-six point seven",
 # "one point two million", "two point oh five").
-_DECIMAL_DIGITS = {**{word: value for word, value in SMALL_WORDS.items() if value < 10}, "oh": 0}
-_DECIMAL_DIGITS["nought"] = 0
+_DECIMAL_DIGITS = {
+    **{word: value for word, value in SMALL_WORDS.items() if value < 10},
+    "oh": 0,
+    "nought": 0,
+}
 
 
 def _first_word() -> str:
