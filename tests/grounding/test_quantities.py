@@ -164,6 +164,25 @@ class TestFractionsInWords:
         assert flagged(chunk, answer) == expected
 
 
+class TestScaledHalves:
+    """``one million and a half`` is 1,500,000: half of the scale the number ends with."""
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("One million and a half people came.", "1.5 million people came.", PASSES),
+            (
+                "One million and a half people came.",
+                "1,000,000 people came.",
+                fg001("One million and a half"),
+            ),
+            ("Two thousand and a quarter came.", "2,250 came.", PASSES),
+        ],
+    )
+    def test_scaled_halves(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+
 class TestDecimalsInWords:
     """``point`` and a digit word or more after a whole number below a thousand, then a scale."""
 
@@ -541,6 +560,9 @@ class TestWordsOfAChunk:
             max_size=5,
         ),
     )
+    # A scale after "and a half" once scaled the whole again (10**12 + 500,000),
+    # a value whose head words the text does not hold: now 1,500,000.
+    @example(texts=["one million and a half million "], extra=[])
     def test_looking_words_up_reads_what_a_full_reading_reads(
         self, texts: list[str], extra: list[int | Fraction]
     ) -> None:

@@ -383,7 +383,8 @@ def _read(tokens: _Tokens, index: int) -> tuple[WordNumber | None, int]:
         year = _year(tokens, index, last, state, value)
         if year is not None:
             return year
-        fraction = _fraction_after(tokens, index, last, value)
+        scale = state.smallest_scale if state.last == "scale" else 1
+        fraction = _fraction_after(tokens, index, last, value, scale)
         if fraction is not None:
             return fraction
     return WordNumber(first, end, value, _precision(value)), following
@@ -565,10 +566,13 @@ def _year(
 
 
 def _fraction_after(
-    tokens: _Tokens, index: int, last: int, whole: int
+    tokens: _Tokens, index: int, last: int, whole: int, scale: int = 1
 ) -> tuple[WordNumber, int] | None:
     """
     Read what a cardinal starts: ``one third``, ``two thirds of a million``, ``two and a half``.
+
+    ``scale`` is the scale word the cardinal ends with (``one million``: 10⁶),
+    else 1: ``one million and a half`` is a million and a half of a million.
 
     Returns None when the words after the cardinal make no fraction.
     """
@@ -579,8 +583,14 @@ def _fraction_after(
         denominator = _SINGULAR_DENOMINATORS.get(tokens[following + 1].word)
         if denominator is None or tokens[following + 1].sep:
             return None
-        value: Value = whole + Fraction(1, denominator)
         end = following + 1
+        if scale > 1:
+            # "one million and a half" is 1,500,000; a scale word after it
+            # ("one million and a half million") scales nothing again.
+            return _fraction(
+                tokens, index, end, whole + Fraction(scale, denominator), claim=True
+            ), end + 1
+        value: Value = whole + Fraction(1, denominator)
         scaled = _scaled(tokens, end + 1, value, article=False)
         if scaled is not None:
             value, end = scaled
