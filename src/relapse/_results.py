@@ -109,11 +109,17 @@ class GroundingFinding:
         severity: ``"error"`` (the default) rejects the answer and triggers
             a retry; ``"warning"`` is reported in the transcript and on the
             spans but never rejects an answer.
+        score: How sure the stage that raised the finding is, as a
+            probability in ``[0, 1]`` where the stage has one (a learned
+            span detector's highest token probability over the spans, a
+            judge's confidence), else None. The default check is
+            deterministic and leaves it None.
 
     Raises:
-        ValueError: ``severity`` is neither ``"error"`` nor ``"warning"``.
+        ValueError: ``severity`` is neither ``"error"`` nor ``"warning"``,
+            or ``score`` is not a finite number in ``[0, 1]``.
 
-    .. versionchanged:: 0.2.0 ``severity``.
+    .. versionchanged:: 0.2.0 ``severity``, ``score``.
     """
 
     code: str
@@ -121,11 +127,22 @@ class GroundingFinding:
     spans: tuple[str, ...] = field(default_factory=tuple)
     offsets: tuple[tuple[int, int], ...] = field(default_factory=tuple)
     severity: Severity = "error"
+    score: float | None = None
 
     def __post_init__(self) -> None:
         if self.severity not in SEVERITIES:
             raise ValueError(
                 f"severity must be 'error' or 'warning', got {self.severity!r}"
+                f" (finding {self.code!r})"
+            )
+        if self.score is not None and (
+            isinstance(self.score, bool)
+            or not isinstance(self.score, (int, float))
+            or not 0.0 <= self.score <= 1.0
+        ):
+            # NaN fails the range test too: it compares false both ways.
+            raise ValueError(
+                f"score must be a number in [0, 1] or None, got {self.score!r}"
                 f" (finding {self.code!r})"
             )
 

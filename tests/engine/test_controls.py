@@ -92,6 +92,17 @@ class TestSeverity:
         with pytest.raises(ValueError, match="severity must be 'error' or 'warning'"):
             GroundingFinding("FG001", "m", severity="fatal")  # type: ignore[arg-type]
 
+    @pytest.mark.parametrize("score", [-0.01, 1.01, float("nan"), float("inf"), True, "0.5"])
+    def test_score_outside_unit_interval_is_rejected(self, score: object) -> None:
+        """A score is a probability: a number in [0, 1], never a bool or a string."""
+        with pytest.raises(ValueError, match=r"score must be a number in \[0, 1\]"):
+            GroundingFinding("DT001", "m", score=score)  # type: ignore[arg-type]
+
+    @pytest.mark.parametrize("score", [0, 0.0, 0.5, 1, 1.0, None])
+    def test_score_in_unit_interval_is_kept(self, score: float | None) -> None:
+        """The bounds are inclusive; None means the stage has no probability."""
+        assert score == GroundingFinding("DT001", "m", score=score).score
+
     def test_only_warnings_make_ok_true(self) -> None:
         """GroundingResult.ok is False only when an error finding exists."""
         warning = GroundingFinding("W001", "m", severity="warning")
