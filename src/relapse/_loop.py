@@ -33,6 +33,7 @@ from opentelemetry.trace import INVALID_SPAN, Span
 from relapse._lineage import NO_LINEAGE, lineage
 from relapse._policy import RELEASE_SENTENCE, Policy
 from relapse._read.chunks import chunk_id_of
+from relapse._read.compress import CompressedChunk
 from relapse._read.rebuild import rebuilt
 from relapse._read.replies import Reply
 from relapse._read.streams import BrokenStream, Streamed, asettle, settle, stream_kind
@@ -188,15 +189,34 @@ def make_record(
 
 
 def with_ids(evidence: Sequence[Evidence], chunks: Sequence[str]) -> tuple[Evidence, ...]:
-    """``evidence`` with each missing ``chunk_id`` read from its chunk (see :func:`chunk_id_of`)."""
+    """
+    ``evidence`` naming the caller's chunks.
+
+    Each missing ``chunk_id`` is read from its chunk (see
+    :func:`chunk_id_of`); evidence in a compressed chunk
+    (``run(compress=True)``) is moved to the chunk the caller passed: its
+    index, its id and offsets in its own text.
+    """
     if not evidence:
         return ()
     named = []
     for item in evidence:
-        if item.chunk_id is None and 0 <= item.chunk_index < len(chunks):
-            found = chunk_id_of(chunks[item.chunk_index])
-            if found is not None:
-                item = replace(item, chunk_id=found)
+        if 0 <= item.chunk_index < len(chunks):
+            chunk = chunks[item.chunk_index]
+            if isinstance(chunk, CompressedChunk):
+                start, end = item.chunk_span
+                if 0 <= start <= end <= len(chunk):
+                    # (A custom check's span outside its chunk is left as it
+                    # gave it: there is no original to map it to.)
+                    item = replace(
+                        item,
+                        chunk_index=chunk.source_index,
+                        chunk_span=chunk.source_span(start, end),
+                    )
+            if item.chunk_id is None:
+                found = chunk_id_of(chunk)
+                if found is not None:
+                    item = replace(item, chunk_id=found)
         named.append(item)
     return tuple(named)
 
