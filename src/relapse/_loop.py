@@ -313,6 +313,7 @@ def _final(
     outcome: Outcome,
     last: Attempt,
     elapsed_s: float,
+    released: str = "",
 ) -> RelapseResult:
     record = transcript[-1]
     if record.grounded:
@@ -334,6 +335,7 @@ def _final(
             tuple(transcript),
             record.findings,
             elapsed_s,
+            released,  # release="sentence": what the caller was shown, its text follows
         )
         answer = policy.on_exhausted(after)
         if not isinstance(answer, str):
@@ -629,7 +631,8 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
         else:
             # release="sentence" released the verified prefix already: that
             # is the answer (_after_released), nothing is left to redact.
-            result = _final(policy, transcript, outcome, attempt, policy.clock() - started)
+            elapsed = policy.clock() - started
+            result = _final(policy, transcript, outcome, attempt, elapsed, released)
         if sentence_read:
             result = yield from _after_released(
                 policy, query, texts, result, released, attempt, shown

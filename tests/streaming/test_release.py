@@ -701,3 +701,18 @@ class TestEvidenceOfTheAnswer:
             result.outcome,
         )
         assert fallback == relapse.cite(result.answer, result.evidence)
+
+    def test_the_handler_knows_what_was_shown(self) -> None:
+        """``attempt.released`` in a callable on_exhausted is the text the caller read."""
+        seen: list[str] = []
+
+        def handler(attempt: relapse.Attempt) -> str:
+            seen.append(attempt.released)
+            return "That is all the documents say." if attempt.released else "Nothing found."
+
+        read, result = self._exhausted(self.ONE_SHOWN, on_exhausted=handler)
+        shown = "It opened to traffic in May 1937. "
+        assert ([shown], shown + "That is all the documents say.") == (seen, read)
+        assert read == result.answer
+        read, result = self._exhausted(self.NOTHING_SHOWN, on_exhausted=handler)
+        assert ([shown, ""], "Nothing found.") == (seen, read)
