@@ -57,7 +57,13 @@ from relapse._results import (
     total_usage,
 )
 from relapse._state import _CURRENT, Attempt, attempt_scope
-from relapse._streams import STREAMING, AsyncGroundedStream, GroundedStream
+from relapse._streams import (
+    STREAMING,
+    APassedThrough,
+    AsyncGroundedStream,
+    GroundedStream,
+    PassedThrough,
+)
 from relapse._telemetry.context import active
 from relapse._telemetry.streaming import (
     FALLBACK_CALL,
@@ -865,38 +871,17 @@ def unchecked(
     refuses.
     """
     kind = stream_kind(raw)
+    if kind is None or (kind == "async" and not awaited):
+        return unchecked_result(query, raw)
+
+    def ended(pieces: tuple[Any, ...]) -> RelapseResult:
+        assert kind is not None  # a stream, checked above
+        return unchecked_result(query, Streamed(kind, pieces))
+
     if kind == "sync":
-        return GroundedStream(_passed(query, raw))
-    if kind == "async" and awaited:
-        box: list[RelapseResult | BaseException] = []
-        return AsyncGroundedStream(_apassed(query, raw, box), box)
-    return unchecked_result(query, raw)
-
-
-def _passed(query: object, stream: Any) -> Generator[Any, None, RelapseResult]:
-    """Every piece of a sync ``stream``, unchecked; returns the unchecked result."""
-    pieces: list[Any] = []
-    try:
-        for piece in stream:
-            pieces.append(piece)
-            yield piece
-    finally:
-        _close(stream)  # also when the caller closed us early
-    return unchecked_result(query, Streamed("sync", tuple(pieces)))
-
-
-async def _apassed(
-    query: object, stream: Any, box: list[RelapseResult | BaseException]
-) -> AsyncGenerator[Any, None]:
-    """Every piece of an async ``stream``, unchecked; the unchecked result goes into ``box``."""
-    pieces: list[Any] = []
-    try:
-        async for piece in stream:
-            pieces.append(piece)
-            yield piece
-    finally:
-        await _aclose(stream)
-    box.append(unchecked_result(query, Streamed("async", tuple(pieces))))
+        return GroundedStream(PassedThrough(raw, ended))
+    box: list[RelapseResult | BaseException] = []
+    return AsyncGroundedStream(APassedThrough(raw, ended, box), box)
 
 
 def _async_check_refused(pending: Awaitable[GroundingResult]) -> Raised:

@@ -785,6 +785,49 @@ class TestKillSwitchStreams:
         with pytest.raises(RuntimeError, match="iterate it to its end first"):
             stream.result  # noqa: B018 (the property raises)
 
+    async def test_closing_before_reading_closes_the_stream(self) -> None:
+        """A ``with`` block left before the first piece still closes the function's stream."""
+
+        closed: list[str] = []
+
+        class Provider:
+            """A stream with close(), as the OpenAI SDK's Stream."""
+
+            def __iter__(self) -> Provider:
+                return self
+
+            def __next__(self) -> str:
+                return "It opened "
+
+            def close(self) -> None:
+                closed.append("sync")
+
+        class AsyncProvider:
+            """A stream with aclose(), as the OpenAI SDK's AsyncStream (async def close)."""
+
+            def __aiter__(self) -> AsyncProvider:
+                return self
+
+            async def __anext__(self) -> str:
+                return "It opened "
+
+            async def aclose(self) -> None:
+                closed.append("async")
+
+        @relapse.grounded(chunks_arg="docs", enabled=False)
+        def answer(query: str, docs: list[str]) -> Provider:
+            return Provider()
+
+        @relapse.grounded(chunks_arg="docs", enabled=False)
+        async def aanswer(query: str, docs: list[str]) -> AsyncProvider:
+            return AsyncProvider()
+
+        with answer("When?", DOCS):
+            pass
+        async with await aanswer("When?", DOCS):
+            pass
+        assert ["sync", "async"] == closed
+
     def test_the_environment_variable_keeps_an_sdk_stream_a_grounded_stream(
         self, monkeypatch: pytest.MonkeyPatch
     ) -> None:
