@@ -10,7 +10,9 @@ once it is done exposes the :class:`relapse.RelapseResult` and the chosen
 attempt's ``response``.
 
 With ``release="answer"`` the loop has already run when the caller gets it
-and it replays the chosen attempt's pieces. With ``release="sentence"`` the
+and it replays the chosen attempt's pieces. With the kill switch off it
+passes the function's stream through unchecked (:class:`PassedThrough`), so
+code written for a grounded stream keeps working. With ``release="sentence"`` the
 loop is still running: each ``next`` drives it (:func:`relapse._loop.pump`)
 until the check releases the next piece, so closing the stream closes the
 provider's stream being read and ends the loop.
