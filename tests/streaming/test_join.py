@@ -8,6 +8,7 @@ first token. A retry starting ``"It"`` must still read ``"... year. It"``.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -17,6 +18,8 @@ from typing import Any
 import httpx
 import openai
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from langchain_core.messages import AIMessageChunk
 from openai.types.chat import ChatCompletionChunk
 
@@ -293,6 +296,43 @@ class TestStraddlingRepeat:
         with answer("q", DOCS) as stream:
             read = "".join(piece.content for piece in stream)
         assert (FIRST + "year. " + GOOD, FIRST + "year. " + GOOD) == (read, stream.result.answer)
+
+
+def _chat_chunk(text: str) -> ChatCompletionChunk:
+    """The real SDK's chunk carrying ``text``."""
+    return ChatCompletionChunk.model_validate(json.loads(chat_event(text)[len(b"data: ") :]))
+
+
+#: Each stream source, and how to read the text of its pieces.
+SOURCES: dict[str, tuple[Callable[[str], Any], Callable[[Any], str]]] = {
+    "str": (str, str),
+    "openai": (_chat_chunk, lambda chunk: chunk.choices[0].delta.content or ""),
+    "langchain": (lambda text: AIMessageChunk(content=text), lambda chunk: str(chunk.content)),
+}
+
+
+class TestTheCallerReadsTheAnswer:
+    @pytest.mark.parametrize("source", sorted(SOURCES))
+    @settings(max_examples=25, deadline=None)
+    @given(cuts=st.lists(st.integers(1, len(FIRST + GOOD) - 1), max_size=40, unique=True))
+    def test_a_restart_cut_anywhere(self, source: str, cuts: list[int]) -> None:
+        """Whatever the retry's piece ends, the caller reads FIRST + GOOD, as result.answer."""
+        make, read = SOURCES[source]
+        ends = [0, *sorted(cuts), len(FIRST + GOOD)]
+        retry = [(FIRST + GOOD)[start:end] for start, end in itertools.pairwise(ends)]
+
+        @relapse.grounded(chunks_arg="docs", release="sentence", max_iterations=2)
+        def answer(query: str, docs: list[str]) -> Iterator[Any]:
+            first = relapse.current_attempt().iteration == 1  # type: ignore[union-attr]
+            yield from map(make, words(FIRST + BAD + TAIL + REST) if first else retry)
+
+        with answer("q", DOCS) as stream:
+            pieces = list(stream)
+        assert all(type(piece) is type(make("x")) for piece in pieces)
+        assert (FIRST + GOOD, FIRST + GOOD) == (
+            "".join(map(read, pieces)),
+            stream.result.answer,
+        )
 
 
 def test_chat_event_is_the_openai_wire_format() -> None:
