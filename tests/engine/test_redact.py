@@ -22,6 +22,7 @@ from relapse.testing import ScriptedLLM, capture_spans
 from sdk_shapes import (
     AIMessage,
     Message,
+    ResponseEvent,
     TextBlock,
     anthropic_events,
     chat_completion,
@@ -249,6 +250,23 @@ class TestResponses:
         assert 4 == len(got)
         assert f"{BIG} {DATE}" == got[3].delta.text
         assert f"{BIG} " == events[3].delta.text  # the provider's event is left alone
+
+    def test_a_closing_event_repeating_the_text_is_not_replayed(self) -> None:
+        """OpenAI Responses: response.completed holds the whole original answer; it is dropped."""
+        events = [
+            ResponseEvent("response.created"),
+            ResponseEvent("response.output_text.delta", delta=f"{BIG} {BAD} "),
+            ResponseEvent("response.output_text.delta", delta=DATE),
+            ResponseEvent("response.completed", response=responses_response(ANSWER, 30, 12)),
+        ]
+
+        @relapse.grounded(chunks_arg="docs", on_exhausted="redact", max_iterations=1)
+        def answer(query: str, docs: Sequence[str]) -> Any:
+            yield from events
+
+        created, delta = answer(QUERY, DOCS)
+        assert created is events[0]
+        assert ("response.output_text.delta", f"{BIG} {DATE}") == (delta.type, delta.delta)
 
     def test_rebuilt_needs_the_copy_to_read_back(self) -> None:
         """A copy the reader does not read as the new text is refused (None)."""

@@ -260,8 +260,8 @@ def carrying(pieces: Sequence[Any], text: str, read: Callable[[object], str]) ->
         made = edited(piece, read, cut=len(own), lead=text)
         if made is None:
             return text
-        _forget_usage(made)
-        return made if read(made) == text else text
+        _forget_usage(made)  # edited() read it back as ``text``; usage is no text
+        return made
     return text
 
 
