@@ -1,5 +1,5 @@
 """
-The processes of the gateway tests: the scripted upstream and ``relapse serve``.
+The gateway tests' helpers: the scripted upstream and ``relapse serve`` as processes, scripts.
 
 Each is a child process on a free loopback port, started here and stopped by
 its process id (SIGTERM, then SIGKILL if it lingers) when its context ends.
@@ -17,6 +17,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -129,3 +130,23 @@ def gateway(upstream: str, *options: str, env: dict[str, str] | None = None) -> 
     ]  # fmt: skip
     with child(command, port, "/health", env) as server:
         yield server
+
+
+#: The question, chunks and answers most tests use.
+QUESTION = "When did the bridge open?"
+CHUNKS = ["The Golden Gate Bridge opened in 1937. It is painted international orange."]
+GOOD = "It opened in 1937."
+BAD = "It opened in 1936."
+
+
+def script(*answers: str, **options: Any) -> dict[str, Any]:
+    """A fresh ``x_script`` for the scripted upstream."""
+    return {"id": uuid.uuid4().hex, "answers": list(answers), **options}
+
+
+def ask(chunks: list[Any] | None, scripted: dict[str, Any], **relapse: Any) -> dict[str, Any]:
+    """The ``extra_body`` of a request: the ``relapse`` object (when chunks) and the script."""
+    body: dict[str, Any] = {"x_script": scripted}
+    if chunks is not None:
+        body["relapse"] = {"chunks": chunks, **relapse}
+    return body
