@@ -13,10 +13,12 @@ Script keys besides ``id`` and ``answers``:
 * ``status``: answer every request with this error status (OpenAI's error body);
 * ``delay``: seconds to wait before answering;
 * ``pace``: seconds between two stream events (default 0.002);
-* ``fault``: ``"malformed"`` (an event that is not JSON after two words),
-  ``"cut"`` (the connection dropped after two words), ``"hang"`` (two words,
-  then keep-alive comments until the reader leaves), ``"no_done"`` (every
-  word, no ``[DONE]``), ``"no_choices"`` (a non-streaming body without choices).
+* ``fault``: ``"malformed"`` (an event that is not JSON after ``fault_at``
+  words, default 2), ``"cut"`` (the connection dropped there), ``"hang"``
+  (keep-alive comments from there on, until the reader leaves), ``"stall"``
+  (silence there for a minute), ``"no_done"``
+  (every word, no ``[DONE]``), ``"no_choices"`` (a non-streaming body without
+  choices).
 
 Run: ``python -m uvicorn scripted_upstream:app --app-dir tests/serve --port P``.
 """
@@ -98,6 +100,7 @@ async def chat(request: Request) -> Response:
             }
         )
     fault = script.get("fault")
+    fault_at = int(script.get("fault_at", 2))
     pace = float(script.get("pace", 0.002))
     include_usage = (body.get("stream_options") or {}).get("include_usage") is True
     state = {"sent": 0, "finished": False, "closed_early": False, "started": time.time()}
@@ -107,11 +110,13 @@ async def chat(request: Request) -> Response:
         try:
             yield _chunk(call_id, {"role": "assistant", "content": ""})
             for number, word in enumerate(words(answer)):
-                if number == 2 and fault == "malformed":
+                if number == fault_at and fault == "malformed":
                     yield b"data: {this is not json\n\n"
-                if number == 2 and fault == "cut":
+                if number == fault_at and fault == "cut":
                     raise RuntimeError("scripted cut")
-                if number == 2 and fault == "hang":
+                if number == fault_at and fault == "stall":
+                    await asyncio.sleep(60)
+                if number == fault_at and fault == "hang":
                     while True:
                         yield b": keep-alive\n\n"
                         await asyncio.sleep(0.05)

@@ -62,7 +62,7 @@ def _status_error(status: int, content: bytes) -> GatewayError:
     if status < 500:
         return GatewayError(status, f"the upstream refused the request: {message}", kind=kind,
                             code=code, param=param)  # fmt: skip
-    return upstream_failed(f"the upstream answered {status}: {message}")
+    return upstream_failed(f"the upstream answered {status}: {message}", "upstream_status")
 
 
 def _event_json(data: str) -> dict[str, Any]:
