@@ -16,6 +16,7 @@ import contextlib
 import hmac
 import json
 import logging
+import os
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
@@ -397,6 +398,8 @@ def create_app(
         return JSONResponse(
             {
                 "status": "ok",
+                # Which worker answered: N workers share one port.
+                "pid": os.getpid(),
                 "in_flight": current.in_flight,
                 "upstream_streams_open": current.upstream.open_streams,
             }

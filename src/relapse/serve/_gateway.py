@@ -145,6 +145,8 @@ class Gateway:
                 return await upstream.stream(body, headers)
             return _readable(await upstream.complete(body, headers))
 
+        # The call span's name, "relapse serve.chat_completions", and its code.function.name.
+        chat_completions.__qualname__ = "serve.chat_completions"
         function = loop.grounded(chunks_arg="chunks", query_arg="query")(chat_completions)
         self._functions[choice] = function
         if len(self._functions) > _CACHED:
