@@ -20,6 +20,9 @@ Script keys besides ``id`` and ``answers``:
   (every word, no ``[DONE]``), ``"no_choices"`` (a non-streaming body without
   choices).
 
+The model ``scripted-retry`` needs no script (for example clients that send
+none): see :data:`RETRY_ANSWERS`.
+
 Run: ``python -m uvicorn scripted_upstream:app --app-dir tests/serve --port P``.
 """
 
@@ -38,6 +41,14 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 RECORDS: dict[str, dict[str, Any]] = {}
+
+#: The model that needs no script: its first answer holds a date no chunk
+#: about the bridge holds (1936); asked again with that date quoted, it answers right.
+RETRYING = "scripted-retry"
+RETRY_ANSWERS = (
+    "It is painted international orange. It opened in 1936. It is long.",
+    "It opened in 1937.",
+)
 
 
 def _record(script_id: str) -> dict[str, Any]:
@@ -74,6 +85,11 @@ async def chat(request: Request) -> Response:
     index = len(record["calls"]) - 1
     answers = script.get("answers") or ["The bridge opened in 1937."]
     answer = answers[min(index, len(answers) - 1)]
+    if body.get("model") == RETRYING and not script:
+        # No script (a client that cannot add fields): wrong first, right once
+        # the retry quotes the wrong date.
+        asked = (body.get("messages") or [{}])[-1].get("content") or ""
+        answer = RETRY_ANSWERS[1] if "1936" in asked else RETRY_ANSWERS[0]
     if script.get("delay"):
         await asyncio.sleep(float(script["delay"]))
     if script.get("status"):
