@@ -29,6 +29,8 @@ import pytest
 from llama_server import free_port
 
 HERE = Path(__file__).parent
+#: examples/serve: the Node and Python clients of the gateway.
+EXAMPLE = HERE.parent / "examples" / "serve"
 STARTUP_TIMEOUT_S = 60.0
 STOP_TIMEOUT_S = 30.0
 

@@ -12,38 +12,17 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from scripted_upstream import RETRY_ANSWERS, RETRYING
-from serve_helpers import Server
+from serve_helpers import EXAMPLE, Server
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "serve"
 SRC = Path(__file__).resolve().parents[2] / "src"
 #: The first attempt's verified sentence, then the retry's.
 EXPECTED_TEXT = f"{RETRY_ANSWERS[0].split('. ')[0]}. {RETRY_ANSWERS[1]}"
-
-
-@pytest.fixture(scope="session")
-def node_example(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """examples/serve's Node client with its pinned packages installed (``npm ci``)."""
-    node, npm = shutil.which("node"), shutil.which("npm")
-    if node is None or npm is None:
-        pytest.fail("the Node client tests need node and npm: apt-get install nodejs npm")
-    where = tmp_path_factory.mktemp("node-example")
-    for name in ("package.json", "package-lock.json", "client.mjs"):
-        shutil.copy(EXAMPLE / name, where / name)
-    done = subprocess.run(
-        [npm, "ci", "--no-audit", "--no-fund", "--loglevel", "error"],
-        cwd=where, capture_output=True, text=True, timeout=600, check=False,
-    )  # fmt: skip
-    assert 0 == done.returncode, done.stderr
-    return where
 
 
 def run_node(where: Path, gw: Server, model: str) -> str:

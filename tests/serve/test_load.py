@@ -17,6 +17,7 @@ import time
 import openai
 import pytest
 
+import relapse
 from serve_helpers import CHUNKS, QUESTION, Server, ask, gateway, script
 
 CLIENTS = 60
@@ -66,6 +67,8 @@ async def test_sixty_concurrent_streaming_clients(upstream: Server) -> None:
             for text, ids, ending, usage in results:
                 assert f"{FIRST} {RETRY}" == text
                 assert FAILING not in text
+                # Every sentence a client read passes the check.
+                assert relapse.default_grounding_check(QUESTION, CHUNKS, text).ok
                 assert 1 == len(ids)
                 assert ("stop/recovered", True) == (ending, usage)
             health = gw.get("/health")
