@@ -13,7 +13,9 @@ gateway with chunks (checked, grounded on the first try) and without
 (passed through unchecked):
 
 * overhead per request: the median latency of ``--requests`` sequential
-  non-streaming requests, gateway minus direct, in milliseconds;
+  non-streaming requests, gateway minus direct, in milliseconds; and the
+  CPU time the gateway process spent on each (``/proc/PID/stat``), which a
+  busy machine disturbs far less than wall-clock time;
 * first-sentence latency: the median time from sending a streaming request
   to holding the answer's whole first sentence, in milliseconds (the check
   releases a sentence once the next token shows that it ended);
@@ -60,7 +62,7 @@ def _port() -> int:
 
 
 @contextmanager
-def _process(command: list[str], port: int, ready: str) -> Iterator[str]:
+def _process(command: list[str], port: int, ready: str) -> Iterator[tuple[str, int]]:
     log = Path(tempfile.mkdtemp(prefix="relapse-bench-serve-")) / "log"
     with log.open("wb") as sink:
         process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT)
@@ -75,7 +77,7 @@ def _process(command: list[str], port: int, ready: str) -> Iterator[str]:
                 if process.poll() is not None or time.monotonic() > deadline:
                     raise SystemExit(f"{command[:4]} did not start:\n{log.read_text()}") from None
                 time.sleep(0.2)
-        yield url
+        yield url, process.pid
     finally:
         os.kill(process.pid, signal.SIGTERM)
         try:
@@ -115,6 +117,12 @@ def _body(model: str, pace: float, checked: bool, stream: bool, **extra: Any) ->
     if checked:
         body["relapse"] = {"chunks": CHUNKS}
     return body
+
+
+def _cpu_s(pid: int) -> float:
+    """User plus system CPU seconds the process ``pid`` has used (``/proc/PID/stat``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _median_ms(values: list[float]) -> float:
@@ -172,7 +180,7 @@ async def _throughput(url: str, body: dict[str, Any], requests: int, concurrency
 
 
 def scripted(args: argparse.Namespace) -> None:
-    with _upstream() as upstream, _gateway(upstream + "/v1") as gateway:
+    with _upstream() as (upstream, _), _gateway(upstream + "/v1") as (gateway, pid):
         rows = []
         for name, url, checked in (
             ("direct", upstream, False),
@@ -181,9 +189,11 @@ def scripted(args: argparse.Namespace) -> None:
         ):
             # Warm up (connections, the gateway's loop cache).
             asyncio.run(_latencies(url, _body("scripted", 0, checked, False), 5))
+            before = _cpu_s(pid)
             latency = asyncio.run(
                 _latencies(url, _body("scripted", 0, checked, False), args.requests)
             )
+            cpu_ms = (_cpu_s(pid) - before) / args.requests * 1000
             first = asyncio.run(
                 _first_sentence(
                     url, _body("scripted", args.pace, checked, True), 30, FIRST_SENTENCE
@@ -202,21 +212,22 @@ def scripted(args: argparse.Namespace) -> None:
                     args.concurrency,
                 )
             )
-            rows.append((name, _median_ms(latency), _median_ms(first), rps, rps_stream))
+            rows.append((name, _median_ms(latency), cpu_ms, _median_ms(first), rps, rps_stream))
     direct = rows[0]
     print(
         f"scripted upstream, {args.requests} requests, {args.concurrency} concurrent,"
         f" streams at {args.pace * 1000:.0f} ms a word"
     )
     print(
-        "| path | median latency, ms | overhead, ms | first sentence, ms |"
-        " first sentence vs direct | rps | streams/s |"
+        "| path | median latency, ms | overhead, ms | gateway CPU per request, ms |"
+        " first sentence, ms | first sentence vs direct | rps | streams/s |"
     )
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for name, latency, first, rps, rps_stream in rows:
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for name, latency, cpu_ms, first, rps, rps_stream in rows:
+        cpu = "" if name == "direct" else f"{cpu_ms:.2f}"
         print(
-            f"| {name} | {latency:.1f} | {latency - direct[1]:+.1f} | {first:.0f} |"
-            f" {first / direct[2]:.2f}x | {rps:.0f} | {rps_stream:.1f} |"
+            f"| {name} | {latency:.1f} | {latency - direct[1]:+.1f} | {cpu} | {first:.0f} |"
+            f" {first / direct[3]:.2f}x | {rps:.0f} | {rps_stream:.1f} |"
         )
 
 
@@ -224,7 +235,7 @@ def llama(args: argparse.Namespace) -> None:
     sys.path.insert(0, str(ROOT / "tests"))
     from llama_server import MODEL, llama_server
 
-    with llama_server() as server, _gateway(server.base_url) as gateway:
+    with llama_server() as server, _gateway(server.base_url) as (gateway, _):
         upstream = server.base_url.removesuffix("/v1")
         rows = []
         for name, url, checked in (

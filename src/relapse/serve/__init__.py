@@ -19,9 +19,9 @@ import os
 from starlette.applications import Starlette
 
 from relapse.serve._app import create_app
-from relapse.serve._config import ChunksFrom, Limits, ServeConfig
+from relapse.serve._config import Limits, ServeConfig
 
-__all__ = ["ChunksFrom", "Limits", "ServeConfig", "app_from_env", "create_app"]
+__all__ = ["Limits", "ServeConfig", "app_from_env", "create_app"]
 
 logger = logging.getLogger("relapse.serve")
 
