@@ -25,6 +25,7 @@ MODULES = (
     "relapse.integrations.llamaindex",
     "relapse.llms.local",
     "relapse.llms.openai",
+    "relapse.serve",
 )
 
 _DIRECTIVE = re.compile(r"^::: (?P<path>[\w.]+)[ \t]*$")
