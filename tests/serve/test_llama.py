@@ -17,11 +17,10 @@ from typing import Any
 
 import openai
 import pytest
-from test_clients import parsed, run_node, run_python
 
 import relapse
 from llama_server import MODEL, LlamaServer
-from serve_helpers import Server, gateway
+from serve_helpers import Server, gateway, parsed, run_node, run_python
 
 CHUNKS = [
     {
