@@ -48,6 +48,8 @@ class Answered:
     text: str
     usage: Usage | None
     response: Any
+    #: The chunks this answer is checked against (what the run had retrieved by then).
+    chunks: Any
 
 
 def _text(answered: Answered) -> str:
@@ -56,6 +58,10 @@ def _text(answered: Answered) -> str:
 
 def _usage(answered: Answered) -> Usage | None:
     return answered.usage
+
+
+def _chunks(answered: Answered) -> Any:
+    return answered.chunks
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,29 +102,30 @@ class Stepper:
         loop: The :class:`relapse.Loop` whose options apply.
         name: The call span is named ``relapse <name>``.
         query: The user's question.
-        chunks: The chunks to check against (any shape ``relapse.run`` takes).
+
+    Each answer is checked against the chunks submitted with it (a run's
+    tools may retrieve more between attempts), as a decorated function's
+    ``chunks_of`` answers are.
 
     Raises:
-        TypeError: ``query`` is not a ``str`` or a chunk has an unknown shape.
+        TypeError: ``query`` is not a ``str``.
         ValueError: the loop has ``retrieve`` or ``release="sentence"``
             (see :func:`relapse._engine.hook_policy`).
     """
 
     __slots__ = ("_query", "_request", "_steps", "result")
 
-    def __init__(self, loop: Loop, name: str, query: str, chunks: Iterable[Any]) -> None:
+    def __init__(self, loop: Loop, name: str, query: str) -> None:
         if not isinstance(query, str):
             raise TypeError(f"query must be str, got {type(query).__name__}")
-        policy = hook_policy(loop, name)
-        policy = replace(policy, readers=Readers(_text, _usage, None))
-        texts = chunk_texts(chunks, "chunks")
+        policy = replace(hook_policy(loop, name), readers=Readers(_text, _usage, _chunks))
         self._query = query
         #: The final result, once the loop ended; None before.
         self.result: RelapseResult | None = None
         self._steps: Steps | None = None
         self._request: object = None
         if is_enabled(policy.enabled):
-            self._steps = steps(policy, query, texts)
+            self._steps = steps(policy, query, ())
             self._request = next(self._steps)  # iteration 1's Ask: its span is open
 
     @property
@@ -164,13 +171,21 @@ class Stepper:
         return Retry(request.attempt.prompt, request.attempt)
 
     def submit(
-        self, answer: str, *, usage: Usage | None = None, response: Any = None
+        self,
+        answer: str,
+        chunks: Iterable[Any],
+        *,
+        usage: Usage | None = None,
+        response: Any = None,
     ) -> Retry | RelapseResult:
         """
         Check one answer; return what to re-ask with, or the final result.
 
         Args:
             answer: The model's answer text.
+            chunks: The chunks to check it against (any shape
+                :func:`relapse.run` takes: ``str``, mappings with a ``text``,
+                LangChain, LlamaIndex or Haystack documents).
             usage: Its tokens, if the framework reported them.
             response: The framework's raw response (kept in the transcript);
                 ``answer`` when None.
@@ -180,21 +195,27 @@ class Stepper:
             :class:`relapse.RelapseResult` (also in :attr:`result`).
 
         Raises:
-            TypeError: the loop's check is async (use :meth:`asubmit`).
+            TypeError: the loop's check is async (use :meth:`asubmit`); a
+                chunk of an unknown shape (the message names its index).
             NotGroundedError: the loop ended ungrounded with ``on_exhausted="raise"``.
             RuntimeError: the loop has already ended.
             Exception: whatever the check raises, unchanged.
         """
-        request = self._start(Answered(answer, usage, answer if response is None else response))
+        request = self._start(self._answered(answer, chunks, usage, response))
         while isinstance(request, Await):
             request = self._send(_async_check_refused(request.pending))
         return self._next(request)
 
     async def asubmit(
-        self, answer: str, *, usage: Usage | None = None, response: Any = None
+        self,
+        answer: str,
+        chunks: Iterable[Any],
+        *,
+        usage: Usage | None = None,
+        response: Any = None,
     ) -> Retry | RelapseResult:
         """:meth:`submit`, awaiting an async check's verdict."""
-        request = self._start(Answered(answer, usage, answer if response is None else response))
+        request = self._start(self._answered(answer, chunks, usage, response))
         while isinstance(request, Await):
             try:
                 verdict: object = await request.pending
@@ -202,6 +223,16 @@ class Stepper:
                 verdict = Raised(error)
             request = self._send(verdict)
         return self._next(request)
+
+    @staticmethod
+    def _answered(
+        answer: str, chunks: Iterable[Any], usage: Usage | None, response: Any
+    ) -> Answered:
+        if not isinstance(answer, str):
+            raise TypeError(f"answer must be str, got {type(answer).__name__}")
+        # Read once here: a one-shot iterator would be empty when the loop reads it.
+        texts = chunk_texts(chunks, "chunks")
+        return Answered(answer, usage, answer if response is None else response, texts)
 
     def close(self) -> None:
         """End the loop where it is (the framework stopped asking); its spans end as stopped."""

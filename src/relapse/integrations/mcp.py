@@ -241,8 +241,8 @@ class _Calls:
         self.cap = cap
         self.open: OrderedDict[str, Stepper] = OrderedDict()
 
-    def start(self, question: str, chunks: Sequence[Any]) -> Stepper:
-        return Stepper(self.loop, SPAN_NAME, question, chunks)
+    def start(self, question: str) -> Stepper:
+        return Stepper(self.loop, SPAN_NAME, question)
 
     def keep(self, stepper: Stepper) -> str:
         call_id = uuid.uuid4().hex
@@ -350,9 +350,10 @@ def build_server(
         output_tokens: int | None = None,
     ) -> CheckReport:
         with _told():
-            stepper = calls.start(question, chunks) if call_id is None else calls.take(call_id)
+            stepper = calls.start(question) if call_id is None else calls.take(call_id)
             try:
-                step = await stepper.asubmit(answer, usage=_usage(input_tokens, output_tokens))
+                usage = _usage(input_tokens, output_tokens)
+                step = await stepper.asubmit(answer, chunks, usage=usage)
             except BaseException:
                 stepper.close()
                 raise
