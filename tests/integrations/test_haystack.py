@@ -127,6 +127,16 @@ class TestPipeline:
         second = checker.run("Another?", DOCUMENTS, [ChatMessage.from_assistant(RIGHT)])
         assert "grounded_first_try" == second["result"].outcome
 
+    def test_serialized_with_its_plain_options(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """Haystack loads only allowlisted modules: relapse's is allowed as a user would."""
+        monkeypatch.setenv("HAYSTACK_DESERIALIZATION_ALLOWLIST", "relapse.*")
+        pipe = Pipeline()
+        pipe.add_component("check", GroundingChecker(max_iterations=2, on_exhausted="best"))
+        again = Pipeline.from_dict(pipe.to_dict()).get_component("check")
+        assert {"max_iterations": 2, "on_exhausted": "best"} == dict(again.loop.options)
+        with pytest.raises(TypeError, match="cannot serialize the loop option grounding_check"):
+            GroundingChecker(grounding_check=relapse.default_grounding_check).to_dict()
+
     def test_no_assistant_reply_is_an_error(self) -> None:
         with pytest.raises(ValueError, match="no assistant reply to check"):
             GroundingChecker().run(QUESTION, DOCUMENTS, [ChatMessage.from_user("hi")])

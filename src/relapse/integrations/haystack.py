@@ -47,7 +47,7 @@ from relapse._results import RelapseResult, Usage
 from relapse.integrations._stepper import Retry, Stepper
 
 try:
-    from haystack import Document, component, default_to_dict
+    from haystack import Document, component, default_from_dict, default_to_dict
     from haystack.components.agents.state import State
     from haystack.dataclasses import ChatMessage, ChatRole
 except ImportError as error:  # pragma: no cover - exercised by the missing-extra test
@@ -128,6 +128,29 @@ class GroundingChecker:
         #: Answers per question, the first included (the loop's ``max_iterations``).
         self.max_iterations = hook_policy(self.loop, SPAN_NAME).max_iterations
         self._open: tuple[str, Stepper] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """
+        Serialize the component with its loop's options.
+
+        Raises:
+            TypeError: an option is no plain value (a callable, a check, a
+                telemetry provider): such a loop cannot be written to YAML.
+        """
+        options = dict(self.loop.options)
+        for name, value in options.items():
+            if not isinstance(value, (str, int, float, bool, type(None))):
+                raise TypeError(
+                    f"GroundingChecker cannot serialize the loop option {name}="
+                    f"{type(value).__name__}: only plain values (str, numbers, bool) serialize"
+                )
+        return default_to_dict(self, **options)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GroundingChecker:
+        """The component :meth:`to_dict` described."""
+        checker: GroundingChecker = default_from_dict(cls, data)
+        return checker
 
     def _stepper(self, query: str) -> Stepper:
         if self._open is not None and self._open[0] == query and not self._open[1].done:
