@@ -23,6 +23,9 @@ MODULES = (
     "relapse.integrations.phoenix",
     "relapse.integrations.langchain",
     "relapse.integrations.llamaindex",
+    "relapse.integrations.pydantic_ai",
+    "relapse.integrations.haystack",
+    "relapse.integrations.mcp",
     "relapse.llms.local",
     "relapse.llms.openai",
 )
