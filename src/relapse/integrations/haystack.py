@@ -21,7 +21,7 @@ Two hooks, both on the same :class:`relapse.Loop` as the decorator:
   ends it with the loop's answer) and by Haystack's
   ``max_runs_per_component``, which must be at least ``max_iterations``.
 
-* :class:`GroundingHook`, a hook for Haystack's ``Agent`` (``on_exit`` and
+* :class:`GroundingHook`, hooks for Haystack's ``Agent`` (``grounding.hooks()``: ``on_exit`` and
   ``after_run``). When the agent is about to stop on a text reply, the hook
   checks it against what the agent's tools returned in this run (or a state
   key holding documents) and, when it fails, appends the retry note as a
