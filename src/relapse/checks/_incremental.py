@@ -58,9 +58,14 @@ from dataclasses import dataclass
 
 from relapse._results import GroundingFinding, GroundingResult
 from relapse.checks._contract import Check, Verdict, _AllOf, can_judge_incrementally, prepare
-from relapse.checks._window import WINDOW_BACK, CopyWatch, QuoteTracker, window_start
-from relapse.grounding._check import BoundGroundingCheck, GroundingCheck, _finding
-from relapse.grounding._codes import COPY_MESSAGE, EMPTY_MESSAGE, FG004, FG005, MESSAGES
+from relapse.checks._window import WINDOW_BACK, CopyWatch, QuoteTracker, RankWatch, window_start
+from relapse.grounding._check import (
+    MAX_FAILING_SPANS,
+    BoundGroundingCheck,
+    GroundingCheck,
+    _finding,
+)
+from relapse.grounding._codes import COPY_MESSAGE, EMPTY_MESSAGE, FG001, FG004, FG005, MESSAGES
 from relapse.grounding._echo import echo_hits
 from relapse.grounding._read.quotes import (
     _CLOSERS,
@@ -372,6 +377,7 @@ class IncrementalCheck:
         "_judged_at",
         "_owner",
         "_quotes",
+        "_ranks",
         "_reading",
         "_ready",
         "_ready_at",
@@ -407,6 +413,10 @@ class IncrementalCheck:
         # cost a short answer (judged whole throughout) need not pay.
         self._copy_rule = self._owner is not None and FG004 in self._owner.codes
         self._copies: CopyWatch | None = None
+        # The small-ordinal rule's words are answer-wide state (FG001's words pass).
+        self._ranks = (
+            RankWatch() if self._owner is not None and FG001 in self._owner.codes else None
+        )
         self._window = 0
         self.whole_checks = 0
         self.window_checks = 0
@@ -583,6 +593,10 @@ class IncrementalCheck:
             # needs the quotation pairing (the tracker catches up from where
             # it stopped, here the start, when a window may apply).
             return None
+        if self._ranks is not None:
+            self._ranks.update(text)
+            if self._ranks.saturated:
+                return None  # the ranks rule's words are the whole answer's
         self._quotes.update(text)
         self._window = window_start(text, self._spans, first, self._quotes, self._window)
         start = self._window
@@ -596,6 +610,8 @@ class IncrementalCheck:
         window = text[start:]
         verdict = self._owner.judged(window, copies=False)
         self.window_checks += 1
+        if sum(len(finding.offsets) for finding in verdict.errors) >= MAX_FAILING_SPANS:
+            return None  # the window's check may have stopped reading before its end
         claims = _claims(verdict, window, self._reading.echo_patterns)
         if claims.whole or any(end > first - start for _, end, _ in claims.spans):
             return None  # a failure after the released text: judged on the whole text

@@ -26,6 +26,34 @@ only where nothing before it can change what the window reads:
   verdict on the whole answer: :class:`CopyWatch` tells, from the text since
   its last look, when the answer so far cannot be one.
 
+**Answer-wide state.** The premise holds for a rule only while it keeps no
+state across the answer; where one does, that state is carried into the
+window or the window is off for the answer (issue 38: the small-ordinal rule
+judged only the first 16 distinct words of the text it was given, so a
+window, reading fewer of them, released a rank the whole answer flags):
+
+* the quotation pairing (FG003): carried, :class:`QuoteTracker` decides
+  the whole text's pairing, and no window starts inside a quotation or
+  after an opener still undecided;
+* whether the answer copies the chunks (FG004): carried, :class:`CopyWatch`
+  watches the whole text and the window is judged without the copy rule;
+* the ranks (the small-ordinal rule reads the chunks after at most
+  ``MAX_SLOT_WORDS`` distinct words, the first met): the window is off for
+  the answer once :class:`RankWatch` has seen more words before ordinals
+  than that;
+* the first ``MAX_EVIDENCE`` supported claims (those the subject rule
+  reads): a window is a suffix of the answer, so a claim's rank among them
+  is never higher there than in the whole text, and the window reads at
+  least the claims the whole text's check reads;
+* ``MAX_FAILING_SPANS`` (a check stops reading there): a window verdict that
+  stopped is not used;
+* the verdicts kept per claim, per echo phrase and per block of a long
+  answer: caches keyed by what the verdict reads, the same wherever they
+  are computed.
+
+``tests/checks/test_window_state.py`` generates long answers with each of
+these across the window's edge.
+
 The window's verdict (the check without its copy rule) is used only to say
 that no claim after the released text fails. When it holds an error there,
 or a verdict about the whole answer, or the answer may be a copy, the check
@@ -36,12 +64,14 @@ the two paths).
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from operator import itemgetter
 
 from relapse.grounding._check import BoundGroundingCheck
 from relapse.grounding._echo import COPY_SHARE
 from relapse.grounding._index.blocks import LOOK_BACK
+from relapse.grounding._read.ordinal_slots import MAX_SLOT_WORDS, slot_word_before
 from relapse.grounding._read.quotes import (
     _CLOSERS,
     _DELIMITERS,
@@ -51,6 +81,7 @@ from relapse.grounding._read.quotes import (
     _is_opener,
     _next_closer,
 )
+from relapse.grounding._read.words import ORDINAL_WORDS
 from relapse.grounding._text import fold
 
 #: Characters between a window's start and the first sentence not released.
@@ -154,6 +185,56 @@ class QuoteTracker:
         """Tell whether a decided quotation opens before ``offset`` and closes at or after it."""
         at = bisect_left(self._starts, offset) - 1
         return at >= 0 and self._ends[at] >= offset
+
+
+#: An ordinal word in any case (``fourth``, ``Fourth``): every small ordinal
+#: the words reader reads (:func:`relapse.grounding._read.words.word_numbers`)
+#: starts with one, on a word boundary.
+_ORDINAL = re.compile(
+    r"(?<![^\W_])(?i:" + "|".join(sorted(ORDINAL_WORDS, key=len, reverse=True)) + r")(?![^\W_])"
+)
+_LONGEST_ORDINAL = max(len(word) for word in ORDINAL_WORDS)
+
+
+class RankWatch:
+    """
+    Tells when a growing answer has too many rank words for a window to judge its ranks.
+
+    The small-ordinal rule (``She finished fourth``) searches the chunks
+    after at most :data:`~relapse.grounding._read.ordinal_slots.MAX_SLOT_WORDS`
+    distinct words per answer, the first ones met: an ordinal after a later
+    word passes. Which words are first is answer-wide state, which a window
+    (a suffix of the answer) does not see. Here every ordinal word on a word
+    boundary counts, with the word :func:`slot_word_before` reads before it:
+    a superset of the words the rule reads. While the answer so far has at
+    most ``MAX_SLOT_WORDS`` of them, the rule never refuses a word, in the
+    whole text or in a window, and judges each ordinal by itself alone; past
+    that, :attr:`saturated`, and the window is off for the answer. Each
+    :meth:`update` reads only the text since the last one.
+    """
+
+    __slots__ = ("_scanned", "_words")
+
+    def __init__(self) -> None:
+        self._scanned = 0
+        self._words: set[str] = set()
+
+    def update(self, text: str) -> None:
+        """Read the ordinals of ``text`` (each call's extends the last's) whose end is known."""
+        for match in _ORDINAL.finditer(text, self._scanned):
+            if match.end() >= len(text):
+                break  # the word may go on ("fourth" of "fourths")
+            word = slot_word_before(text, match.start())
+            if word is not None:
+                self._words.add(word)
+            self._scanned = match.end()
+        # A match not read yet starts within the longest ordinal of the end.
+        self._scanned = max(self._scanned, len(text) - _LONGEST_ORDINAL)
+
+    @property
+    def saturated(self) -> bool:
+        """Whether more than ``MAX_SLOT_WORDS`` distinct words were seen before ordinals."""
+        return len(self._words) > MAX_SLOT_WORDS
 
 
 class CopyWatch:
