@@ -273,3 +273,131 @@ class TestRankWatch:
                 break
         # The 17th "first" is read once the "." after it is there.
         assert len(words) == saturated_at
+
+
+# Windows that never opened (issue 38): a window started only at a sentence
+# that began with an ASCII letter or digit after an ASCII space, so a
+# markdown list, a Chinese answer, parenthesised sentences and text after a
+# no-break space were judged whole at every sentence (quadratic).
+ZH_CHUNKS = ["北京有2154万人口。上海有2487万人口。长城长21196公里。"]
+_ZH = st.sampled_from(
+    [
+        *("北京有2154万人口。", "上海有2487万人口。", "长城长21196公里。", "北京有3000万人口。"),
+        *("他说：「北京很大。」", "这是一个很长的句子，没有数字！", "你去过吗？", "是的．"),
+    ]
+)
+_LINES = st.sampled_from(
+    [
+        *("- Paris has 2.1 million residents.", "* It has 40 museums.", "1. Rinse the shoes."),
+        *(
+            "(See the map.)",
+            "Paris\u00a0is old.",
+            "- It has 41 museums.",
+            "+ The wall is 6 feet high.",
+        ),
+    ]
+)
+_LINE_SEPARATORS = st.sampled_from(["\n", "\n", " ", "\u00a0", "\n\n"])
+_LIST_CHUNKS = [
+    "Paris has 2.1 million residents and 40 museums. 1. Rinse the shoes.",
+    "The wall is 6 feet high.",
+]
+
+
+@st.composite
+def chinese_answers(draw: st.DrawFn) -> str:
+    """Chinese sentences with no space between them, past the window's length."""
+    count = draw(st.integers(WINDOW_BACK // 9, WINDOW_BACK // 6))
+    return "".join(draw(_ZH) for _ in range(count))
+
+
+@st.composite
+def list_answers(draw: st.DrawFn) -> str:
+    """Markdown list lines, parenthesised sentences, no-break spaces, past the window's length."""
+    parts: list[str] = []
+    for _ in range(draw(st.integers(WINDOW_BACK // 25, WINDOW_BACK // 15))):
+        parts.extend((draw(_LINES), draw(_LINE_SEPARATORS)))
+    return "".join(parts).rstrip()
+
+
+class TestWindowsThatOpen:
+    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(data=st.data())
+    def test_chinese_answers_progress_as_the_whole_text(self, data: st.DataObject) -> None:
+        """Judged by windows or whole, every StreamProgress of a Chinese answer is the same."""
+        text = data.draw(chinese_answers())
+        size = data.draw(st.integers(1, 9))
+        points = [*range(size, len(text), size)]
+        by_window, by_whole, _ = progress_both_ways(
+            default_grounding_check, QUERY, ZH_CHUNKS, text, points
+        )
+        assert by_whole == by_window, text
+        assert_guarantee(default_grounding_check, QUERY, ZH_CHUNKS, text, points)
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(data=st.data())
+    def test_lists_progress_as_the_whole_text(self, data: st.DataObject) -> None:
+        """The same for lists, parenthesised sentences and no-break spaces."""
+        text = data.draw(list_answers())
+        size = data.draw(st.integers(3, 30))
+        points = [*range(size, len(text), size)]
+        by_window, by_whole, _ = progress_both_ways(
+            default_grounding_check, QUERY, _LIST_CHUNKS, text, points
+        )
+        assert by_whole == by_window, text
+        assert_guarantee(default_grounding_check, QUERY, _LIST_CHUNKS, text, points)
+
+    def _counts(self, chunks: list[str], text: str, size: int) -> tuple[int, int]:
+        check = default_grounding_check
+        made = IncrementalCheck(prepare(check, QUERY, chunks), _reading(check))
+        for at in range(0, len(text), size):
+            assert made.feed(text[at : at + size]).failed is None
+        assert made.finish().failed is None
+        return made.whole_checks, made.window_checks
+
+    def test_a_long_list_is_judged_by_windows(self) -> None:
+        """400 list lines (``- ``, ``* ``): whole checks only until the window applies."""
+        lines = ["- Paris has 2.1 million residents.", "* It has 40 museums."] * 200
+        whole, windows = self._counts(_LIST_CHUNKS, "\n".join(lines), 7)
+        # Lines of 34 and 20 characters and a line break: about 49 lines fill
+        # WINDOW_BACK (1,328 characters), each judged whole once it is final.
+        assert whole < 60 < 300 < windows
+
+    def test_a_long_chinese_answer_is_judged_by_windows(self) -> None:
+        """600 Chinese sentences of 11 and 10 characters: whole checks only at the start."""
+        text = "北京有2154万人口。上海有2487万人口。" * 300
+        whole, windows = self._counts(ZH_CHUNKS, text, 2)
+        # WINDOW_BACK / 10.5 characters: about 127 sentences before a window applies.
+        assert whole < 140 < 400 < windows
+
+    def test_parenthesised_sentences_and_no_break_spaces_open_windows(self) -> None:
+        """``(See the map.)`` after a space and a sentence after a no-break space start windows."""
+        text = "\u00a0".join(
+            ["(Paris has 2.1 million residents.)", "The wall is 6 feet high."] * 100
+        )
+        whole, windows = self._counts([*_LIST_CHUNKS, "See the map."], text, 7)
+        assert whole < 60 < 100 < windows
+
+    def test_a_long_copy_of_the_chunks_keeps_the_window_open(self) -> None:
+        """A copy of a 20 KB context: the copy rule alone reads the whole text, not every rule."""
+        sentence = (
+            "The committee met on the third floor of the old building and discussed the plans"
+            " for the new library, which had been delayed for several years because of the cost. "
+        )
+        context = (sentence * 125).rstrip()  # 125 sentences of 164 characters, less a space
+        assert 20_499 == len(context)
+        check = default_grounding_check
+        made = IncrementalCheck(prepare(check, QUERY, [context]), _reading(check))
+        for at in range(0, len(context), 8):
+            assert made.feed(context[at : at + 8]).failed is None
+        progress = made.finish()
+        assert progress.failed is not None
+        assert ("FG004",) == tuple(finding.code for finding in progress.failed.errors)
+        # A piece of the chunk is a copy from 80% of its length on (16,399.2
+        # characters). Sentence k ends at 164 k - 1 and is judged once the
+        # next one begins, at 164 k: sentence 100 (ending at 16,399) is
+        # judged when the text holds 16,401, a copy; 99 sentences are released.
+        assert 99 * 164 - 1 == progress.releasable
+        # 164 characters a sentence: 8 fill WINDOW_BACK; whole checks before
+        # the window applies, windows for the other 117 sentences.
+        assert made.whole_checks < 15 < 100 < made.window_checks
