@@ -182,6 +182,39 @@ class TestScaledHalves:
     def test_scaled_halves(self, answer: str, chunk: str, expected: object) -> None:
         assert flagged(chunk, answer) == expected
 
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            # The article is one: "a million and a half" is "one million and a
+            # half" (issue 38: it read one million, then a half on its own).
+            ("A million and a half people came.", "1.5 million people came.", PASSES),
+            (
+                "A million and a half people came.",
+                "1,000,000 people came.",
+                fg001("A million and a half"),
+            ),
+            ("It cost a billion and a half.", "It cost $1,500,000,000.", PASSES),
+            ("It cost a billion and a half.", "It cost $1 billion.", fg001("a billion and a half")),
+            ("A thousand and a half came.", "1,500 came.", PASSES),
+            ("A thousand and a half came.", "1,000 came.", fg001("A thousand and a half")),
+            ("A million and a quarter came.", "1,250,000 came.", PASSES),
+            ("A million and a quarter came.", "1,500,000 came.", fg001("A million and a quarter")),
+            # A dozen is a scale too: a dozen and a half is 18.
+            ("We bought a dozen and a half eggs.", "We bought 18 eggs.", PASSES),
+            (
+                "We bought a dozen and a half eggs.",
+                "We bought 12 eggs.",
+                fg001("a dozen and a half"),
+            ),
+            # In a chunk, the same words state the same value.
+            ("1.5 million people came.", "A million and a half people came.", PASSES),
+            ("1 million people came.", "A million and a half people came.", fg001("1 million")),
+            ("We bought 18 eggs.", "We bought a dozen and a half eggs.", PASSES),
+        ],
+    )
+    def test_after_an_article(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
 
 class TestDecimalsInWords:
     """``point`` and a digit word or more after a whole number below a thousand, then a scale."""
@@ -493,6 +526,34 @@ class TestSmallOrdinalsAsRanks:
     def test_ranks(self, answer: str, chunk: str, expected: object) -> None:
         assert flagged(chunk, answer) == expected
 
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            # Ranks coordinated with the one after the word rank the same slot
+            # (issue 38: "fourth" after "and" was not read, so it was flagged).
+            (
+                "She finished fourth in 2012.",
+                "She finished third in 2010 and fourth in 2012.",
+                PASSES,
+            ),
+            ("She finished fourth.", "She finished 3rd, 4th and 9th.", PASSES),
+            ("She finished ninth.", "She finished 3rd, 4th and 9th.", PASSES),
+            ("She finished fourth.", "She finished 3rd or 4th.", PASSES),
+            # Neither of the chunk's ranks: still contradicted.
+            (
+                "She finished fifth in 2012.",
+                "She finished third in 2010 and fourth in 2012.",
+                fg001("fifth"),
+            ),
+            # A rank in the next sentence ranks something else.
+            ("She finished fourth.", "She finished third. And fourth came Ann.", fg001("fourth")),
+            # A word after "and" that is no rank adds nothing.
+            ("She finished fourth.", "She finished third and retired.", fg001("fourth")),
+        ],
+    )
+    def test_ranks_coordinated_after_and(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
     def test_words_searched_at_most(self) -> None:
         """
         Past ``MAX_SLOT_WORDS`` distinct words, an ordinal after a new word passes.
@@ -563,6 +624,10 @@ class TestWordsOfAChunk:
     # A scale after "and a half" once scaled the whole again (10**12 + 500,000),
     # a value whose head words the text does not hold: now 1,500,000.
     @example(texts=["one million and a half million "], extra=[])
+    # After an article too (issue 38): 18 and 30 are values of dozens.
+    @example(
+        texts=["a dozen and a half ", "two dozen and a half", "a million and a half"], extra=[]
+    )
     def test_looking_words_up_reads_what_a_full_reading_reads(
         self, texts: list[str], extra: list[int | Fraction]
     ) -> None:

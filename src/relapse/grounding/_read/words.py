@@ -383,8 +383,7 @@ def _read(tokens: _Tokens, index: int) -> tuple[WordNumber | None, int]:
         year = _year(tokens, index, last, state, value)
         if year is not None:
             return year
-        scale = state.smallest_scale if state.last == "scale" else 1
-        fraction = _fraction_after(tokens, index, last, value, scale)
+        fraction = _fraction_after(tokens, index, last, value, state.ending_scale)
         if fraction is not None:
             return fraction
     return WordNumber(first, end, value, _precision(value)), following
@@ -473,6 +472,12 @@ def _after_article(tokens: _Tokens, index: int) -> tuple[WordNumber | None, int]
     if last == index:
         return None, following
     value = state.value()
+    if not state.ordinal and tokens.has(last + 1):
+        # "a million and a half", "a dozen and a half": read as "one million
+        # and a half" is (the article is one).
+        and_a_half = _fraction_after(tokens, index, last, value, state.ending_scale)
+        if and_a_half is not None:
+            return and_a_half
     kind = "ordinal" if state.ordinal else "cardinal"
     number = WordNumber(
         tokens[index].start,
@@ -696,6 +701,20 @@ class _Cardinal:
         self.ordinal = False
         #: Words read.
         self.words = 0
+
+    @property
+    def ending_scale(self) -> int:
+        """
+        Return the scale the number ends with, else 1.
+
+        ``one million``: 10⁶; ``a dozen``: 12; ``two hundred``: 100; a number
+        ending in a smaller word (``one hundred and five``): 1. A half after
+        it is half of that scale (``a million and a half``, ``a dozen and a
+        half``).
+        """
+        if self.last == "scale":
+            return self.smallest_scale
+        return {"hundred": 100, "dozen": 12}.get(self.last or "", 1)
 
     @property
     def bare_scale(self) -> bool:
@@ -996,8 +1015,8 @@ def head_words(value: Value) -> frozenset[str]:
             heads.add("hundred")  # "twelve hundred"
             if 10 <= whole // 100 <= 20 and whole % 100:
                 heads.add(_SMALL[whole // 100] if whole < 2000 else "twenty")  # a year
-    if whole and whole % 12 == 0 and whole // 12 < 100:
-        heads.add("dozen")  # "a dozen", "two dozen"
+    if whole and whole % 12 in _DOZEN_REMAINDERS and whole // 12 < 100:
+        heads.add("dozen")  # "a dozen", "two dozen", "a dozen and a half" (18)
     for scale in _FRACTION_SCALES:
         denominator = scale // math.gcd(whole, scale)  # of whole / scale, in lowest terms
         mixed = scale >= 1000 and whole < 1000 * scale  # "two and a half million"
@@ -1005,6 +1024,10 @@ def head_words(value: Value) -> frozenset[str]:
             heads |= _denominator_words(denominator)
     return frozenset(heads)
 
+
+# What a whole number of dozens and a half, a third or a quarter of one
+# leaves over twelve dozens: "a dozen and a half" is 18.
+_DOZEN_REMAINDERS = frozenset({0, 3, 4, 6})
 
 # Every decimal fraction of up to 40 places divides it: a fraction whose
 # denominator does is a decimal a writing in words may give with "point".
