@@ -589,16 +589,17 @@ def _fraction_after(
         if denominator is None or tokens[following + 1].sep:
             return None
         end = following + 1
-        if scale > 1:
-            # "one million and a half" is 1,500,000; a scale word after it
-            # ("one million and a half million") scales nothing again.
-            return _fraction(
-                tokens, index, end, whole + Fraction(scale, denominator), claim=True
-            ), end + 1
         value: Value = whole + Fraction(1, denominator)
-        scaled = _scaled(tokens, end + 1, value, article=False)
+        # "one hundred and a half thousand" is 100,500: a scale word after
+        # it scales a number that ends below a thousand.
+        scaled = _scaled(tokens, end + 1, value, article=False) if scale < 1000 else None
         if scaled is not None:
             value, end = scaled
+        elif scale > 1:
+            # "one million and a half" is 1,500,000, "a dozen and a half" 18;
+            # a scale word after a million ("one million and a half
+            # million") scales nothing again.
+            value = whole + Fraction(scale, denominator)
         return _fraction(tokens, index, end, value, claim=True), end + 1
     if token.sep not in ("", "-"):
         return None
