@@ -11,8 +11,10 @@ fix that passes everything, or fails everything, fails here.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
@@ -22,7 +24,14 @@ from grounding_verdicts import PASSES, fg001, fg002, flagged
 from relapse.grounding import default_grounding_check
 from relapse.grounding._index.text_index import TextIndex
 from relapse.grounding._read.ordinal_slots import MAX_SLOT_WORDS
-from relapse.grounding._read.words import word_values
+from relapse.grounding._read.words import (
+    READ_WINDOW,
+    WORDS_RE,
+    WordNumber,
+    parse_word_run,
+    word_numbers,
+    word_values,
+)
 
 
 class TestScaleWordsAreNotNumbersOnTheirOwn:
@@ -607,6 +616,52 @@ _WORD_PIECES = st.sampled_from(
         *("SEVENTY ", "Seventy ", "sEventy ", "\u00df "),
     ]
 )
+
+
+def _fields(numbers: Iterable[WordNumber]) -> list[tuple[object, ...]]:
+    """Every field of each number read, to compare two readings."""
+    return [
+        (n.start, n.end, n.value, type(n.value), n.precision, n.kind, n.claim, n.also)
+        for n in numbers
+    ]
+
+
+class TestReadingsKept:
+    """
+    ``word_numbers`` keeps each distinct window's reading (issue 38): the same numbers.
+
+    A megabyte of supported number words took seconds, every run read anew;
+    a run or a window of a run met again now gives the numbers read the
+    first time, moved. The reference reads every run word by word.
+    """
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(
+        pieces=st.lists(_WORD_PIECES, max_size=400),
+        repeats=st.integers(1, 6),
+    )
+    @example(pieces=["three hundred and twelve and seventy-seven "], repeats=60)
+    @example(pieces=["one million, ", "two hundred thousand ", "and a half "], repeats=40)
+    def test_kept_readings_are_the_readings(self, pieces: list[str], repeats: int) -> None:
+        text = "".join(pieces) * repeats
+        reference = [
+            number
+            for run in WORDS_RE.finditer(text)
+            for number in parse_word_run(text, run.start(), run.end())
+        ]
+        assert _fields(word_numbers(text)) == _fields(reference)
+
+    def test_a_run_longer_than_the_window_is_read_by_windows(self) -> None:
+        """One run of 60 KB: 3,000 numbers, and the windows kept are few."""
+        text = "three hundred and twelve and seventy-seven " * 1_500
+        assert len(text) > 10 * READ_WINDOW
+        memo: dict[tuple[str, bool], Any] = {}
+        numbers = list(parse_word_run(text, 0, len(text), memo))
+        assert [n.value for n in numbers] == [312, 77] * 1_500
+        assert numbers[-1].end == len(text) - 1
+        # The text repeats every 43 characters: two readings a period, and
+        # the few near the end, where the run's end falls in the window.
+        assert len(memo) <= 2 + 2 * READ_WINDOW // 43 + 2
 
 
 class TestWordsOfAChunk:

@@ -260,9 +260,12 @@ class _Tokens:
     that stops at its 1,001st failing span does not tokenize the rest.
     """
 
-    __slots__ = ("_matches", "_tokens")
+    __slots__ = ("_matches", "_tokens", "end", "text")
 
     def __init__(self, text: str, start: int, end: int) -> None:
+        #: The text and where the run ends in it.
+        self.text = text
+        self.end = end
         self._matches = _TOKEN.finditer(text, start, end)
         self._tokens: list[_Token] = []
 
@@ -286,7 +289,26 @@ class _Tokens:
         return self._tokens
 
 
-def parse_word_run(text: str, start: int, end: int) -> Iterator[WordNumber]:
+# A number read: its start and end (from a window's start), value,
+# precision, kind, whether it is claimed, and its other values.
+_Fields = tuple[int, int, Value, int, str, bool, tuple[Value, ...]]
+#: What :func:`_parse_tokens` read from a window of a run, for the next
+#: window of the same text: the numbers read there (offsets from the window's
+#: start), and where the reading went on (the same), None past the run's end.
+_Read = tuple[tuple[_Fields, ...], int | None]
+
+#: Characters of a run from a number's first word that its reading may
+#: depend on: the longest number in words (:data:`MAX_WORD_NUMBER`) and the
+#: few words read after it. A reading that looked further is not kept.
+READ_WINDOW = MAX_WORD_NUMBER + 200
+#: Windows whose readings one text keeps, at most: a text that repeats
+#: itself (a generated answer of a megabyte) meets few distinct windows.
+MAX_KEPT_READINGS = 4096
+
+
+def parse_word_run(
+    text: str, start: int, end: int, memo: dict[tuple[str, bool], _Read] | None = None
+) -> Iterator[WordNumber]:
     """
     Split one run of number words into numbers and yield each.
 
@@ -298,11 +320,13 @@ def parse_word_run(text: str, start: int, end: int) -> Iterator[WordNumber]:
         text: The text holding the run.
         start: The run's start offset.
         end: The run's end offset.
+        memo: What windows of ``text`` read (see :data:`_Read`), filled as
+            read: a window met again is not read again.
 
     Yields:
         Each number of the run, in order; a bare scale word yields nothing.
     """
-    yield from _parse_tokens(_Tokens(text, start, end))
+    yield from _parse_tokens(_Tokens(text, start, end), memo)
 
 
 def read_run(text: str, start: int, end: int) -> tuple[list[WordNumber], list[int]]:
@@ -323,16 +347,73 @@ def read_run(text: str, start: int, end: int) -> tuple[list[WordNumber], list[in
     return numbers, [token.start for token in tokens.read()]
 
 
-def _parse_tokens(tokens: _Tokens) -> Iterator[WordNumber]:
-    """Yield the numbers of a run's words (see :func:`parse_word_run`)."""
-    index = 0
-    while tokens.has(index):
-        number, following = _read(tokens, index)
-        if number is None:
-            index += 1
-            continue
-        yield number
-        index = following
+def _parse_tokens(
+    tokens: _Tokens, memo: dict[tuple[str, bool], _Read] | None = None
+) -> Iterator[WordNumber]:
+    """
+    Yield the numbers of a run's words (see :func:`parse_word_run`).
+
+    With a ``memo``, the reading from each word on is looked up by the text
+    of the :data:`READ_WINDOW` characters from it (and whether the run ends
+    among them): the reading of a word looks at no word before it, nor at
+    its own separator, and never further than it reads the words, so the
+    same window reads the same wherever it is. Readings that read past their
+    window are not kept.
+    """
+    if memo is None:
+        index = 0
+        while tokens.has(index):
+            number, following = _read(tokens, index)
+            if number is None:
+                index += 1
+                continue
+            yield number
+            index = following
+        return
+    if not tokens.has(0):
+        return
+    text, end = tokens.text, tokens.end
+    first = tokens[0].start
+    while True:
+        stop = min(end, first + READ_WINDOW)
+        key = (text[first:stop], stop == end)
+        known = memo.get(key)
+        if known is None:
+            # The words from this one on, read anew: the reading of the first
+            # reads neither its separator nor any word before it.
+            tokens = _Tokens(text, first, end)
+            tokens.has(0)
+            number, following = _read(tokens, 0)
+            if number is None:
+                following = 1
+            # Everything the reading looked at lies within the window.
+            contained = stop == end or tokens.read()[-1].end <= stop
+            resume = tokens[following].start - first if tokens.has(following) else None
+            kept: tuple[_Fields, ...] = () if number is None else (_relative(number, first),)
+            if contained and len(memo) < MAX_KEPT_READINGS:
+                memo[key] = (kept, resume)
+        else:
+            kept, resume = known
+        for start_at, end_at, value, precision, kind, claim, also in kept:
+            yield WordNumber(
+                first + start_at, first + end_at, value, precision, kind, claim=claim, also=also
+            )
+        if resume is None:
+            return
+        first += resume
+
+
+def _relative(number: WordNumber, first: int) -> _Fields:
+    """The fields of ``number``, its offsets from ``first``."""
+    return (
+        number.start - first,
+        number.end - first,
+        number.value,
+        number.precision,
+        number.kind,
+        number.claim,
+        number.also,
+    )
 
 
 def _read(tokens: _Tokens, index: int) -> tuple[WordNumber | None, int]:
@@ -784,8 +865,30 @@ def word_numbers(text: str) -> Iterator[WordNumber]:
     Yields:
         Each number, in text order.
     """
+    memo: dict[tuple[str, bool], _Read] = {}
+    runs: dict[str, tuple[WordNumber, ...]] = {}  # a short run's numbers, at offset 0
     for run in word_runs(text):
-        yield from parse_word_run(text, run.start(), run.end())
+        start, end = run.span()
+        if end - start > READ_WINDOW:
+            yield from parse_word_run(text, start, end, memo)
+            continue
+        # A short run reads the same wherever it is: read each distinct one once.
+        written = run.group()
+        numbers = runs.get(written)
+        if numbers is None:
+            numbers = tuple(parse_word_run(written, 0, len(written)))
+            if len(runs) < MAX_KEPT_READINGS:
+                runs[written] = numbers
+        for number in numbers:
+            yield WordNumber(
+                start + number.start,
+                start + number.end,
+                number.value,
+                number.precision,
+                number.kind,
+                claim=number.claim,
+                also=number.also,
+            )
 
 
 #: The number words that no other number word starts with (``six``, not
