@@ -12,7 +12,6 @@ is tagged ``"-n"``.
 from __future__ import annotations
 
 import functools
-
 from decimal import Context, Decimal
 from fractions import Fraction
 
