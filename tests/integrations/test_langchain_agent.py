@@ -202,8 +202,10 @@ def test_the_local_model_in_an_agent(llama_server: LlamaServer) -> None:
     runs = ModelRuns()
     history = [
         HumanMessage(QUESTION),
+        # Not empty: ChatOpenAI sends an empty content as null, which the server refuses.
         AIMessage(
-            content="", tool_calls=[{"name": "search", "args": {"query": "span"}, "id": "c1"}]
+            content="Searching.",
+            tool_calls=[{"name": "search", "args": {"query": "span"}, "id": "c1"}],
         ),
         ToolMessage(content="\n".join(CHUNKS), tool_call_id="c1", name="search"),
     ]
