@@ -75,7 +75,7 @@ from bisect import bisect_left, bisect_right
 from operator import itemgetter
 
 from relapse.grounding._check import BoundGroundingCheck
-from relapse.grounding._echo import COPY_SHARE
+from relapse.grounding._echo import COPY_SHARE, FRAME_LABEL, MAX_LABEL_CHARS
 from relapse.grounding._index.blocks import LOOK_BACK
 from relapse.grounding._read.ordinal_slots import MAX_SLOT_WORDS, slot_word_before
 from relapse.grounding._read.quotes import (
@@ -273,9 +273,11 @@ class CopyWatch:
 
     __slots__ = (
         "_boundary",
+        "_framed",
         "_frontier",
         "_joined",
         "_joint",
+        "_label_from",
         "_longest",
         "_next",
         "_pending",
@@ -306,6 +308,11 @@ class CopyWatch:
         self._uncovered = 0
         self._substring = True  # the folded prefix may still be a piece of the chunks
         self._prefix: list[str] = []  # the folded prefix, kept while it may be
+        # A prompt's label (:data:`FRAME_LABEL`) may open a copy of the
+        # framed context, which copies of whole pieces do not tell: once one
+        # is in the text, the answer may be a copy whatever follows.
+        self._framed = False
+        self._label_from = 0  # where the next search for a label starts
 
     def may_copy(self, text: str) -> bool:
         """
@@ -316,6 +323,11 @@ class CopyWatch:
             the verdict of :func:`~relapse.grounding._echo.is_copy`) finds
             ``text`` no copy (True does not say it is one).
         """
+        if not self._framed:
+            self._framed = FRAME_LABEL.search(text, self._label_from) is not None
+            self._label_from = max(0, len(text) - MAX_LABEL_CHARS)
+        if self._framed:
+            return True
         self._advance(text)
         if self._substring:
             return True
