@@ -28,6 +28,7 @@ MODULES = (
     "relapse.integrations.mcp",
     "relapse.llms.local",
     "relapse.llms.openai",
+    "relapse.serve",
 )
 
 _DIRECTIVE = re.compile(r"^::: (?P<path>[\w.]+)[ \t]*$")
