@@ -128,16 +128,19 @@ def build(directory: Path, name: str, tokenizer: Tokenizer) -> int:
     return sum(p.numel() for p in model.parameters())
 
 
-def time_answers(detector: SpanDetector, answers: list[tuple[str, list[str], str]]) -> list[float]:
-    """Milliseconds per answer, after three warm-up calls."""
+def time_answers(
+    detector: SpanDetector, answers: list[tuple[str, list[str], str]]
+) -> tuple[list[float], list[float]]:
+    """Wall and CPU (all threads of the process) milliseconds per answer, after 3 warm-ups."""
     for item in answers[:3]:
         detector(*item)
-    times = []
+    wall, cpu = [], []
     for item in answers:
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         detector(*item)
-        times.append((time.perf_counter() - started) * 1000)
-    return times
+        wall.append((time.perf_counter() - started) * 1000)
+        cpu.append((time.process_time() - started_cpu) * 1000)
+    return wall, cpu
 
 
 def percentile(values: list[float], q: float) -> float:
