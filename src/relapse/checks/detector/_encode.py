@@ -42,11 +42,13 @@ class Encoded:
             ``(answer_tokens,)``: the tokens of sequence 1 with a non-empty span.
         answer_offsets: ``(start, end)`` character offsets of each of those
             tokens in the answer (end exclusive), parallel to ``answer_positions``.
+        truncated: Whether the prompt was cut to fit the window.
     """
 
     ids: npt.NDArray[np.int64]
     answer_positions: npt.NDArray[np.int64]
     answer_offsets: tuple[tuple[int, int], ...]
+    truncated: bool
 
 
 def _pad_id(tokenizer: Tokenizer) -> int:
@@ -176,4 +178,5 @@ class PairEncoder:
             np.asarray(encoding.ids, dtype=np.int64),
             np.asarray(positions, dtype=np.int64),
             tuple(offsets),
+            bool(encoding.overflowing),
         )

@@ -20,6 +20,7 @@ import numpy.typing as npt
 from relapse.checks.detector._backends import OnnxBackend, Runtime, TransformersBackend
 from relapse.checks.detector._encode import Encoded, PairEncoder
 from relapse.checks.detector._loading import Backend, ModelFiles, window_of
+from relapse.checks.detector._prompt import format_context
 from relapse.checks.detector._spans import combine_windows
 
 __all__ = ["DEFAULT_MAX_LENGTH", "LoadedModel", "Request", "load_model"]
@@ -70,8 +71,14 @@ class LoadedModel:
 
     def _plan(self, request: Request, lang: str) -> _Plan:
         question, passages, answer = request
-        prompts = self.encoder.prompts(passages, question, self.encoder.count(answer), lang)
-        windows = tuple(self.encoder.encode(prompt, answer) for prompt in prompts)
+        whole = self.encoder.encode(format_context(passages, question, lang), answer)
+        if whole.truncated:
+            prompts = self.encoder.prompts(passages, question, self.encoder.count(answer), lang)
+            windows = tuple(self.encoder.encode(prompt, answer) for prompt in prompts)
+        else:
+            # It all fits: LettuceDetect's one window (its count of the prompt
+            # beside the answer is this encoding's length), tokenized once.
+            windows = (whole,)
         # The answer is the pair's second sequence and is never truncated, so
         # every window holds the same answer tokens.
         return _Plan(windows, windows[0].answer_offsets)
@@ -138,7 +145,7 @@ def load_model(
         ImportError: ``backend="transformers"`` without torch and transformers.
     """
     graph = str(files.onnx) if files.onnx is not None else ""
-    key = (str(Path(files.directory).resolve()), backend + graph, graph, threads, max_length)
+    key = (str(Path(files.directory).resolve()), backend, graph, threads, max_length)
     with _LOCK:
         model = _LOADED.get(key)
         if model is None:
