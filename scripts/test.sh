@@ -28,6 +28,18 @@ if [ ! -x .venv-phoenix/bin/phoenix ] || ! cmp -s constraints-phoenix.txt .venv-
 fi
 export RELAPSE_PHOENIX_BIN="$PWD/.venv-phoenix/bin/phoenix"
 
+# The gateway's Node client (tests/serve/test_clients.py, examples/serve/client.mjs)
+# runs on Node and npm from Debian's packages; the test installs the npm
+# package itself from examples/serve/package-lock.json.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "the gateway's Node client tests need node and npm: sudo apt-get install nodejs npm" >&2
+    exit 1
+  fi
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
+fi
+
 .venv/bin/ruff check src tests benchmarks examples fuzz
 .venv/bin/ruff format --check src tests benchmarks examples fuzz
 .venv/bin/mypy
