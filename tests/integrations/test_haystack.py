@@ -259,6 +259,7 @@ def test_the_local_model_in_a_pipeline(llama_server: LlamaServer) -> None:
         api_base_url=llama_server.base_url,
         generation_kwargs={"max_tokens": 60, "temperature": 0.0},
         max_retries=0,
+        timeout=600.0,  # its default, 30 s, is less than a busy CPU may take
     )
     checked: list[str] = []
 
