@@ -372,7 +372,11 @@ def read_released(
         flush_held()
         began = time.perf_counter()
         progress = inc.finish()
-        verdict: GroundingResult = progress.failed or whole(text)
+        # A check whose stream judged the whole answer says so (a cascade's
+        # "passed"): judging it again would pay a judge twice.
+        verdict: GroundingResult = (
+            progress.failed or getattr(progress, "passed", None) or whole(text)
+        )
         check_s += time.perf_counter() - began
         if verdict.ok and progress.releasable >= len(text):
             out = releasable(len(text))
