@@ -294,7 +294,7 @@ def ranked(findings: Sequence[GroundingFinding]) -> list[GroundingFinding]:
         name = None if current is None else current.group()
         if run and (finding is None or name != family):
             # sorted() is stable: equal scores, and the unscored, keep their order.
-            out.extend(sorted(run, key=lambda f: -1.0 if f.score is None else -f.score))
+            out.extend(sorted(run, key=lambda f: 1.0 if f.score is None else -f.score))
             run = []
         if finding is not None:
             run.append(finding)
