@@ -1,4 +1,4 @@
-"""
+r"""
 The LLM judge over a local OpenAI-compatible server, as ``relapse eval --check`` names it.
 
 ``judge`` is :class:`relapse.checks.LLMJudge` asking the model that
@@ -10,7 +10,7 @@ default check first, the judge on what it passed. Point it elsewhere with
 ``RELAPSE_JUDGE_BASE_URL`` and ``RELAPSE_JUDGE_MODEL``::
 
     RELAPSE_JUDGE_BASE_URL=http://127.0.0.1:8765/v1 python -m relapse.cli eval \\
-        ../shared/data/ragtruth-sample/ragtruth_sample.jsonl --split test \\
+        ../shared/data/ragtruth-sample/ragtruth_sample.jsonl \\
         --check 'default > benchmarks.judge_local:judge'
 """
 

@@ -5,9 +5,9 @@ Starts ``python -m llama_cpp.server`` with the bundled Gemma 3 270M on a free
 loopback port (stopped by its process id at the end), then runs, with the
 judge of ``benchmarks/judge_local.py``:
 
-1. ``relapse eval DATA --split test --check benchmarks.judge_local:judge``:
+1. ``relapse eval DATA --check benchmarks.judge_local:judge``:
    the judge alone (precision, recall, false alarms, tokens per answer);
-2. ``relapse eval DATA --split test --check 'default > benchmarks.judge_local:judge'``:
+2. ``relapse eval DATA --check 'default > benchmarks.judge_local:judge'``:
    the cascade, the judge only on what the default check passed (the stage
    table gives the share it had to judge and what it cost);
 3. with ``--sentences N``: the judge on the first N answers the default
@@ -97,7 +97,7 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 def run_eval(data: Path, check: str, limit: int | None, workers: int, out: Path) -> None:
     """One ``relapse eval`` run, printed, its JSON written to ``out``."""
     command = [
-        sys.executable, "-m", "relapse.cli", "eval", str(data), "--split", "test",
+        sys.executable, "-m", "relapse.cli", "eval", str(data),
         "--check", check, "--json", str(out), "--workers", str(workers),
     ]  # fmt: skip
     if limit is not None:
@@ -112,16 +112,15 @@ def per_sentence(data: Path, count: int) -> None:
     """The judge on whole answers and per sentence, over ``count`` answers the rules passed."""
     sys.path.insert(0, str(ROOT))
     from benchmarks.judge_local import judge
+
     from relapse import default_grounding_check
     from relapse.checks import cascade, stage
     from relapse.checks._cascade_stream import CascadeStream
-    from relapse.evaluation import load_annotated, select_split
+    from relapse.evaluation import load_annotated
 
-    records = select_split(data, load_annotated(data), "test")
+    records = load_annotated(data)
     chosen = [
-        r
-        for r in records
-        if default_grounding_check(r.question or "", r.passages, r.response).ok
+        r for r in records if default_grounding_check(r.question or "", r.passages, r.response).ok
     ][:count]
     whole_ms: list[float] = []
     whole_tokens: list[int] = []

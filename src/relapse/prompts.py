@@ -307,8 +307,8 @@ def _problems(findings: Sequence[GroundingFinding], separator: str = "; ") -> st
     The findings as a retry query cites them, in at most :data:`MAX_QUOTED_FINDINGS_CHARS`.
 
     Findings are cited in :func:`ranked` order (a stage's most confident
-    first, so they are the ones cited when the room runs out), each with its code, message and failing
-    spans (the first :data:`MAX_QUOTED_SPANS` spans at most, all findings
+    first, so they are the ones cited when the room runs out), each with its
+    code, message and failing spans (the first :data:`MAX_QUOTED_SPANS` spans at most, all findings
     together); what does not fit is counted (``and 3 more``, ``and 2 more
     finding(s)``), never cut in the middle of a quotation. A finding is
     cited only when the count of the findings after it still fits, so the

@@ -177,7 +177,7 @@ class TestThreshold:
 
     def test_prefix_needs_a_check_that_judges_a_prefix(self) -> None:
         """A judge cannot judge a stream's prefix: refused, naming the other settings."""
-        with pytest.raises(ValueError, match="'relapse.llm_judge' does not"):
+        with pytest.raises(ValueError, match="'relapse\\.llm_judge' does not"):
             stage(LLMJudge(Counting("SUPPORTED")), sentence="prefix")
 
     def test_cascade_arguments(self) -> None:
@@ -193,9 +193,7 @@ class TestThreshold:
 class TestInTheLoop:
     def test_the_judges_tokens_are_on_the_record_the_attempt_and_the_result(self) -> None:
         """check_usage per record; Attempt.usage and result.usage count it with the LLM's."""
-        replies = Counting(
-            completion("UNSUPPORTED\nred", 100, 5), completion("SUPPORTED", 110, 1)
-        )
+        replies = Counting(completion("UNSUPPORTED\nred", 100, 5), completion("SUPPORTED", 110, 1))
         seen: list[Usage | None] = []
         llm = ScriptedLLM(["The depot is red.", "It stores 40 buses."])
         result = relapse.run(

@@ -132,7 +132,7 @@ class TestEval:
     def test_workers_judge_in_batches_with_the_same_figures(
         self, runner: CliRunner, six: Path
     ) -> None:
-        """--workers 2 --batch-size 2: three batches in a spawn pool, the same hand-computed summary."""
+        """--workers 2 --batch-size 2: three batches in a spawn pool, the same summary."""
         result = runner.invoke(
             main,
             [

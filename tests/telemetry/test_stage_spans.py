@@ -23,9 +23,15 @@ def completion(text: str, prompt_tokens: int, completion_tokens: int) -> dict[st
 
 
 def detector(query: str, chunks: Sequence[str], answer: str) -> GroundingResult:
-    """Scores "red" 0.9 and "bright" 0.6: with threshold 0.8 and band 0.5, an error and a warning."""
+    """Scores "red" 0.9 and "bright" 0.6: threshold 0.8 and band 0.5 make an error and a warning."""
     findings = tuple(
-        GroundingFinding("LD001", word, (word,), ((answer.index(word), answer.index(word) + len(word)),), score=score)
+        GroundingFinding(
+            "LD001",
+            word,
+            (word,),
+            ((answer.index(word), answer.index(word) + len(word)),),
+            score=score,
+        )
         for word, score in (("bright", 0.6), ("red", 0.9))
         if word in answer
     )
@@ -74,7 +80,7 @@ class TestCheckSpan:
     def test_the_judges_tokens_count_on_the_call_span_not_the_iteration_span(
         self, spans: CapturedSpans
     ) -> None:
-        """The iteration span's relapse.usage.* are the answering call's; the call span sums both."""
+        """The iteration span's relapse.usage.* are the answering call's; the call span's both."""
         judge = LLMJudge(lambda prompt: completion("SUPPORTED", 50, 3))
         relapse.run(
             "q",

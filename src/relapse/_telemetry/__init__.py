@@ -111,7 +111,7 @@ _ENDING_FAILED = Harmless("could not end a failed span")
 
 
 def _score_attribute(findings: Sequence[GroundingFinding]) -> dict[str, AttributeValue]:
-    """``relapse.findings.score.max``: the highest score of ``findings``; empty when none has one."""
+    """``relapse.findings.score.max``: the highest score of ``findings``; empty if none has one."""
     scores = [f.score for f in findings if f.score is not None]
     return {attr.RELAPSE_FINDINGS_SCORE_MAX: float(max(scores))} if scores else {}
 

@@ -40,7 +40,7 @@ def _as_stage(item: object, index: int) -> Stage:
         raise TypeError(
             f"cascade stages[{index}] is {type(item).__name__}; expected a check or a stage()"
         )
-    return stage(item)  # type: ignore[arg-type]
+    return stage(item)
 
 
 @dataclass(frozen=True)

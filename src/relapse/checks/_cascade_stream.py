@@ -152,6 +152,10 @@ class CascadeStream:
             _Tally(s, prepare(s.check, query, chunks)) for s in stages if s.sentence == "sentence"
         ]
         self._end = [s for s in stages if s.sentence == "end"]
+        #: Stages bound for the whole answer at the end, each once (by id).
+        self._whole: dict[int, Callable[[str], Verdict]] = {}
+        #: Stages bound for the whole answer at the end, each once (by id).
+        self._whole: dict[int, Callable[[str], Verdict]] = {}
         #: Where the "sentence" stages have judged up to (a sentence end).
         self._judged = 0
         self._failed: GroundingResult | None = None
@@ -258,7 +262,7 @@ class CascadeStream:
             tally = tallies.get(id(current))
             if current.sentence == "prefix":
                 began = time.perf_counter()
-                verdict = current.graded(verified(_bound_verdict(current, self, text), current.name))
+                verdict = current.graded(verified(self._judge_whole(current, text), current.name))
                 runs.append(ran(current, verdict, self._prefix_s + time.perf_counter() - began))
             elif tally is not None:
                 run, verdict = tally.run()
@@ -268,7 +272,7 @@ class CascadeStream:
                     runs.extend(skipped([current]))
                     continue
                 began = time.perf_counter()
-                verdict = current.graded(verified(_bound_verdict(current, self, text), current.name))
+                verdict = current.graded(verified(self._judge_whole(current, text), current.name))
                 runs.append(ran(current, verdict, time.perf_counter() - began))
             results.append(verdict)
         verdict = combine(runs, results)
@@ -279,6 +283,22 @@ class CascadeStream:
             len(text), None, None, progress.sentences_checked, progress.sentences_released, verdict
         )
         return self._progress
+
+    def _judge_whole(self, current: Stage, text: str) -> object:
+        """``current``'s check on the whole ``text``: a synchronous verdict, or a TypeError."""
+        bound = self._whole.get(id(current))
+        if bound is None:
+            bound = self._whole[id(current)] = prepare(current.check, self._query, self._chunks)
+        verdict = bound(text)
+        if not isinstance(verdict, GroundingResult) and hasattr(verdict, "__await__"):
+            close = getattr(verdict, "close", None)
+            if callable(close):
+                close()  # never awaited: close it so Python does not warn
+            raise TypeError(
+                f"the cascade stage {current.name!r} is async;"
+                " release='sentence' needs a sync check"
+            )
+        return verdict
 
     def _stop(
         self,
@@ -297,16 +317,3 @@ class CascadeStream:
             releasable, verdict, failing, progress.sentences_checked, progress.sentences_released
         )
         return self._progress
-
-
-def _bound_verdict(current: Stage, stream: CascadeStream, text: str) -> object:
-    """``current``'s check on the whole ``text`` (a synchronous verdict, or a TypeError)."""
-    verdict = prepare(current.check, stream._query, stream._chunks)(text)
-    if not isinstance(verdict, GroundingResult) and hasattr(verdict, "__await__"):
-        close = getattr(verdict, "close", None)
-        if callable(close):
-            close()
-        raise TypeError(
-            f"the cascade stage {current.name!r} is async; release='sentence' needs a sync check"
-        )
-    return verdict

@@ -69,7 +69,7 @@ def _pool(engine: Engine, workers: int, spec: str) -> Any:
     """A pool of ``workers`` processes that each resolved ``spec``."""
     if engine == "ray":
         try:
-            from ray.util.multiprocessing import Pool  # noqa: PLC0415 -- optional extra
+            from ray.util.multiprocessing import Pool
         except ImportError as error:
             raise ModuleNotFoundError(
                 f"--engine ray needs Ray ({error}); install it with: pip install 'relapse[ray]'"

@@ -97,8 +97,7 @@ def format_report(report: EvalReport, *, dataset: str = "") -> str:
     lines += [
         "",
         f"{'code':<8} {'flagged':>7} {'precision':>9} {'recall':>7} {'spans':>6}"
-        f" {'span-precision':>14}"
-        + (f" {'mean-score':>10}" if scored else ""),
+        f" {'span-precision':>14}" + (f" {'mean-score':>10}" if scored else ""),
     ]
     for code, counts in report.by_code.items():
         flagged = counts.flagged_hallucinated + counts.flagged_clean

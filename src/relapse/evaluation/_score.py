@@ -352,8 +352,7 @@ class EvalReport:
             "output_tokens": self.output_tokens,
             "tokens_per_answer": self.tokens_per_answer,
             "stages": {
-                name: counts.to_dict(self.overall.responses)
-                for name, counts in self.stages.items()
+                name: counts.to_dict(self.overall.responses) for name, counts in self.stages.items()
             },
             "wall_s": self.wall_s,
             "workers": self.workers,
