@@ -154,8 +154,6 @@ class CascadeStream:
         self._end = [s for s in stages if s.sentence == "end"]
         #: Stages bound for the whole answer at the end, each once (by id).
         self._whole: dict[int, Callable[[str], Verdict]] = {}
-        #: Stages bound for the whole answer at the end, each once (by id).
-        self._whole: dict[int, Callable[[str], Verdict]] = {}
         #: Where the "sentence" stages have judged up to (a sentence end).
         self._judged = 0
         self._failed: GroundingResult | None = None
