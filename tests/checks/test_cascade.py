@@ -248,3 +248,15 @@ class TestResolve:
         """'default > default' is a cascade of two stages in the given order."""
         check = resolve_check("default > default")
         assert ["relapse.default", "relapse.default"] == [s.name for s in check.stages]  # type: ignore[attr-defined]
+
+
+class TestAllOf:
+    def test_all_of_sums_the_judges_tokens_too(self) -> None:
+        """default & LLMJudge: the judge's tokens reach the record through the composition."""
+        replies = Counting(completion("SUPPORTED", 70, 2))
+        check = relapse.default_grounding_check & LLMJudge(replies)
+        result = relapse.run(
+            "q", DOCS, call_llm=ScriptedLLM(["It stores 40 buses."]), grounding_check=check
+        )
+        assert Usage(70, 2) == result.transcript[0].check_usage
+        assert Usage(70, 2) == result.usage
