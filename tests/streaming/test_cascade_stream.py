@@ -142,3 +142,17 @@ class TestThePromise:
                 assert start >= progress.releasable, (finding, progress.releasable)
         if progress.failed is None:
             assert len(text) == progress.releasable
+
+
+class TestNested:
+    def test_a_cascade_as_a_stage_keeps_the_promise(self) -> None:
+        """The inner cascade's judge rejects RED: never released, though the outer judge passes."""
+        inner_judge, outer_judge = SentenceJudge(), LLMJudge(lambda prompt: "SUPPORTED")
+        inner = cascade(relapse.default_grounding_check, LLMJudge(inner_judge))
+        check = cascade(stage(inner, cost=1.0), stage(outer_judge, cost=2000.0))
+        answer = streamed(FIRST + RED + TAIL + REST, grounding_check=check, max_iterations=1)
+        with answer("q", DOCS) as stream:
+            released = "".join(stream)
+        assert FIRST == released
+        assert [FIRST.strip(), RED.strip()] == inner_judge.answers
+        assert stream.result.grounded is False

@@ -56,6 +56,22 @@ class CascadeProgress(StreamProgress):
     passed: GroundingResult | None = None
 
 
+def synchronous(verdict: object, name: str) -> object:
+    """
+    ``verdict`` when it is no awaitable; a stream is judged between two pieces, synchronously.
+
+    Raises:
+        TypeError: the stage ``name`` answered with an awaitable (closed first,
+            so Python does not warn that it was never awaited).
+    """
+    if isinstance(verdict, GroundingResult) or not hasattr(verdict, "__await__"):
+        return verdict
+    close = getattr(verdict, "close", None)
+    if callable(close):
+        close()
+    raise TypeError(f"the cascade stage {name!r} is async; release='sentence' needs a sync check")
+
+
 def _shifted(finding: GroundingFinding, start: int) -> GroundingFinding:
     """``finding`` of a sentence judged alone, its offsets moved into the whole text."""
     if not finding.offsets or not start:
@@ -75,15 +91,7 @@ class _Tally:
     def judge(self, text: str, start: int, end: int) -> GroundingResult:
         """Judge the sentence ``text[start:end]`` alone; offsets in ``text``."""
         began = time.perf_counter()
-        verdict = self.bound(text[start:end])
-        if not isinstance(verdict, GroundingResult) and hasattr(verdict, "__await__"):
-            close = getattr(verdict, "close", None)
-            if callable(close):
-                close()  # never awaited: close it so Python does not warn
-            raise TypeError(
-                f"the cascade stage {self.stage.name!r} is async; release='sentence' needs a"
-                " sync check"
-            )
+        verdict = synchronous(self.bound(text[start:end]), self.stage.name)
         graded = self.stage.graded(verified(verdict, self.stage.name))
         self.seconds += time.perf_counter() - began
         result = replace(graded, findings=tuple(_shifted(f, start) for f in graded.findings))
@@ -131,7 +139,6 @@ class CascadeStream:
         self._query = query
         self._chunks = chunks
         prefix = [s for s in stages if s.sentence == "prefix"]
-        self._prefix = prefix
         whole: Check = (
             _passes
             if not prefix
@@ -139,13 +146,13 @@ class CascadeStream:
             if len(prefix) == 1
             else all_of(*(s.check for s in prefix))
         )
-        inner = incremental(whole, query, chunks)
-        if not isinstance(inner, IncrementalCheck):
-            # A prefix stage's check said it judges a prefix, then bound to no
-            # incremental form: judged at the sentence's close instead.
-            inner = incremental(_passes, query, chunks)
-            assert isinstance(inner, IncrementalCheck)
-            self._prefix = []
+        # An IncrementalCheck, or (a cascade as a stage) a CascadeStream.
+        inner: IncrementalCheck | CascadeStream | None = incremental(whole, query, chunks)
+        if inner is None:
+            raise TypeError(
+                f"the cascade's prefix stages ({', '.join(s.name for s in prefix)}) cannot"
+                " judge a prefix of this call; give them sentence='sentence' or 'end'"
+            )
         self._inner = inner
         self._prefix_s = 0.0
         self._tallies = [
@@ -160,6 +167,11 @@ class CascadeStream:
         self._failing: tuple[int, int] | None = None
         self._progress = CascadeProgress(0, None, None, 0, 0)
         self.sentence_checks = 0
+
+    @property
+    def text(self) -> str:
+        """The text fed so far."""
+        return self._inner.text
 
     def feed(self, text: str) -> CascadeProgress:
         """
@@ -287,16 +299,7 @@ class CascadeStream:
         bound = self._whole.get(id(current))
         if bound is None:
             bound = self._whole[id(current)] = prepare(current.check, self._query, self._chunks)
-        verdict = bound(text)
-        if not isinstance(verdict, GroundingResult) and hasattr(verdict, "__await__"):
-            close = getattr(verdict, "close", None)
-            if callable(close):
-                close()  # never awaited: close it so Python does not warn
-            raise TypeError(
-                f"the cascade stage {current.name!r} is async;"
-                " release='sentence' needs a sync check"
-            )
-        return verdict
+        return synchronous(bound(text), current.name)
 
     def _stop(
         self,
