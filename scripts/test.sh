@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 # the newest releases of relapse's runtime dependencies.
 # The detector extra (onnxruntime, tokenizers) runs tests/checks/detector on ONNX
 # graphs the tests build; its torch-marked tests run in .venv-torch below.
-RELAPSE_EXTRAS="otel,local,cli,server,serve,openai,langchain,llamaindex,mcp,pydantic-ai,haystack,detector" bash scripts/setup.sh \
+RELAPSE_EXTRAS="otel,local,cli,server,serve,openai,langchain,llamaindex,mcp,pydantic-ai,haystack,detector,ray" bash scripts/setup.sh \
   --group dev --group docs --group release
 
 # Arize Phoenix is the real tracing backend of the end-to-end test. It pins

@@ -33,6 +33,7 @@ from relapse._results import (
     Outcome,
     Redaction,
     RelapseResult,
+    StageRun,
     Usage,
 )
 from relapse._state import Attempt, current_attempt
@@ -59,6 +60,7 @@ __all__ = [
     "Redaction",
     "RelapseError",
     "RelapseResult",
+    "StageRun",
     "Streamed",
     "Usage",
     "__version__",
