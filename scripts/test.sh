@@ -26,6 +26,13 @@ if [ ! -x .venv-phoenix/bin/phoenix ] || ! cmp -s constraints-phoenix.txt .venv-
 fi
 export RELAPSE_PHOENIX_BIN="$PWD/.venv-phoenix/bin/phoenix"
 
+# The gateway's Node client test (tests/serve/test_clients.py) installs the
+# `openai` npm package pinned in examples/serve/package-lock.json with `npm ci`;
+# it needs Node 20 or newer and npm, from Debian's packages when the machine has none.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  apt-get update -qq && apt-get install -y -qq nodejs npm
+fi
+
 .venv/bin/ruff check src tests benchmarks examples fuzz
 .venv/bin/ruff format --check src tests benchmarks examples fuzz
 .venv/bin/mypy
