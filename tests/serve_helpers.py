@@ -31,6 +31,7 @@ from llama_server import free_port
 HERE = Path(__file__).parent
 #: examples/serve: the Node and Python clients of the gateway.
 EXAMPLE = HERE.parent / "examples" / "serve"
+SRC = HERE.parent / "src"
 STARTUP_TIMEOUT_S = 60.0
 STOP_TIMEOUT_S = 30.0
 
@@ -152,3 +153,33 @@ def ask(chunks: list[Any] | None, scripted: dict[str, Any], **relapse: Any) -> d
     if chunks is not None:
         body["relapse"] = {"chunks": chunks, **relapse}
     return body
+
+
+def run_node(where: Path, gw: Server, model: str) -> str:
+    done = subprocess.run(
+        ["node", "client.mjs"],
+        cwd=where, capture_output=True, text=True, timeout=600, check=False,
+        env={**os.environ, "RELAPSE_GATEWAY_URL": gw.v1, "RELAPSE_MODEL": model},
+    )  # fmt: skip
+    assert 0 == done.returncode, done.stderr
+    return done.stdout
+
+
+def run_python(gw: Server, model: str) -> str:
+    environment = {**os.environ, "RELAPSE_GATEWAY_URL": gw.v1, "RELAPSE_MODEL": model}
+    environment["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(SRC), environment.get("PYTHONPATH", "")) if p
+    )
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLE / "client.py")],
+        env=environment, capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert 0 == done.returncode, done.stderr
+    return done.stdout
+
+
+def parsed(output: str) -> tuple[str, list[str], dict[str, Any]]:
+    """The printed answer, the lines about it, and the relapse object of the last line."""
+    lines = output.splitlines()
+    assert lines[-1].startswith("relapse: "), output
+    return lines[0], lines[1:-1], json.loads(lines[-1].removeprefix("relapse: "))

@@ -10,49 +10,13 @@ needs no script (``scripted-retry``) the printed values are exact.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
-from typing import Any
 
 from scripted_upstream import RETRY_ANSWERS, RETRYING
-from serve_helpers import EXAMPLE, Server
+from serve_helpers import Server, parsed, run_node, run_python
 
-SRC = Path(__file__).resolve().parents[2] / "src"
 #: The first attempt's verified sentence, then the retry's.
 EXPECTED_TEXT = f"{RETRY_ANSWERS[0].split('. ')[0]}. {RETRY_ANSWERS[1]}"
-
-
-def run_node(where: Path, gw: Server, model: str) -> str:
-    done = subprocess.run(
-        ["node", "client.mjs"],
-        cwd=where, capture_output=True, text=True, timeout=600, check=False,
-        env={**os.environ, "RELAPSE_GATEWAY_URL": gw.v1, "RELAPSE_MODEL": model},
-    )  # fmt: skip
-    assert 0 == done.returncode, done.stderr
-    return done.stdout
-
-
-def run_python(gw: Server, model: str) -> str:
-    environment = {**os.environ, "RELAPSE_GATEWAY_URL": gw.v1, "RELAPSE_MODEL": model}
-    environment["PYTHONPATH"] = os.pathsep.join(
-        p for p in (str(SRC), environment.get("PYTHONPATH", "")) if p
-    )
-    done = subprocess.run(
-        [sys.executable, str(EXAMPLE / "client.py")],
-        env=environment, capture_output=True, text=True, timeout=600, check=False,
-    )  # fmt: skip
-    assert 0 == done.returncode, done.stderr
-    return done.stdout
-
-
-def parsed(output: str) -> tuple[str, list[str], dict[str, Any]]:
-    """The printed answer, the lines about it, and the relapse object of the last line."""
-    lines = output.splitlines()
-    assert lines[-1].startswith("relapse: "), output
-    return lines[0], lines[1:-1], json.loads(lines[-1].removeprefix("relapse: "))
 
 
 def check_exact(output: str) -> None:
