@@ -31,7 +31,6 @@ from llama_server import free_port
 HERE = Path(__file__).parent
 #: examples/serve: the Node and Python clients of the gateway.
 EXAMPLE = HERE.parent / "examples" / "serve"
-SRC = HERE.parent / "src"
 STARTUP_TIMEOUT_S = 60.0
 STOP_TIMEOUT_S = 30.0
 
@@ -153,6 +152,10 @@ def ask(chunks: list[Any] | None, scripted: dict[str, Any], **relapse: Any) -> d
     if chunks is not None:
         body["relapse"] = {"chunks": chunks, **relapse}
     return body
+
+
+#: The source tree a client example's Python process imports relapse from.
+SRC = Path(__file__).resolve().parents[1] / "src"
 
 
 def run_node(where: Path, gw: Server, model: str) -> str:

@@ -9,6 +9,9 @@ The ``relapse`` command line.
   not; ``--json`` prints the result as one JSON object (docs/quickstart.md).
 * ``relapse eval DATASET.jsonl [--check SPEC] [--json OUT] [--plot PNG]``:
   score a check against annotated answers (:mod:`relapse.evaluation`).
+* ``relapse mcp [--transport stdio|http] [--port N]``: serve the
+  ``check_answer`` and ``retry_note`` tools to MCP clients
+  (:mod:`relapse.integrations.mcp`; needs ``pip install 'relapse[mcp]'``).
 * ``relapse eval --loop DATASET.jsonl [--limit N] [--workers N]``: run the
   loop over the dataset's questions on the local model, or with ``--model
   openai --base-url URL --model-name NAME`` on an OpenAI-compatible server.
@@ -571,6 +574,43 @@ def serve(
         timeout_graceful_shutdown=graceful_timeout,
         log_level=log_level,
     )
+
+
+@main.command(name="mcp")
+@click.option(
+    "--transport",
+    type=click.Choice(["stdio", "http"]),
+    default="stdio",
+    show_default=True,
+    help="stdio, or streamable HTTP on 127.0.0.1 (path /mcp).",
+)
+@click.option(
+    "--port",
+    type=click.IntRange(min=1, max=65535),
+    default=8000,
+    show_default=True,
+    help="With --transport http: the loopback port.",
+)
+@click.option(
+    "--max-iterations",
+    type=click.IntRange(min=1),
+    default=3,
+    show_default=True,
+    help="Answers per check_answer loop, the first included.",
+)
+def mcp(transport: str, port: int, max_iterations: int) -> None:
+    """Serve check_answer and retry_note to MCP clients (needs relapse[mcp])."""
+    try:
+        from relapse.integrations.mcp import build_server
+    except ImportError as error:
+        click.echo(f"relapse mcp: {error}", err=True)
+        sys.exit(2)
+    server = build_server(max_iterations=max_iterations)
+    if transport == "stdio":
+        server.run()
+    else:
+        # Loopback only: the server has no authentication of its own.
+        server.run("streamable-http", host="127.0.0.1", port=port)
 
 
 if __name__ == "__main__":  # python -m relapse.cli; spawned eval workers import this module

@@ -35,7 +35,14 @@ from relapse.grounding._echo import (
     echo_hits,
     phrase_pattern,
 )
-from relapse.grounding._index.blocks import Failing, JudgedClaims, Supported, judge_claims
+from relapse.grounding._index.blocks import (
+    LOOK_AHEAD,
+    LOOK_BACK,
+    Failing,
+    JudgedClaims,
+    Supported,
+    judge_claims,
+)
 from relapse.grounding._index.folded import FoldedChunks
 from relapse.grounding._index.text_index import TextIndex
 from relapse.grounding._index.unit_lookup import AGREE, CONFLICT, FOREIGN, UNRELATED
@@ -714,6 +721,7 @@ class BoundGroundingCheck:
         digit_regions: _Regions | None = None  # built at the first number in words
         failing = placed_words = 0
         ranks: dict[str, frozenset[int]] = {}  # the chunks' ordinals after each word, once
+        verdicts: dict[tuple[object, ...], Support | None] = {}  # each claim in context, once
         codes = self._config.codes
         for claim in _word_claims(answer):
             if claim.start >= limit:
@@ -731,32 +739,55 @@ class BoundGroundingCheck:
                     if failing > MAX_FAILING_SPANS:
                         return claim.start
                 continue
-            if self._trivial(answer, claim):
+            # One verdict per distinct claim in its surroundings: every rule
+            # below reads the answer within LOOK_BACK and LOOK_AHEAD of it.
+            context = (
+                claim[3:],
+                answer[max(0, claim.start - LOOK_BACK) : claim.start],
+                answer[claim.start : claim.end + LOOK_AHEAD],
+            )
+            if context in verdicts:
+                support = verdicts[context]
+            else:
+                support = verdicts[context] = self._word_verdict(answer, claim)
+            if support is None:
                 continue
-            support = self._supported(answer, claim)
-            # "eighty-five dollars" is not supported by a chunk's "85 cents":
-            # its unit is compared as a number in digits' is.
-            if support and not self._units_agree(answer, claim):
-                support = False
-            if not support and (
-                self._phrase_held(answer, claim)
-                or self._in_other_money_unit(answer, claim)
-                or self._compound_money_held(answer, claim)
-            ):
-                # "minus three", "forty-four BC" copied from a chunk's words;
-                # "seventy-five cents" of a chunk's "$0.75".
-                support = True
             if support:
                 if placed_words < MAX_EVIDENCE:
                     placed_words += 1
                     self._place_claims([(claim.code, claim.start, claim.end, support)], placed)
                 continue
-            if not _not_a_claim(answer, claim):
-                failed[claim.code].append((claim.start, claim.end))
-                failing += 1
-                if failing > MAX_FAILING_SPANS:
-                    return claim.start
+            failed[claim.code].append((claim.start, claim.end))
+            failing += 1
+            if failing > MAX_FAILING_SPANS:
+                return claim.start
         return limit
+
+    def _word_verdict(self, answer: str, claim: Claim) -> Support | None:
+        """
+        Judge a number in words: what supports it, False, or None (no claim).
+
+        None for a trivial number, a list marker or a reference to the
+        context, which claim nothing.
+        """
+        if self._trivial(answer, claim):
+            return None
+        support = self._supported(answer, claim)
+        # "eighty-five dollars" is not supported by a chunk's "85 cents":
+        # its unit is compared as a number in digits' is.
+        if support and not self._units_agree(answer, claim):
+            support = False
+        if not support and (
+            self._phrase_held(answer, claim)
+            or self._in_other_money_unit(answer, claim)
+            or self._compound_money_held(answer, claim)
+        ):
+            # "minus three", "forty-four BC" copied from a chunk's words;
+            # "seventy-five cents" of a chunk's "$0.75".
+            support = True
+        if not support and _not_a_claim(answer, claim):
+            return None
+        return support
 
     def _ordinal_contradicted(
         self, answer: str, claim: Claim, ranks: dict[str, frozenset[int]]
