@@ -441,6 +441,37 @@ def _eval_loop(
         _write_json(json_out, report.to_dict())
 
 
+@main.command(name="export-detector")
+@click.argument(
+    "directory", type=click.Path(exists=True, file_okay=False, path_type=Path), metavar="DIRECTORY"
+)
+@click.option(
+    "--no-int8", is_flag=True, help="Write model.onnx only, not the int8 model_int8.onnx."
+)
+@click.option("--opset", type=click.IntRange(min=14), default=17, show_default=True)
+def export_detector(directory: Path, no_int8: bool, opset: int) -> None:
+    """
+    Export the detector model in DIRECTORY to ONNX (model.onnx, model_int8.onnx).
+
+    DIRECTORY is a token-classification model saved by save_pretrained
+    (a LettuceDetect or TinyLettuce download, for instance). Needs torch,
+    transformers and onnx: pip install 'relapse[detector]' torch transformers onnx.
+    """
+    try:
+        from relapse.checks.detector import DetectorModelError
+        from relapse.checks.detector._export import export_onnx
+    except ImportError as error:
+        click.echo(f"relapse export-detector needs the detector extra ({error})", err=True)
+        sys.exit(2)
+    try:
+        written = export_onnx(directory, int8=not no_int8, opset=opset)
+    except (ImportError, DetectorModelError) as error:
+        click.echo(f"relapse export-detector: {error}", err=True)
+        sys.exit(2)
+    for path in written:
+        click.echo(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB)")
+
+
 @main.command()
 @click.option(
     "--upstream",

@@ -510,8 +510,11 @@ class IncrementalCheck:
 
     def _update_ready(self, length: int) -> int:
         """Mark the sentences whose verdict is final at ``length``; return how many are."""
-        count = 0
-        for index in range(self._released, len(self._spans)):
+        # The sentences known to pass are ready: while a copy releases
+        # nothing, they are not walked again at every piece.
+        known = max(self._released, self._verified)
+        count = known - self._released
+        for index in range(known, len(self._spans)):
             if not self._ready[index]:
                 at = self._ready_at[index]
                 if at is None:
