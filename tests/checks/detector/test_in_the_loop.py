@@ -115,6 +115,28 @@ class TestRun:
         assert ("relapse.default", "span-detector") == check.attributes[attr.RELAPSE_CHECK_STAGES]
         assert ("pass", "fail") == check.attributes[attr.RELAPSE_CHECK_STAGES_VERDICT]
 
+    def test_the_stages_band_makes_a_weak_span_a_warning_not_a_re_ask(
+        self, wordpiece_dir: Path
+    ) -> None:
+        """threshold 0.7, band from 0.5: "perhaps" at p=0.5 is a warning; one iteration."""
+        graded = stage(SpanDetector(wordpiece_dir), threshold=0.7, warn_from=0.5)
+        llm = ScriptedLLM(["Paris is perhaps the capital.", PARIS])
+        result = relapse.run(
+            QUESTION,
+            CHUNKS,
+            call_llm=llm,
+            grounding_check=cascade(relapse.default_grounding_check, graded),
+        )
+        assert (True, 1, 1) == (result.grounded, result.iterations, llm.calls)
+        (finding,) = result.transcript[0].findings
+        assert (DETECTOR_CODE, ("perhaps",), ((9, 16),), "warning", 0.5) == (
+            finding.code,
+            finding.spans,
+            finding.offsets,
+            finding.severity,
+            finding.score,
+        )
+
     def test_a_rule_rejection_never_runs_the_detector(self, staged: Any) -> None:
         """An invented year fails the rules: the detector's stage did not run."""
         result = relapse.run(
