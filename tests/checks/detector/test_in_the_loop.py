@@ -225,11 +225,14 @@ class TestEval:
             encoding="utf-8",
         )
         monkeypatch.syspath_prepend(str(tmp_path))
-        monkeypatch.delitem(sys.modules, "stage_detector_module", raising=False)
         data = write(tmp_path, RECORDS)
-        result = CliRunner().invoke(
-            main, ["eval", str(data), "--check", "default > stage_detector_module:DETECTOR"]
-        )
+        try:
+            result = CliRunner().invoke(
+                main, ["eval", str(data), "--check", "default > stage_detector_module:DETECTOR"]
+            )
+        finally:
+            # The module names this test's model directory: no later test may import it.
+            sys.modules.pop("stage_detector_module", None)
         assert 0 == result.exit_code, result.output
         rows = {line.split()[0]: line.split()[1:] for line in result.stdout.splitlines() if line}
         # judged, share of answers, caught, false alarms.
