@@ -108,8 +108,18 @@ class SpanDetector(CheckOperators):
     """
 
     #: The detector needs the whole answer: with ``release="sentence"`` it is
-    #: judged when the stream ends.
+    #: judged when the stream ends (in a :func:`relapse.checks.cascade`, each
+    #: sentence once the cheaper stages released it).
     incremental = False
+
+    #: Estimated milliseconds per answer, for :func:`relapse.checks.cascade`'s
+    #: order: after code (1 ms) such as the default check, before a model
+    #: call (1000 ms) such as :class:`relapse.checks.LLMJudge`, whatever the
+    #: order the stages are given in. The published detectors' architectures
+    #: take 69-894 ms of CPU per RAGTruth answer (int8, one thread;
+    #: docs/benchmarks.md);
+    #: ``stage(detector, cost=...)`` overrides it.
+    cost: float = 100.0
 
     def __init__(
         self,
