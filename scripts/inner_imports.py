@@ -36,6 +36,10 @@ OPTIONAL_MODULES: dict[str, str] = {
     "relapse.llms.local": "the local extra (LocalModel needs llama-cpp-python and the weights)",
     "relapse.integrations.langchain": "the langchain extra",
     "relapse.integrations.llamaindex": "the llamaindex extra",
+    "relapse.integrations._langchain_agent": "the langchain extra's langchain package",
+    "relapse.integrations.mcp": "the mcp extra",
+    "relapse.integrations.pydantic_ai": "the pydantic-ai extra",
+    "relapse.integrations.haystack": "the haystack extra",
 }
 
 

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 # Every install is held to constraints.txt, the versions last tested
 # (`bash scripts/lock.sh` refreshes it); only the release step below takes
 # the newest releases of relapse's runtime dependencies.
-RELAPSE_EXTRAS="otel,local,cli,server,openai,langchain,llamaindex" bash scripts/setup.sh \
+RELAPSE_EXTRAS="otel,local,cli,server,serve,openai,langchain,llamaindex,mcp,pydantic-ai,haystack" bash scripts/setup.sh \
   --group dev --group docs --group release
 
 # Arize Phoenix is the real tracing backend of the end-to-end test. It pins

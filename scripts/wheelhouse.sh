@@ -66,24 +66,34 @@ ensure_llama_wheel() {
   mkdir -p "$WHEELHOUSE"
   exec {lock_fd}>"$WHEELHOUSE.lock"
   if ! flock --nonblock "$lock_fd"; then
-    echo "waiting for another build of llama-cpp-python $LLAMA_CPP_VERSION into $WHEELHOUSE (lock: $WHEELHOUSE.lock)"
-    flock "$lock_fd"
+    # The build holding the lock names its log in $WHEELHOUSE.log-path, so a
+    # waiter can say where to watch it; a line every heartbeat says it waits.
+    local waited_from=$SECONDS log_path
+    log_path=$(cat "$WHEELHOUSE.log-path" 2>/dev/null || true)
+    echo "waiting for another build of llama-cpp-python $LLAMA_CPP_VERSION into $WHEELHOUSE (lock: $WHEELHOUSE.lock${log_path:+; its log: $log_path})"
+    until flock --wait "$RELAPSE_HEARTBEAT_SECONDS" "$lock_fd"; do
+      log_path=$(cat "$WHEELHOUSE.log-path" 2>/dev/null || true)
+      printf '  waiting for the other build: %dm%02ds%s\n' $(((SECONDS - waited_from) / 60)) \
+        $(((SECONDS - waited_from) % 60)) "${log_path:+ (its log: $log_path)}"
+    done
     echo "the other build finished; looking for its wheel"
   fi
   if ! have_llama_wheel; then
     echo "building llama-cpp-python $LLAMA_CPP_VERSION for the x86-64 AVX2 baseline (about 6 minutes on 2 cores, once; a line every ${RELAPSE_HEARTBEAT_SECONDS} s)"
     build_dir=$(mktemp -d "$WHEELHOUSE.build.XXXXXX")
+    echo "$build_dir/build.log" >"$WHEELHOUSE.log-path"
     # -v: pip passes the compiler's progress lines on to the log.
     if ! CMAKE_ARGS="$CMAKE_FLAGS" run_with_heartbeat "building llama-cpp-python" "$build_dir/build.log" \
       "$python" -m pip wheel -v --no-cache-dir --no-deps --wheel-dir "$build_dir" \
       "llama-cpp-python==$LLAMA_CPP_VERSION"; then
+      rm -f "$WHEELHOUSE.log-path"
       flock --unlock "$lock_fd"
       exec {lock_fd}>&-
       echo "kept the build log: $build_dir/build.log" >&2
       return 1
     fi
     mv "$build_dir"/llama_cpp_python-"$LLAMA_CPP_VERSION"-*.whl "$WHEELHOUSE"/
-    rm -rf "$build_dir"
+    rm -rf "$build_dir" "$WHEELHOUSE.log-path"
   fi
   flock --unlock "$lock_fd"
   exec {lock_fd}>&-

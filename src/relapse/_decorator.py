@@ -18,7 +18,7 @@ from typing import Any
 import wrapt
 
 from relapse._binding import CallShape, Slot, call_shape
-from relapse._loop import Steps, astart, start, steps, unchecked_result
+from relapse._loop import Steps, astart, start, steps, unchecked
 from relapse._policy import Policy, is_enabled
 from relapse._read.chunks import materialize
 from relapse._read.replies import ChunksOf
@@ -29,6 +29,8 @@ from relapse.typing import GroundedDecorator
 
 Args = tuple[Any, ...]
 Kwargs = dict[str, Any]
+#: What one call of the loop ends with: the result, or the stream running (or replaying) it.
+Outcome = RelapseResult | GroundedStream[Any] | AsyncGroundedStream[Any]
 
 
 def _found(slot: Slot, args: Args, kwargs: Kwargs, role: str) -> Any:
@@ -83,18 +85,25 @@ class _Adapter:
 
         return steps(self.policy, query, texts), call
 
-    def _unchecked(self, raw: Any, instance: Any, args: Args, kwargs: Kwargs) -> RelapseResult:
-        """The result of a call made straight through, with the kill switch off."""
+    def _unchecked(
+        self, raw: Any, awaited: bool, instance: Any, args: Args, kwargs: Kwargs
+    ) -> Outcome:
+        """
+        A call made straight through, with the kill switch off: its unchecked result.
+
+        A stream is handed back as the stream type the enabled loop hands
+        over (see :func:`relapse._loop.unchecked`).
+        """
         query_slot = self.shape.slots(bound=instance is not None).query
         try:
             query = query_slot.get(args, kwargs)
         except TypeError:
             query = ""
-        return unchecked_result(query, raw)
+        return unchecked(query, raw, awaited)
 
     def execute(
         self, wrapped: Callable[..., Any], instance: Any, args: Args, kwargs: Kwargs
-    ) -> RelapseResult | GroundedStream[Any]:
+    ) -> Outcome:
         """
         The wrapt wrapper of a sync function: run the loop, return the result.
 
@@ -102,12 +111,12 @@ class _Adapter:
         :class:`GroundedStream` running the rest of the loop.
         """
         if not is_enabled(self.policy.enabled):
-            return self._unchecked(wrapped(*args, **kwargs), instance, args, kwargs)
+            return self._unchecked(wrapped(*args, **kwargs), False, instance, args, kwargs)
         return start(*self._start(wrapped, instance, args, kwargs))
 
     async def aexecute(
         self, wrapped: Callable[..., Any], instance: Any, args: Args, kwargs: Kwargs
-    ) -> RelapseResult | AsyncGroundedStream[Any]:
+    ) -> Outcome:
         """
         The wrapt wrapper of an ``async def`` (or async generator) function.
 
@@ -117,11 +126,8 @@ class _Adapter:
             raw = wrapped(*args, **kwargs)
             if inspect.isawaitable(raw):
                 raw = await raw
-            return self._unchecked(raw, instance, args, kwargs)
+            return self._unchecked(raw, True, instance, args, kwargs)
         return await astart(*self._start(wrapped, instance, args, kwargs))
-
-
-Outcome = RelapseResult | GroundedStream[Any] | AsyncGroundedStream[Any]
 
 
 def returned(outcome: Outcome) -> Any:
@@ -215,14 +221,9 @@ def _replayed(begin: Callable[[], Coroutine[Any, Any, Outcome]]) -> AsyncGrounde
     box: list[RelapseResult | BaseException] = []
 
     async def pieces() -> AsyncIterator[Any]:
-        done = await begin()
-        outcome = returned(done)
-        if not isinstance(outcome, AsyncGroundedStream):
-            # The kill switch was off: the function's own stream, unread.
-            box.append(done)  # type: ignore[arg-type]
-            async for piece in outcome:
-                yield piece
-            return
+        outcome = returned(await begin())
+        # An async generator's stream, also with the kill switch off (passed through).
+        assert isinstance(outcome, AsyncGroundedStream)
         async with outcome:
             async for piece in outcome:
                 yield piece

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, final
 
 from relapse._decorator import decorator
 from relapse._loop import adrive, drive, steps, unchecked_result
-from relapse._policy import LoopOptions, Policy, is_enabled, make_policy
+from relapse._policy import RELEASE_SENTENCE, LoopOptions, Policy, is_enabled, make_policy
 from relapse._read.chunks import chunk_texts
 from relapse._read.compress import default_compress
 from relapse._read.replies import ChunksOf
@@ -519,3 +519,30 @@ def loop_of(entry: str, loop: object, options: Mapping[str, Any]) -> Loop:
             f" {', '.join(sorted(options))} in the Loop (loop.replace(...))"
         )
     return loop
+
+
+def hook_policy(loop: Loop, name: str) -> Policy:
+    """
+    ``loop``'s policy for a framework hook that re-asks by itself (span ``relapse <name>``).
+
+    The framework calls the model and re-asks with the retry note
+    (:func:`relapse.prompts.retry_note`, or the loop's ``rewrite``), so the
+    question stays the caller's, as with a decorator's ``feedback_arg``.
+
+    Raises:
+        ValueError: the loop has ``retrieve`` (the framework's own tools
+            retrieve; the check must judge what the model saw) or
+            ``release="sentence"`` (a hook sees an answer only once whole).
+    """
+    policy = loop._policy
+    if policy.retrieve is not None:
+        raise ValueError(
+            f"{name}: the loop's retrieve= cannot reach the framework's model; retrieve in a"
+            " tool or in the framework's pipeline, and build the Loop without retrieve"
+        )
+    if policy.release == RELEASE_SENTENCE:
+        raise ValueError(
+            f'{name}: release="sentence" needs relapse to read the model\'s stream; this hook'
+            ' sees each answer whole: build the Loop with release="answer"'
+        )
+    return policy.for_function(name, None, feedback=True)

@@ -33,11 +33,21 @@ from opentelemetry.trace import INVALID_SPAN, Span
 from relapse._lineage import NO_LINEAGE, lineage
 from relapse._policy import RELEASE_SENTENCE, Policy
 from relapse._read.chunks import chunk_id_of
-from relapse._read.rebuild import rebuilt
+from relapse._read.compress import CompressedChunk
+from relapse._read.rebuild import carrying, rebuilt, restreamed
 from relapse._read.replies import Reply
 from relapse._read.streams import BrokenStream, Streamed, asettle, settle, stream_kind
 from relapse._redaction import Redactor
-from relapse._release import END, Broken, Close, Pull, Release, Released, read_released
+from relapse._release import (
+    END,
+    Broken,
+    Close,
+    Pull,
+    Release,
+    Released,
+    piece_text,
+    read_released,
+)
 from relapse._results import (
     Evidence,
     GroundingFinding,
@@ -48,7 +58,13 @@ from relapse._results import (
     total_usage,
 )
 from relapse._state import _CURRENT, Attempt, attempt_scope
-from relapse._streams import STREAMING, AsyncGroundedStream, GroundedStream
+from relapse._streams import (
+    STREAMING,
+    APassedThrough,
+    AsyncGroundedStream,
+    GroundedStream,
+    PassedThrough,
+)
 from relapse._telemetry.context import active
 from relapse._telemetry.streaming import (
     FALLBACK_CALL,
@@ -105,6 +121,8 @@ class Raised:
     #: is raised: the pieces of a stream that broke midway, or a response the
     #: call could not read; None when there is nothing.
     paid: Any = None
+    #: The text of ``paid`` already handed to the caller (``release="sentence"``).
+    released: str = ""
 
 
 def _raised(error: BaseException) -> Raised:
@@ -188,15 +206,34 @@ def make_record(
 
 
 def with_ids(evidence: Sequence[Evidence], chunks: Sequence[str]) -> tuple[Evidence, ...]:
-    """``evidence`` with each missing ``chunk_id`` read from its chunk (see :func:`chunk_id_of`)."""
+    """
+    ``evidence`` naming the caller's chunks.
+
+    Each missing ``chunk_id`` is read from its chunk (see
+    :func:`chunk_id_of`); evidence in a compressed chunk
+    (``run(compress=True)``) is moved to the chunk the caller passed: its
+    index, its id and offsets in its own text.
+    """
     if not evidence:
         return ()
     named = []
     for item in evidence:
-        if item.chunk_id is None and 0 <= item.chunk_index < len(chunks):
-            found = chunk_id_of(chunks[item.chunk_index])
-            if found is not None:
-                item = replace(item, chunk_id=found)
+        if 0 <= item.chunk_index < len(chunks):
+            chunk = chunks[item.chunk_index]
+            if isinstance(chunk, CompressedChunk):
+                start, end = item.chunk_span
+                if 0 <= start <= end <= len(chunk):
+                    # (A custom check's span outside its chunk is left as it
+                    # gave it: there is no original to map it to.)
+                    item = replace(
+                        item,
+                        chunk_index=chunk.source_index,
+                        chunk_span=chunk.source_span(start, end),
+                    )
+            if item.chunk_id is None:
+                found = chunk_id_of(chunk)
+                if found is not None:
+                    item = replace(item, chunk_id=found)
         named.append(item)
     return tuple(named)
 
@@ -302,6 +339,7 @@ def _final(
     outcome: Outcome,
     last: Attempt,
     elapsed_s: float,
+    released: str = "",
 ) -> RelapseResult:
     record = transcript[-1]
     if record.grounded:
@@ -323,16 +361,18 @@ def _final(
             tuple(transcript),
             record.findings,
             elapsed_s,
+            released,  # release="sentence": what the caller was shown, its text follows
         )
         answer = policy.on_exhausted(after)
         if not isinstance(answer, str):
             raise TypeError(f"on_exhausted returned {type(answer).__name__}; expected str")
         # The handler's text is what the caller gets: there is no response
         # behind it. A stream's caller iterates, so it gets a stream of the
-        # same kind with the text as its one piece.
+        # same kind and piece type carrying the text.
         response: Any = answer
         if isinstance(record.response, Streamed):
-            response = Streamed(record.response.kind, (answer,))
+            pieces = restreamed(record.response.pieces, answer, piece_text)
+            response = Streamed(record.response.kind, pieces)
         return RelapseResult(answer, False, len(transcript), transcript, outcome, response)
     if policy.on_exhausted == "best":
         record = min(transcript, key=_best)
@@ -383,7 +423,9 @@ def _redact(
     text = redactor.text()
     response: Any
     if isinstance(record.response, Streamed):
-        response = Streamed(record.response.kind, (text,))
+        # The caller reads the stream's own piece type (an SDK chunk), never a bare str.
+        pieces = restreamed(record.response.pieces, text, piece_text)
+        response = Streamed(record.response.kind, pieces)
     else:
         response = rebuilt(record.response, text, policy.readers.answer)
         if response is None:
@@ -434,6 +476,11 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
     fell_back = False
     #: Whether an attempt's stream was released sentence by sentence.
     sentence_read = False
+    #: Whether a call returned a stream: the caller holds a GroundedStream.
+    handed = False
+    #: The pieces of the last stream read with any: what a text released
+    #: without pieces of its own is shaped like (see relapse._read.rebuild.carrying).
+    shown: tuple[Any, ...] = ()
     started_at = time.perf_counter()
     #: Seconds from the start to the first piece released with text.
     first_release: float | None = None
@@ -451,6 +498,7 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
             read: Released | None = None
             check_span: Span = INVALID_SPAN
             if streaming and not isinstance(sent, Raised) and stream_kind(sent) is not None:
+                handed = True
                 if own_chunks:
                     # A chunks_of that reads the chunks off the unread stream
                     # (Policy.for_function kept "sentence" for it): this
@@ -463,11 +511,14 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                 )
                 fell_back = fell_back or read is None
                 sentence_read = sentence_read or read is not None
+                if isinstance(sent, Streamed) and sent.pieces:
+                    shown = sent.pieces
             if isinstance(sent, Raised) and sent.paid is not None:
                 # The call failed after it was paid for: what it got stays in
                 # the transcript (not grounded), its usage in the spans.
                 salvaged = policy.readers.salvage(sent.paid)
-                transcript.append(make_record(attempt, salvaged, None, time.perf_counter() - began))
+                duration = time.perf_counter() - began
+                transcript.append(make_record(attempt, salvaged, None, duration, sent.released))
             raw = _unwrapped(sent)
             reply: Reply | None = None
             checking = False
@@ -488,15 +539,31 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
                         texts = own
                         checker = prepare(policy.check, query, texts)
                         attempt = replace(attempt, chunks=texts)
-                    check_span = telemetry.start_check(span, policy.check_name)
-                    checked = time.perf_counter()
-                    checking = True
-                    with active(check_span):
-                        pending: object = checker(reply.answer)
-                    if type(pending) is not GroundingResult and inspect.isawaitable(pending):
-                        pending = _unwrapped((yield Await(pending, check_span)))
-                    verdict = _verified(pending)
-                    check_s = time.perf_counter() - checked
+                    if handed:
+                        # The caller holds a stream: a plain value (a cache, a
+                        # fallback call) is released to it as a piece of that
+                        # stream's type, checked after the released text.
+                        read, check_span = yield from _read_value(
+                            policy, texts, reply.answer, shown, released, span, attempt, checker
+                        )
+                        fell_back = fell_back or read is None
+                    if read is not None:
+                        assert read.verdict is not None  # None only when reading raised
+                        reply = Reply(reply.response, read.text, reply.usage)
+                        verdict, check_s = read.verdict, read.check_s
+                        sentence_read = True
+                    else:
+                        check_span = telemetry.start_check(span, policy.check_name)
+                        checked = time.perf_counter()
+                        checking = True
+                        with active(check_span):
+                            pending: object = checker(reply.answer)
+                        if type(pending) is not GroundingResult and inspect.isawaitable(pending):
+                            pending = _unwrapped((yield Await(pending, check_span)))
+                        verdict = _verified(pending)
+                        check_s = time.perf_counter() - checked
+            except StreamClosed:
+                raise  # the caller closed its stream while a value was released: no failure
             except BaseException as error:
                 # The paid response stays in the transcript even when reading
                 # it or checking its answer fails.
@@ -590,9 +657,12 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
         else:
             # release="sentence" released the verified prefix already: that
             # is the answer (_after_released), nothing is left to redact.
-            result = _final(policy, transcript, outcome, attempt, policy.clock() - started)
+            elapsed = policy.clock() - started
+            result = _final(policy, transcript, outcome, attempt, elapsed, released)
         if sentence_read:
-            result = yield from _after_released(policy, query, texts, result, released, attempt)
+            result = yield from _after_released(
+                policy, query, texts, result, released, attempt, shown
+            )
     except StreamClosed as closed:
         # The caller closed the stream: the loop ends where it was, no error.
         if span_open:
@@ -611,9 +681,13 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
     if first_release is not None:
         first_release_attribute(call_span, first_release)
     telemetry.end_call(call_span, result)
-    if fell_back and isinstance(result.response, Streamed):
-        # The check could not judge incrementally: released once checked whole.
-        yield Release(result.response.pieces)
+    if fell_back:
+        # The check could not judge incrementally: released once checked whole;
+        # a plain value the caller's stream never had, as a piece of its type.
+        if isinstance(result.response, Streamed):
+            yield Release(result.response.pieces)
+        else:
+            yield Release((carrying(shown, result.answer, piece_text),))
     if not result.grounded and policy.on_exhausted == "raise":
         return Raised(NotGroundedError(result))
     return result
@@ -667,10 +741,47 @@ def _read_attempt(
         policy.telemetry.fail(check_span, error)
         raise
     if read.error is not None:
+        # The stream broke, a piece could not be read or the check raised:
+        # every piece read is kept, with what of it the caller got.
         policy.telemetry.fail(check_span, read.error)
         paid = read.streamed if read.streamed.pieces else None
-        return None, Raised(read.error, paid), INVALID_SPAN
+        return None, Raised(read.error, paid, read.released), INVALID_SPAN
     return read, read.streamed, check_span
+
+
+def _read_value(
+    policy: Policy,
+    texts: Sequence[str],
+    answer: str,
+    shown: tuple[Any, ...],
+    prefix: str,
+    span: Span,
+    attempt: Attempt,
+    checker: Callable[[str], Verdict],
+) -> Generator[Pull | Release | Close, object, tuple[Released | None, Span]]:
+    """
+    Release a plain value's ``answer`` to a caller holding a stream (``release="sentence"``).
+
+    A retry that returned a value (a cache, a fallback call) instead of a
+    stream: its answer is one piece shaped like ``shown``, the pieces of the
+    stream the caller reads (:func:`~relapse._read.rebuild.carrying`), checked
+    after ``prefix`` and released like a stream's pieces.
+
+    Returns:
+        ``(read, check_span)``; ``(None, INVALID_SPAN)`` when the check cannot
+        judge it incrementally (it is then checked whole, and released at the
+        loop's end).
+
+    Raises:
+        BaseException: what the check raised.
+    """
+    stream = iter((carrying(shown, answer, piece_text),))
+    read, sent, check_span = yield from _read_attempt(
+        policy, attempt.query, texts, stream, prefix, span, attempt, checker
+    )
+    if isinstance(sent, Raised):
+        raise sent.error
+    return read, check_span
 
 
 def _after_released(
@@ -680,16 +791,24 @@ def _after_released(
     result: RelapseResult,
     released: str,
     attempt: Attempt,
+    shown: tuple[Any, ...],
 ) -> Generator[Pull | Release | Close, object, RelapseResult]:
     """
     The result of a ``release="sentence"`` loop: its answer is what the caller read.
 
     A grounded answer was released whole. When none passed, the caller has
     the verified prefix; a callable ``on_exhausted``'s text is checked (after
-    the prefix) and released like any piece, so what passes of it follows.
+    the prefix) and released like any piece, as a piece of the type of
+    ``shown`` (the caller's stream), so what passes of it follows. The
+    evidence is that of the answer: the chosen attempt's (or the handler's)
+    items that lie in the text the caller read, and none when it read nothing.
+
+    Raises:
+        BaseException: what the check raised on the handler's text.
     """
     if result.grounded:
         return result
+    answer, evidence, about = released, result.evidence, result.answer
     if callable(policy.on_exhausted) and result.answer:
         inc = incremental(policy.check, query, texts)
         if inc is not None:
@@ -698,12 +817,45 @@ def _after_released(
             def whole(text: str) -> GroundingResult:
                 return _verified(checker(text))
 
-            handler = iter((result.answer,))
+            handler = iter((carrying(shown, result.answer, piece_text),))
             read = yield from read_released(
                 inc, handler, "sync", released, INVALID_SPAN, attempt, whole
             )
-            released += read.released
-    return replace(result, answer=released)
+            if read.error is not None:
+                raise read.error
+            assert read.verdict is not None  # set unless reading raised
+            answer = released + read.released
+            evidence, about = with_ids(read.verdict.evidence, attempt.chunks), read.text
+    return replace(result, answer=answer, evidence=evidence_within(evidence, about, answer))
+
+
+def evidence_within(evidence: Sequence[Evidence], about: str, answer: str) -> tuple[Evidence, ...]:
+    """
+    The items of ``evidence`` (offsets into ``about``) that are evidence of ``answer`` too.
+
+    ``answer`` is what the caller read: a prefix of ``about``, the attempt's
+    text, or text that departs from it somewhere. An item is kept when its
+    claim lies wholly in the text the two share from their start, so its
+    offsets mean the same in ``answer``.
+    """
+    if not evidence:
+        return ()
+    shared = _shared_start(about, answer)
+    return tuple(item for item in evidence if item.answer_span[1] <= shared)
+
+
+def _shared_start(one: str, other: str) -> int:
+    """How many characters ``one`` and ``other`` share from their start (a binary search)."""
+    low, high = 0, min(len(one), len(other))
+    if one[:high] == other[:high]:
+        return high  # the common case: the answer is a prefix of the attempt's text
+    while low < high:
+        middle = (low + high + 1) // 2
+        if one[:middle] == other[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def unchecked_result(query: object, raw: Any) -> RelapseResult:
@@ -711,8 +863,9 @@ def unchecked_result(query: object, raw: Any) -> RelapseResult:
     The result of one call made straight through, with the kill switch off.
 
     The only place it is built, for every entry point. Nothing is read from
-    ``raw`` (a stream stays unread): the answer is ``raw`` when it is a
-    ``str``, else empty; the response is ``raw``; the record's prompt is
+    ``raw``: the answer is ``raw`` when it is a ``str``, else empty; the
+    response is ``raw`` (a decorated function's stream, passed through by
+    :func:`unchecked`, as a :class:`~relapse.Streamed` of its pieces); the record's prompt is
     ``query`` when it is a ``str``, else empty (nothing was validated).
     """
     answer = raw if isinstance(raw, str) else ""
@@ -720,6 +873,35 @@ def unchecked_result(query: object, raw: Any) -> RelapseResult:
         1, query if isinstance(query, str) else "", answer, False, response=raw
     )
     return RelapseResult(answer, False, 1, [record], "disabled", raw)
+
+
+def unchecked(
+    query: object, raw: Any, awaited: bool
+) -> RelapseResult | GroundedStream[Any] | AsyncGroundedStream[Any]:
+    """
+    What a decorated function's call made straight through gives, with the kill switch off.
+
+    A stream comes back as the :class:`~relapse.GroundedStream` (or
+    :class:`~relapse.AsyncGroundedStream`) the enabled loop would hand over,
+    so code written for it keeps working: it yields the stream's own pieces
+    unchecked, closes the stream with it, and once done its ``result`` is
+    :func:`unchecked_result` with the pieces as a :class:`~relapse.Streamed`.
+    Anything else gives :func:`unchecked_result` of it, as does an async
+    stream of a sync function (``awaited`` False), which the enabled loop
+    refuses.
+    """
+    kind = stream_kind(raw)
+    if kind is None or (kind == "async" and not awaited):
+        return unchecked_result(query, raw)
+
+    def ended(pieces: tuple[Any, ...]) -> RelapseResult:
+        assert kind is not None  # a stream, checked above
+        return unchecked_result(query, Streamed(kind, pieces))
+
+    if kind == "sync":
+        return GroundedStream(PassedThrough(raw, ended))
+    box: list[RelapseResult | BaseException] = []
+    return AsyncGroundedStream(APassedThrough(raw, ended, box), box)
 
 
 def _async_check_refused(pending: Awaitable[GroundingResult]) -> Raised:

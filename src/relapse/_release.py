@@ -14,14 +14,20 @@ The text checked is the whole answer the caller reads: the prefix released
 by earlier attempts, then this attempt's continuation. A continuation that
 starts by repeating the prefix (models often restart their answer) has the
 repeat recognised and dropped: it is neither fed to the check again nor
-released twice.
+released twice. A piece that straddles the end of the repeat is released as
+a copy of its own type holding only what follows the repeat
+(:func:`relapse._read.rebuild.edited`: a ``str`` is sliced, an SDK chunk or a
+LangChain message chunk copied with its text cut); a piece that cannot be
+rebuilt (a frozen object) is released whole, and its whole text is
+checked and recorded: the caller then reads that part of the repeat again,
+and so does the recorded answer, never one without the other.
 
 A continuation is joined to the prefix as one text: when the prefix ends
 with no white space (the space of a stream whose tokens carry it in front,
 ``" It"``, belonged to the failing sentence's first token) and the
 continuation's first text begins a word (:func:`joins`), one space is put
 between them. It is checked and recorded with the text, and reaches the
-caller in the first piece released after the prefix (:func:`relapse._read.rebuild.led`):
+caller in the first piece released after the prefix (:func:`relapse._read.rebuild.edited`):
 a ``str`` piece is prefixed; an SDK chunk or a LangChain message chunk is
 a copy whose text is prefixed; a piece that cannot be rebuilt that way is
 released unchanged (the caller's text then lacks the space, the recorded
@@ -38,7 +44,7 @@ from typing import Any
 
 from opentelemetry.trace import Span
 
-from relapse._read.rebuild import led
+from relapse._read.rebuild import edited
 from relapse._read.streams import Streamed, StreamKind, Tally, read_piece
 from relapse._results import GroundingResult, Usage
 from relapse._state import Attempt
@@ -108,7 +114,10 @@ class Released:
         first_release_s: ``perf_counter()`` when this attempt first released
             a piece with text, or None.
         check_s: Seconds spent in the check, all feeds together.
-        error: What the stream raised midway, or None.
+        error: What the stream raised midway, what reading a piece raised
+            (a provider event relapse cannot read) or what the check raised;
+            None when nothing did. ``streamed`` then holds every piece read,
+            the failing one included: they were paid for.
     """
 
     streamed: Streamed
@@ -307,19 +316,29 @@ def read_released(
             start, raw_seen = raw_seen, raw_seen + len(raw)
             if raw_seen <= repeat.skip:
                 continue  # wholly inside the repeat: never released again
-            cut = max(0, repeat.skip - start)
-            kept = piece[cut:] if cut and isinstance(piece, str) else piece
-            fresh = raw[cut:]
-            if joining and fresh:
-                joining = False
-                if joins(prefix, fresh):
-                    fresh = JOIN + fresh
-                    if not cut or isinstance(piece, str):
-                        # An object cut by the repeat is released whole: no place for the space.
-                        kept = led(kept, JOIN, piece_text)
-                        kept = piece if kept is None else kept
+            kept, fresh = _continued(piece, raw, max(0, repeat.skip - start), joining)
+            joining = joining and not fresh
             progress = feed(kept, fresh)
         held.clear()
+
+    def _continued(piece: Any, raw: str, cut: int, first: bool) -> tuple[Any, str]:
+        """
+        The piece to release and the text it adds: the repeat cut off, the joining space led.
+
+        A piece straddling the end of the repeat is released as a copy of
+        its own type without the repeat (:func:`edited`); one that cannot be
+        cut is released whole, its whole text counted, so the caller reads
+        what is checked and recorded. The joining space reaches the caller
+        when the piece can carry it; it is checked and recorded in any case.
+        """
+        made = edited(piece, piece_text, cut=cut) if cut else piece
+        if made is None:
+            cut, made = 0, piece
+        fresh = raw[cut:]
+        if first and fresh and joins(prefix, fresh):
+            led = edited(made, piece_text, lead=JOIN)
+            return (made if led is None else led), JOIN + fresh
+        return made, fresh
 
     error: BaseException | None = None
     failed = False
@@ -332,15 +351,22 @@ def read_released(
             error = got.error
             break
         pieces.append(got)
-        before = len(tally.parts)
-        read_piece(tally, index, got)
-        index += 1
-        raw = "".join(tally.parts[before:])
-        repeat.add(raw)
-        held.append((got, raw))
-        if not repeat.decided:
-            continue
-        flush_held()
+        try:
+            before = len(tally.parts)
+            read_piece(tally, index, got)
+            index += 1
+            raw = "".join(tally.parts[before:])
+            repeat.add(raw)
+            held.append((got, raw))
+            if not repeat.decided:
+                continue
+            flush_held()
+        except BaseException as raised:
+            # A piece relapse cannot read, or a check that raised: the
+            # pieces read so far were paid for, and are kept with the error.
+            error = raised
+            yield Close(stream, kind)
+            break
         if progress is None:
             continue
         out = releasable(progress.releasable)
@@ -350,6 +376,17 @@ def read_released(
             failed = True
             yield Close(stream, kind)
             break
+    verdict: GroundingResult | None = None
+    if error is None and not failed:
+        try:
+            repeat.end()
+            flush_held()
+            began = time.perf_counter()
+            progress = inc.finish()
+            verdict = progress.failed or whole(text)
+            check_s += time.perf_counter() - began
+        except BaseException as raised:
+            error = raised
     streamed = Streamed(kind, tuple(pieces))
     read_chars = len(repeat.raw)
     if error is not None:
@@ -368,12 +405,8 @@ def read_released(
             error,
         )
     if not failed:
-        repeat.end()
-        flush_held()
-        began = time.perf_counter()
-        progress = inc.finish()
-        verdict: GroundingResult = progress.failed or whole(text)
-        check_s += time.perf_counter() - began
+        assert verdict is not None  # set with progress when nothing raised
+        assert progress is not None
         if verdict.ok and progress.releasable >= len(text):
             out = releasable(len(text))
             if out is not None:

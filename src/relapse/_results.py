@@ -170,7 +170,10 @@ class Evidence:
             read them (``$3 billion``), the date (``March 5, 1931``), a
             quotation's text inside its quotation marks.
         chunk_index: The index of the supporting chunk in the chunks the
-            check judged against.
+            check judged against; in what the loop returns, always the
+            index in the chunks the caller passed (``run(compress=True)``
+            judges a deduplicated list, whose evidence the loop moves back
+            to the caller's chunks, offsets and ids).
         chunk_span: ``(start, end)`` character offsets, in that chunk's
             text as passed (never a normalised copy), of the text that
             supports the claim: the chunk's own writing of the value

@@ -47,7 +47,9 @@ class Attempt:
     elapsed_s: float
     #: ``release="sentence"``: the text already handed to the caller, checked,
     #: which this iteration's answer continues (the retry query quotes it as
-    #: already said); empty on iteration 1 and with ``release="answer"``.
+    #: already said); for a callable ``on_exhausted``, all the caller was
+    #: shown, which its text follows. Empty on iteration 1 and with
+    #: ``release="answer"``.
     released: str = ""
 
     @property

@@ -10,7 +10,9 @@ once it is done exposes the :class:`relapse.RelapseResult` and the chosen
 attempt's ``response``.
 
 With ``release="answer"`` the loop has already run when the caller gets it
-and it replays the chosen attempt's pieces. With ``release="sentence"`` the
+and it replays the chosen attempt's pieces. With the kill switch off it
+passes the function's stream through unchecked (:class:`PassedThrough`), so
+code written for a grounded stream keeps working. With ``release="sentence"`` the
 loop is still running: each ``next`` drives it (:func:`relapse._loop.pump`)
 until the check releases the next piece, so closing the stream closes the
 provider's stream being read and ends the loop.
@@ -18,7 +20,8 @@ provider's stream being read and ends the loop.
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator, Generator, Iterator
+import inspect
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Generator, Iterator
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
@@ -48,6 +51,85 @@ def _not_done(what: str) -> RuntimeError:
     return RuntimeError(
         f"the stream's {what} is known once the stream is done: iterate it to its end first"
     )
+
+
+class PassedThrough:
+    """
+    A sync stream's pieces passed through unchecked (the kill switch is off).
+
+    Iterated by a :class:`GroundedStream`: its end carries ``ended(pieces)``,
+    the result, as a generator's return value would. :meth:`close` closes
+    the stream, also before the first piece was read.
+    """
+
+    __slots__ = ("_ended", "_pieces", "_stream")
+
+    def __init__(self, stream: Any, ended: Callable[[tuple[Any, ...]], RelapseResult]) -> None:
+        self._stream = stream
+        self._ended = ended
+        self._pieces: list[Any] = []
+
+    def __iter__(self) -> PassedThrough:
+        return self
+
+    def __next__(self) -> Any:
+        try:
+            piece = next(self._stream)
+        except StopIteration:
+            self.close()
+            raise StopIteration(self._ended(tuple(self._pieces))) from None
+        except BaseException:
+            self.close()
+            raise
+        self._pieces.append(piece)
+        return piece
+
+    def close(self) -> None:
+        """Close the stream (``close()`` when it has one)."""
+        close = getattr(self._stream, "close", None)
+        if callable(close):
+            close()
+
+
+class APassedThrough:
+    """:class:`PassedThrough` for an async stream; the result goes into ``box``."""
+
+    __slots__ = ("_box", "_ended", "_pieces", "_stream")
+
+    def __init__(
+        self,
+        stream: Any,
+        ended: Callable[[tuple[Any, ...]], RelapseResult],
+        box: list[RelapseResult | BaseException],
+    ) -> None:
+        self._stream = stream
+        self._ended = ended
+        self._box = box
+        self._pieces: list[Any] = []
+
+    def __aiter__(self) -> APassedThrough:
+        return self
+
+    async def __anext__(self) -> Any:
+        try:
+            piece = await self._stream.__anext__()
+        except StopAsyncIteration:
+            await self.aclose()
+            self._box.append(self._ended(tuple(self._pieces)))
+            raise
+        except BaseException:
+            await self.aclose()
+            raise
+        self._pieces.append(piece)
+        return piece
+
+    async def aclose(self) -> None:
+        """Close the stream (``aclose()``, or ``close()``), awaiting what it returns."""
+        close = getattr(self._stream, "aclose", None) or getattr(self._stream, "close", None)
+        if callable(close):
+            closing = close()
+            if inspect.isawaitable(closing):
+                await closing
 
 
 class GroundedStream(Generic[T]):

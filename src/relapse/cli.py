@@ -9,6 +9,9 @@ The ``relapse`` command line.
   not; ``--json`` prints the result as one JSON object (docs/quickstart.md).
 * ``relapse eval DATASET.jsonl [--check SPEC] [--json OUT] [--plot PNG]``:
   score a check against annotated answers (:mod:`relapse.evaluation`).
+* ``relapse mcp [--transport stdio|http] [--port N]``: serve the
+  ``check_answer`` and ``retry_note`` tools to MCP clients
+  (:mod:`relapse.integrations.mcp`; needs ``pip install 'relapse[mcp]'``).
 * ``relapse eval --loop DATASET.jsonl [--limit N] [--workers N]``: run the
   loop over the dataset's questions on the local model, or with ``--model
   openai --base-url URL --model-name NAME`` on an OpenAI-compatible server.
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import re
 import sys
 from collections.abc import Callable, Iterator
@@ -493,6 +497,178 @@ def _eval_loop(
     click.echo(evaluation.format_loop_report(report))
     if json_out is not None:
         _write_json(json_out, report.to_dict())
+
+
+@main.command()
+@click.option(
+    "--upstream",
+    required=True,
+    envvar="RELAPSE_SERVE_UPSTREAM",
+    help="The upstream's OpenAI-compatible API root, e.g. http://127.0.0.1:8000/v1.",
+)
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8080, show_default=True)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes (the gateway is stateless; limits apply per worker).",
+)
+@click.option(
+    "--chunks-from",
+    type=click.Choice(["none", "tool", "context"]),
+    default="none",
+    show_default=True,
+    help="Read chunks from the messages when a request's relapse object has none.",
+)
+@click.option("--max-body-bytes", type=click.IntRange(min=1), default=1_048_576, show_default=True)
+@click.option("--max-chunks", type=click.IntRange(min=1), default=256, show_default=True)
+@click.option("--max-chunk-chars", type=click.IntRange(min=1), default=400_000, show_default=True)
+@click.option(
+    "--max-concurrent",
+    type=click.IntRange(min=1),
+    default=64,
+    show_default=True,
+    help="Requests one worker serves at once; one more gets 503.",
+)
+@click.option(
+    "--upstream-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=60.0,
+    show_default=True,
+    help="Seconds the upstream may take to connect or between two bytes (504 past it).",
+)
+@click.option("--max-iterations", type=click.IntRange(min=1), default=5, show_default=True)
+@click.option(
+    "--max-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=300.0,
+    show_default=True,
+    help="The largest relapse.timeout a request may set, in seconds (also the default).",
+)
+@click.option("--max-total-tokens", type=click.IntRange(min=1), default=None)
+@click.option(
+    "--capture-content",
+    is_flag=True,
+    help="Put prompts and answers on the spans (off by default).",
+)
+@click.option(
+    "--graceful-timeout",
+    type=click.IntRange(min=0),
+    default=30,
+    show_default=True,
+    help="On SIGTERM, seconds to let in-flight requests finish.",
+)
+@click.option("--log-level", default="info", show_default=True)
+def serve(
+    upstream: str,
+    host: str,
+    port: int,
+    workers: int,
+    chunks_from: str,
+    max_body_bytes: int,
+    max_chunks: int,
+    max_chunk_chars: int,
+    max_concurrent: int,
+    upstream_timeout: float,
+    max_iterations: int,
+    max_timeout: float,
+    max_total_tokens: int | None,
+    capture_content: bool,
+    graceful_timeout: int,
+    log_level: str,
+) -> None:
+    """
+    Serve an OpenAI-compatible endpoint that grounds every answer it relays.
+
+    Gateway keys and the upstream key come from the environment only, never
+    the command line: RELAPSE_SERVE_API_KEYS (comma-separated) and
+    RELAPSE_SERVE_UPSTREAM_API_KEY. See docs/serve.md.
+    """
+    import os
+
+    try:
+        import uvicorn
+
+        from relapse.serve import Limits, ServeConfig
+    except ImportError as error:
+        click.echo(
+            f"relapse serve needs the serve extra ({error}); install it with:\n"
+            "  pip install 'relapse[serve]'",
+            err=True,
+        )
+        sys.exit(2)
+    try:
+        config = ServeConfig(
+            upstream,
+            Limits(
+                max_body_bytes=max_body_bytes,
+                max_chunks=max_chunks,
+                max_chunk_chars=max_chunk_chars,
+                max_concurrent=max_concurrent,
+                upstream_timeout_s=upstream_timeout,
+                max_iterations=max_iterations,
+                max_timeout_s=max_timeout,
+                max_total_tokens=max_total_tokens,
+            ),
+            frozenset(k.strip() for k in os.environ.get("RELAPSE_SERVE_API_KEYS", "").split(","))
+            - {""},
+            os.environ.get("RELAPSE_SERVE_UPSTREAM_API_KEY") or None,
+            chunks_from,  # type: ignore[arg-type]
+            capture_content,
+        )
+    except (TypeError, ValueError) as error:
+        raise click.BadParameter(str(error)) from error
+    # Every worker reads its settings from the environment (app_from_env).
+    os.environ.update(config.to_env())
+    logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    uvicorn.run(
+        "relapse.serve:app_from_env",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        timeout_graceful_shutdown=graceful_timeout,
+        log_level=log_level,
+    )
+
+
+@main.command(name="mcp")
+@click.option(
+    "--transport",
+    type=click.Choice(["stdio", "http"]),
+    default="stdio",
+    show_default=True,
+    help="stdio, or streamable HTTP on 127.0.0.1 (path /mcp).",
+)
+@click.option(
+    "--port",
+    type=click.IntRange(min=1, max=65535),
+    default=8000,
+    show_default=True,
+    help="With --transport http: the loopback port.",
+)
+@click.option(
+    "--max-iterations",
+    type=click.IntRange(min=1),
+    default=3,
+    show_default=True,
+    help="Answers per check_answer loop, the first included.",
+)
+def mcp(transport: str, port: int, max_iterations: int) -> None:
+    """Serve check_answer and retry_note to MCP clients (needs relapse[mcp])."""
+    try:
+        from relapse.integrations.mcp import build_server
+    except ImportError as error:
+        click.echo(f"relapse mcp: {error}", err=True)
+        sys.exit(2)
+    server = build_server(max_iterations=max_iterations)
+    if transport == "stdio":
+        server.run()
+    else:
+        # Loopback only: the server has no authentication of its own.
+        server.run("streamable-http", host="127.0.0.1", port=port)
 
 
 if __name__ == "__main__":  # python -m relapse.cli; spawned eval workers import this module

@@ -11,10 +11,13 @@ import warnings
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
+import openai
 import pytest
+from openai.types.chat import ChatCompletionChunk
 
 import relapse
 from helpers import forbid
+from openai_scripted import Server, client, text_of
 from relapse.testing import CapturedMetrics, CapturedSpans
 from sdk_shapes import (
     AnthropicUsage,
@@ -690,17 +693,6 @@ class TestAcrossTheLoop:
         )
         assert ("It opened in 1889.", relapse.Usage(30, 5)) == (result.answer, result.usage)
 
-    def test_disabled_calls_straight_through_and_leaves_streams_unread(self) -> None:
-        """With the kill switch off, the raw return value, stream included, comes back as is."""
-        stream = iter(["It ", "opened."])
-
-        @relapse.grounded(chunks_arg="docs", enabled=False)
-        def answer(query: str, docs: list[str]) -> Iterator[str]:
-            return stream
-
-        assert stream is answer("q", DOCS)
-        assert ["It ", "opened."] == list(stream)
-
     def test_failed_call_keeps_usage_of_paid_attempts(self) -> None:
         """An LLM error after a paid attempt: the transcript keeps that attempt's usage."""
         calls: list[int] = []
@@ -745,3 +737,162 @@ class TestAcrossTheLoop:
             for point in metric.data.data_points
         }
         assert {"input": ("budget", 45), "output": ("budget", 10)} == sums
+
+
+class TestKillSwitchStreams:
+    """With the kill switch off, a streaming function still hands over a GroundedStream."""
+
+    @pytest.mark.parametrize("release", ["answer", "sentence"])
+    def test_a_generator_function_works_the_documented_way(self, release: str) -> None:
+        """``with answer(...) as stream``, the same pieces, then ``stream.result``, unchecked."""
+        made: list[str] = []
+
+        @relapse.grounded(chunks_arg="docs", enabled=False, release=release)  # type: ignore[call-overload]
+        def answer(query: str, docs: list[str]) -> Iterator[str]:
+            for piece in ("It opened ", "in 1999."):
+                made.append(piece)
+                yield piece
+
+        with answer("When?", DOCS) as stream:
+            assert isinstance(stream, relapse.GroundedStream)
+            assert [] == made  # nothing read before the caller reads
+            pieces = list(stream)
+        assert ["It opened ", "in 1999."] == pieces
+        result = stream.result
+        assert ("disabled", False, 1, "") == (
+            result.outcome,
+            result.grounded,
+            result.iterations,
+            result.answer,
+        )
+        assert relapse.Streamed("sync", ("It opened ", "in 1999.")) == stream.response
+
+    def test_closing_it_closes_the_functions_stream(self) -> None:
+        """close() after the first piece closes the generator; the result is then unknown."""
+        closed: list[bool] = []
+
+        @relapse.grounded(chunks_arg="docs", enabled=False)
+        def answer(query: str, docs: list[str]) -> Iterator[str]:
+            try:
+                yield from ("It opened ", "in 1999.")
+            finally:
+                closed.append(True)
+
+        stream = answer("When?", DOCS)
+        assert "It opened " == next(stream)
+        stream.close()
+        assert [True] == closed
+        with pytest.raises(RuntimeError, match="iterate it to its end first"):
+            stream.result  # noqa: B018 (the property raises)
+
+    async def test_closing_before_reading_closes_the_stream(self) -> None:
+        """A ``with`` block left before the first piece still closes the function's stream."""
+
+        closed: list[str] = []
+
+        class Provider:
+            """A stream with close(), as the OpenAI SDK's Stream."""
+
+            def __iter__(self) -> Provider:
+                return self
+
+            def __next__(self) -> str:
+                return "It opened "
+
+            def close(self) -> None:
+                closed.append("sync")
+
+        class AsyncProvider:
+            """A stream with aclose(), as the OpenAI SDK's AsyncStream (async def close)."""
+
+            def __aiter__(self) -> AsyncProvider:
+                return self
+
+            async def __anext__(self) -> str:
+                return "It opened "
+
+            async def aclose(self) -> None:
+                closed.append("async")
+
+        @relapse.grounded(chunks_arg="docs", enabled=False)
+        def answer(query: str, docs: list[str]) -> Provider:
+            return Provider()
+
+        @relapse.grounded(chunks_arg="docs", enabled=False)
+        async def aanswer(query: str, docs: list[str]) -> AsyncProvider:
+            return AsyncProvider()
+
+        with answer("When?", DOCS):
+            pass
+        async with await aanswer("When?", DOCS):
+            pass
+        assert ["sync", "async"] == closed
+
+    def test_the_environment_variable_keeps_an_sdk_stream_a_grounded_stream(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """RELAPSE_ENABLED=0: the real openai Stream comes back as a GroundedStream of chunks."""
+        monkeypatch.setenv("RELAPSE_ENABLED", "0")
+        server = Server("It opened in 1999.")
+        sdk = client(server)
+
+        @relapse.grounded(chunks_arg="docs", release="sentence")
+        def answer(query: str, docs: list[str]) -> openai.Stream[ChatCompletionChunk]:
+            return sdk.chat.completions.create(
+                model="m", messages=[{"role": "user", "content": query}], stream=True
+            )
+
+        with answer("When?", DOCS) as stream:
+            chunks = list(stream)
+        assert isinstance(stream, relapse.GroundedStream)
+        assert all(isinstance(chunk, ChatCompletionChunk) for chunk in chunks)
+        assert "It opened in 1999." == text_of(chunks)
+        assert ("disabled", tuple(chunks)) == (stream.result.outcome, stream.response.pieces)
+
+    async def test_an_async_def_returning_an_async_stream(self) -> None:
+        """``await answer(...)`` gives an AsyncGroundedStream; async with, then its result."""
+
+        async def pieces() -> AsyncIterator[str]:
+            for piece in ("It opened ", "in 1999."):
+                yield piece
+
+        @relapse.grounded(chunks_arg="docs", enabled=False)
+        async def answer(query: str, docs: list[str]) -> AsyncIterator[str]:
+            return pieces()
+
+        stream = await answer("When?", DOCS)
+        assert isinstance(stream, relapse.AsyncGroundedStream)
+        async with stream:
+            got = [piece async for piece in stream]
+        assert ["It opened ", "in 1999."] == got
+        assert ("disabled", relapse.Streamed("async", tuple(got))) == (
+            stream.result.outcome,
+            stream.response,
+        )
+
+    async def test_an_async_generator_function(self) -> None:
+        """An async generator function: the same AsyncGroundedStream, its result a Streamed."""
+
+        @relapse.grounded(chunks_arg="docs", enabled=lambda: False)
+        async def answer(query: str, docs: list[str]) -> AsyncIterator[str]:
+            for piece in ("It opened ", "in 1999."):
+                yield piece
+
+        stream = answer("When?", DOCS)
+        async with stream:
+            got = [piece async for piece in stream]
+        assert ["It opened ", "in 1999."] == got
+        assert relapse.Streamed("async", ("It opened ", "in 1999.")) == stream.result.response
+
+    def test_run_reads_the_stream(self) -> None:
+        """``.run`` with the switch off reads the stream once and returns the unchecked result."""
+
+        @relapse.grounded(chunks_arg="docs", enabled=False)
+        def answer(query: str, docs: list[str]) -> Iterator[str]:
+            yield from ("It opened ", "in 1999.")
+
+        result = answer.run("When?", DOCS)
+        assert ("disabled", relapse.Streamed("sync", ("It opened ", "in 1999."))) == (
+            result.outcome,
+            result.response,
+        )

@@ -74,3 +74,48 @@ def test_openai_compatible_example(llama_server: LlamaServer) -> None:
     attempts = [line for line in output.splitlines() if line.startswith("  attempt")]
     assert attempts
     assert all(re.search(r"\(\d+ in, \d+ out\)$", a) for a in attempts), output
+
+
+def test_mcp_client_example() -> None:
+    """`relapse mcp` over stdio: the wrong length is rejected naming 1,500, then recovered."""
+    lines = run_example("mcp_client.py").splitlines()
+    assert (
+        "attempt 1: 'Its main span is 1,500 metres long.' grounded=False spans=['1,500']"
+        == lines[0]
+    )
+    assert lines[1].startswith(
+        '  retry note: Your previous answer was rejected: "Its main span is 1,500 metres long."'
+    )
+    assert [
+        "attempt 2: 'Its main span is 1,280 metres long.' grounded=True spans=[]",
+        "outcome: recovered, tokens: 890 in, 23 out",
+    ] == lines[2:]
+
+
+def test_pydantic_ai_example() -> None:
+    """Attempt 1's tokens are the tool-calling request and the wrong answer: 60+95 in, 8+12 out."""
+    assert [
+        "attempt 1: 'Its main span is 1,500 metres long.' spans=['1,500'] (155 in, 20 out)",
+        "attempt 2: 'Its main span is 1,280 metres long.' spans=[] (170 in, 11 out)",
+        "answer: Its main span is 1,280 metres long.",
+        "outcome: recovered, tokens: 325 in, 31 out",
+    ] == run_example("pydantic_ai_agent.py").splitlines()
+
+
+def test_langchain_agent_example() -> None:
+    """The middleware's attempts are the final answers: the tool-calling call is the agent's."""
+    assert [
+        "attempt 1: 'Its main span is 1,500 metres long.' spans=['1,500'] (95 in, 12 out)",
+        "attempt 2: 'Its main span is 1,280 metres long.' spans=[] (170 in, 11 out)",
+        "answer: Its main span is 1,280 metres long.",
+        "outcome: recovered, tokens: 265 in, 23 out",
+    ] == run_example("langchain_agent.py").splitlines()
+
+
+def test_haystack_example() -> None:
+    assert [
+        "attempt 1: 'Its main span is 1,500 metres long.' spans=['1,500'] (95 in, 12 out)",
+        "attempt 2: 'Its main span is 1,280 metres long.' spans=[] (170 in, 11 out)",
+        "answer: Its main span is 1,280 metres long.",
+        "outcome: recovered, tokens: 265 in, 23 out",
+    ] == run_example("haystack_pipeline.py").splitlines()

@@ -6,12 +6,15 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
+import openai
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from openai.types.chat import ChatCompletionChunk
 
 import relapse
 from helpers import forbid
+from openai_scripted import Server, client
 from relapse import GroundingFinding, GroundingResult, Redaction
 from relapse._read.rebuild import rebuilt
 from relapse.grounding import default_grounding_check
@@ -19,7 +22,9 @@ from relapse.testing import ScriptedLLM, capture_spans
 from sdk_shapes import (
     AIMessage,
     Message,
+    ResponseEvent,
     TextBlock,
+    anthropic_events,
     chat_completion,
     responses_response,
 )
@@ -213,6 +218,55 @@ class TestResponses:
             yield f"{BAD} {DATE}"
 
         assert [f"{BIG} {DATE}"] == list(answer(QUERY, DOCS))
+
+    def test_an_openai_stream_stays_chunks(self) -> None:
+        """The real SDK's Stream: the caller reads one ChatCompletionChunk of the redacted text."""
+        server = Server(ANSWER)
+        sdk = client(server)
+
+        @relapse.grounded(chunks_arg="docs", on_exhausted="redact", max_iterations=1)
+        def answer(query: str, docs: Sequence[str]) -> openai.Stream[ChatCompletionChunk]:
+            return sdk.chat.completions.create(
+                model="m", messages=[{"role": "user", "content": query}], stream=True
+            )
+
+        with answer(QUERY, DOCS) as stream:
+            (chunk,) = list(stream)
+        # The first chunk carrying text ("The ") is the model; its copy carries the text.
+        assert isinstance(chunk, ChatCompletionChunk)
+        assert (f"{BIG} {DATE}", None) == (chunk.choices[0].delta.content, chunk.usage)
+        assert (f"{BIG} {DATE}", "redacted") == (stream.result.answer, stream.result.outcome)
+
+    def test_events_before_the_text_are_kept_those_after_it_are_not(self) -> None:
+        """Anthropic events: message_start, content_block_start, ping, then one text delta."""
+        events = anthropic_events(f"{BIG} ", f"{BAD} {DATE}", given=25, made=9)
+
+        @relapse.grounded(chunks_arg="docs", on_exhausted="redact", max_iterations=1)
+        def answer(query: str, docs: Sequence[str]) -> Any:
+            yield from events
+
+        got = list(answer(QUERY, DOCS))
+        assert [*events[:3], "content_block_delta"] == [*got[:3], got[3].type]
+        assert 4 == len(got)
+        assert f"{BIG} {DATE}" == got[3].delta.text
+        assert f"{BIG} " == events[3].delta.text  # the provider's event is left alone
+
+    def test_a_closing_event_repeating_the_text_is_not_replayed(self) -> None:
+        """OpenAI Responses: response.completed holds the whole original answer; it is dropped."""
+        events = [
+            ResponseEvent("response.created"),
+            ResponseEvent("response.output_text.delta", delta=f"{BIG} {BAD} "),
+            ResponseEvent("response.output_text.delta", delta=DATE),
+            ResponseEvent("response.completed", response=responses_response(ANSWER, 30, 12)),
+        ]
+
+        @relapse.grounded(chunks_arg="docs", on_exhausted="redact", max_iterations=1)
+        def answer(query: str, docs: Sequence[str]) -> Any:
+            yield from events
+
+        created, delta = answer(QUERY, DOCS)
+        assert created is events[0]
+        assert ("response.output_text.delta", f"{BIG} {DATE}") == (delta.type, delta.delta)
 
     def test_rebuilt_needs_the_copy_to_read_back(self) -> None:
         """A copy the reader does not read as the new text is refused (None)."""

@@ -84,6 +84,39 @@ class TestPrompts:
         relapse.run("When?", [CHUNKS[0], CHUNKS[0] + "  "], call_llm=llm, compress=True)
         assert 1 == llm.prompts[0].count("World War II ended")
 
+    def test_compressed_evidence_names_the_caller_s_chunks(self) -> None:
+        r"""Evidence names the chunk passed (index, id, offsets), not the compressed list's.
+
+        Chunk 1 repeats chunk 0 and is dropped; chunk 2 holds the year after
+        collapsed white space. Its offsets, counted by hand in the original
+        text: "Opened  in\n\n 1932" puts "1932" at 13..17 (10..14 in the
+        compressed "Opened in 1932.", the compressed list's index 1).
+        """
+        chunks = [
+            {"id": "a", "text": "Nothing here."},
+            {"id": "b", "text": "Nothing   here."},
+            {"id": "c", "text": "Opened  in\n\n 1932."},
+        ]
+        result = relapse.run(
+            "When?", chunks, call_llm=ScriptedLLM(["It opened in 1932."]), compress=True
+        )
+        (evidence,) = result.evidence
+        assert (2, "c", (13, 17)) == (evidence.chunk_index, evidence.chunk_id, evidence.chunk_span)
+        assert "1932" == chunks[2]["text"][13:17]
+        (citation,) = relapse.citations(result.answer, result.evidence)
+        assert ("c", 2) == (citation.chunk_id, citation.chunk_index)
+
+    def test_compressed_chunk_maps_a_span_across_collapsed_white_space(self) -> None:
+        """A span over a collapsed run covers the run as the original writes it."""
+        (text,) = relapse.default_compress(["  a \t\n b  c"])
+        assert "a b c" == text
+        # "a b" is original 2..8 ("a \t\n b"); "c" is 10..11; the empty span at 5 is 11.
+        assert [(2, 8), (10, 11), (11, 11)] == [
+            text.source_span(0, 3),  # type: ignore[attr-defined]
+            text.source_span(4, 5),  # type: ignore[attr-defined]
+            text.source_span(5, 5),  # type: ignore[attr-defined]
+        ]
+
 
 class TestAsync:
     async def test_arun_matches_run(self) -> None:

@@ -13,6 +13,7 @@ Phoenix.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
@@ -72,6 +73,11 @@ class Phoenix:
     status: int = 200
     #: While set, the server waits for release before it answers (a hung Phoenix).
     hang: bool = False
+    #: While set, the server sends its headers, then one body byte every
+    #: 50 ms until release or for 30 s (a Phoenix that trickles its reply).
+    trickle: bool = False
+    #: Extra headers of the answer (a Location for a redirect).
+    answer_headers: dict[str, str] = field(default_factory=dict)
     release: threading.Event = field(default_factory=threading.Event)
 
     def bodies(self) -> list[Any]:
@@ -81,6 +87,13 @@ class Phoenix:
 @pytest.fixture
 def phoenix() -> Iterator[Phoenix]:
     """A loopback HTTP server standing in for Phoenix's REST API."""
+    with serve() as state:
+        yield state
+
+
+@contextlib.contextmanager
+def serve() -> Iterator[Phoenix]:
+    """Start a loopback server standing in for Phoenix; stop it on exit."""
     state: Phoenix
 
     class Handler(BaseHTTPRequestHandler):
@@ -93,12 +106,31 @@ def phoenix() -> Iterator[Phoenix]:
             try:
                 self.send_response(state.status)
                 self.send_header("Content-Type", "application/json")
+                for name, value in state.answer_headers.items():
+                    self.send_header(name, value)
+                if state.trickle:
+                    self.end_headers()
+                    # At most 30 s, so an exporter without a deadline fails
+                    # the test (reading SUCCESS) instead of hanging it.
+                    for _ in range(600):
+                        if state.release.wait(0.05):
+                            break
+                        self.wfile.write(b" ")
+                        self.wfile.flush()
+                    self.close_connection = True
+                    return
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
                 self.wfile.write(body)
             except ConnectionError:
                 # After a hang: the exporter timed out and closed the connection.
                 self.close_connection = True
+
+        def do_GET(self) -> None:
+            state.requests.append(Request("GET", self.path, self.headers, b""))
+            self.send_response(200)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
 
         def log_message(self, format: str, *args: object) -> None:
             pass
@@ -267,6 +299,41 @@ def test_a_hung_phoenix_is_a_failure_after_the_timeout(
     (record,) = caplog.records
     assert record.message.startswith(f"could not post annotations to {exporter.url}: ")
     assert "timed out" in record.message
+
+
+def test_a_trickled_reply_is_cut_off_at_the_whole_export_s_timeout(
+    phoenix: Phoenix, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Each read gets a byte well within the timeout, and the reply never
+    # ends until the test releases it after export returned: export can
+    # only have returned through a deadline on the export as a whole.
+    phoenix.trickle = True
+    exporter = PhoenixAnnotationExporter(phoenix.base, timeout=0.5)
+    with caplog.at_level(logging.WARNING, logger="relapse.telemetry"):
+        result = exporter.export(finished(FAIL))
+    phoenix.release.set()
+    assert SpanExportResult.FAILURE is result
+    (record,) = caplog.records
+    assert f"could not post annotations to {exporter.url}: timed out after 0.5 s" == record.message
+
+
+@pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
+def test_a_redirect_is_not_followed_and_is_a_failure(
+    status: int, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The annotations and the authorization go to the configured host only."""
+    with serve() as phoenix, serve() as elsewhere:
+        target = elsewhere.base + "/v1/span_annotations"
+        phoenix.status = status
+        phoenix.answer_headers = {"Location": target}
+        exporter = PhoenixAnnotationExporter(phoenix.base, headers={"authorization": "Bearer s3"})
+        with caplog.at_level(logging.WARNING, logger="relapse.telemetry"):
+            assert SpanExportResult.FAILURE is exporter.export(finished(FAIL))
+        assert [] == elsewhere.requests
+        assert ["POST"] == [r.method for r in phoenix.requests]
+        (record,) = caplog.records
+        assert f"with HTTP {status} " in record.message
+        assert f"a redirect to {target}; not followed" in record.message
 
 
 def test_no_phoenix_listening_is_a_failure(caplog: pytest.LogCaptureFixture) -> None:

@@ -23,8 +23,12 @@ MODULES = (
     "relapse.integrations.phoenix",
     "relapse.integrations.langchain",
     "relapse.integrations.llamaindex",
+    "relapse.integrations.pydantic_ai",
+    "relapse.integrations.haystack",
+    "relapse.integrations.mcp",
     "relapse.llms.local",
     "relapse.llms.openai",
+    "relapse.serve",
 )
 
 _DIRECTIVE = re.compile(r"^::: (?P<path>[\w.]+)[ \t]*$")

@@ -91,6 +91,12 @@ def test_a_second_setup_waits_for_the_first_build_and_takes_its_wheel(
     assert first_out.endswith(f"{wheel}\n")
     assert second_out.endswith(f"{wheel}\n")
     assert "waiting for another build of llama-cpp-python 0.3.36" in second_out
+    # The waiter names the build's log and says every heartbeat (1 s here) that it waits.
+    log = re.escape(env["RELAPSE_WHEELHOUSE"]) + r"\.build\.\w+/build\.log"
+    assert re.search(rf"waiting for another build .*; its log: {log}\)$", second_out, re.M)
+    assert re.search(
+        rf"^  waiting for the other build: 0m0\ds \(its log: {log}\)$", second_out, re.M
+    )
     assert "building llama-cpp-python 0.3.36" not in second_out
     assert re.search(
         r"^  building llama-cpp-python: 0m0\ds, \[ 40%\] Building CXX", first_out, re.M
@@ -98,6 +104,7 @@ def test_a_second_setup_waits_for_the_first_build_and_takes_its_wheel(
     assert "  building llama-cpp-python: done in 0m" in first_out
     # Only the wheel, moved in whole from a build folder beside the wheelhouse.
     assert [wheel] == os.listdir(env["RELAPSE_WHEELHOUSE"])
+    # The log's name went with the build.
     assert ["llama", "llama.lock"] == sorted(os.listdir(tmp_path / "wheels"))
 
 

@@ -13,11 +13,14 @@ import asyncio
 import re
 import warnings
 from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
 import relapse
+from openai_scripted import Server, client
 from relapse import GroundedStream, NotGroundedError
 from relapse._telemetry import attributes as attr
 from relapse.prompts import continuation_note, continuation_retry
@@ -452,3 +455,264 @@ class TestAsync:
 
         first, stream = asyncio.run(main())
         assert ("The ", [True], True) == (first, closed, stream.done)
+
+
+@dataclass
+class Keepalive:
+    """A provider event relapse cannot read: no ``type``, no ``choices``, no ``content``."""
+
+    comment: str = "keep-alive"
+
+
+def raising_at(word: str, error: BaseException) -> Any:
+    """An incremental check passing everything until the text holds ``word``, then raising."""
+
+    def check(query: str, chunks: Any, answer: str) -> relapse.GroundingResult:
+        if word in answer:
+            raise error
+        return relapse.GroundingResult(ok=True)
+
+    check.incremental = True  # type: ignore[attr-defined]
+    return check
+
+
+class TestPaidPiecesKept:
+    """A failure while reading a stream: the record keeps every piece read, in both modes."""
+
+    @pytest.mark.parametrize("release", ["answer", "sentence"])
+    def test_an_event_relapse_cannot_read(self, release: str) -> None:
+        """The TypeError names the event; the record holds every piece made, the event too."""
+        pieces: list[Any] = [*words(FIRST + GOOD), Keepalive()]
+
+        @relapse.grounded(chunks_arg="docs", release=release)  # type: ignore[call-overload]
+        def answer(query: str, docs: list[str]) -> Iterator[Any]:
+            yield from pieces
+
+        got: list[Any] = []
+        with pytest.raises(
+            TypeError, match=f"stream item {len(pieces) - 1} is Keepalive"
+        ) as caught:
+            got.extend(answer("q", DOCS))
+        (record,) = caught.value.relapse_transcript  # type: ignore[attr-defined]
+        # Unreadable, so no answer text: as release="answer" has always recorded it.
+        assert (relapse.Streamed("sync", tuple(pieces)), "", False) == (
+            record.response,
+            record.answer,
+            record.grounded,
+        )
+        # What the caller got before the event is what the record says was released.
+        assert "".join(got) == record.released
+        # Sentence by sentence, all but the last sentence passed before the event
+        # (the last one waits for the stream's end); the whole answer waits for it.
+        assert ("" if release == "answer" else FIRST + GOOD[: -len(REST)]) == record.released
+
+    @pytest.mark.parametrize("release", ["answer", "sentence"])
+    def test_a_check_that_raises(self, release: str) -> None:
+        """The check's own error, unchanged; the record holds every piece made and their text."""
+        broke = RuntimeError("the check broke")
+        made: list[str] = []
+
+        @relapse.grounded(
+            chunks_arg="docs",
+            release=release,  # type: ignore[arg-type]
+            grounding_check=raising_at("1937", broke),
+        )
+        def answer(query: str, docs: list[str]) -> Iterator[str]:
+            for piece in words(FIRST + GOOD):
+                made.append(piece)
+                yield piece
+
+        got: list[str] = []
+        with pytest.raises(RuntimeError) as caught:
+            got.extend(answer("q", DOCS))
+        assert broke is caught.value
+        (record,) = caught.value.relapse_transcript  # type: ignore[attr-defined]
+        assert (relapse.Streamed("sync", tuple(made)), "".join(made), False) == (
+            record.response,
+            record.answer,
+            record.grounded,
+        )
+        assert "".join(got) == record.released
+        if release == "sentence":
+            # The check choked on "1937" as it came: reading stopped there,
+            # before the stream's end.
+            assert "1937. " in made
+            assert len(made) < len(words(FIRST + GOOD))
+
+    async def test_async_stream_keeps_them_too(self) -> None:
+        """An async generator function in sentence mode: the same record."""
+        pieces: list[Any] = [*words(FIRST), Keepalive()]
+
+        @relapse.grounded(chunks_arg="docs", release="sentence")
+        async def answer(query: str, docs: list[str]) -> AsyncIterator[Any]:
+            for piece in pieces:
+                yield piece
+
+        with pytest.raises(TypeError) as caught:
+            [piece async for piece in answer("q", DOCS)]
+        (record,) = caught.value.relapse_transcript  # type: ignore[attr-defined]
+        assert relapse.Streamed("async", tuple(pieces)) == record.response
+
+
+class TestAValueRetry:
+    """The first attempt streamed and stopped; the retry returns a plain value (a cache)."""
+
+    @pytest.mark.parametrize("retry", [GOOD, FIRST + GOOD], ids=["continues", "restarts"])
+    def test_a_str_retry_reaches_the_callers_stream(self, retry: str) -> None:
+        """The caller reads the prefix, then the retry's text, once; the record keeps the str."""
+
+        @relapse.grounded(chunks_arg="docs", release="sentence", max_iterations=2)
+        def answer(query: str, docs: list[str]) -> Any:
+            if relapse.current_attempt().iteration == 1:  # type: ignore[union-attr]
+                return iter(words(FIRST + BAD + TAIL + REST))
+            return retry
+
+        with answer("q", DOCS) as stream:
+            pieces = list(stream)
+        assert [*words(FIRST), GOOD] == pieces
+        result = stream.result
+        assert (True, "recovered", FIRST + GOOD) == (
+            result.grounded,
+            result.outcome,
+            result.answer,
+        )
+        second = result.transcript[1]
+        assert (retry, GOOD, FIRST + GOOD) == (second.response, second.released, second.answer)
+
+    def test_a_chat_completion_retry_reaches_an_openai_stream_as_a_chunk(self) -> None:
+        """A cached ChatCompletion after the SDK's Stream: the caller reads ChatCompletionChunks."""
+        server = Server(FIRST + BAD + TAIL + REST)
+        sdk = client(server)
+        cached = ChatCompletion.model_validate(
+            {
+                "id": "cached",
+                "object": "chat.completion",
+                "created": 0,
+                "model": "m",
+                "choices": [
+                    {
+                        "index": 0,
+                        "finish_reason": "stop",
+                        "message": {"role": "assistant", "content": GOOD},
+                    }
+                ],
+            }
+        )
+
+        @relapse.grounded(chunks_arg="docs", release="sentence", max_iterations=2)
+        def answer(query: str, docs: list[str]) -> Any:
+            if relapse.current_attempt().iteration == 1:  # type: ignore[union-attr]
+                return sdk.chat.completions.create(
+                    model="m", messages=[{"role": "user", "content": query}], stream=True
+                )
+            return cached
+
+        with answer("q", DOCS) as stream:
+            chunks = list(stream)
+        assert all(isinstance(chunk, ChatCompletionChunk) for chunk in chunks)
+        assert [*words(FIRST), GOOD] == [c.choices[0].delta.content for c in chunks]
+        assert (True, FIRST + GOOD) == (stream.result.grounded, stream.result.answer)
+        assert cached is stream.result.transcript[1].response
+
+    def test_a_failing_value_releases_what_passes_of_it(self) -> None:
+        """A value failing too: nothing of it is released (one piece); the caller keeps FIRST."""
+
+        @relapse.grounded(chunks_arg="docs", release="sentence", max_iterations=2)
+        def answer(query: str, docs: list[str]) -> Any:
+            if relapse.current_attempt().iteration == 1:  # type: ignore[union-attr]
+                return iter(words(FIRST + BAD + TAIL + REST))
+            return BAD + TAIL
+
+        with answer("q", DOCS) as stream:
+            assert FIRST == "".join(stream)
+        assert (False, "exhausted", FIRST) == (
+            stream.result.grounded,
+            stream.result.outcome,
+            stream.result.answer,
+        )
+
+    async def test_an_async_stream_then_an_awaited_value(self) -> None:
+        """async def: an async stream first, then a str; the caller's async for reads both."""
+
+        async def pieces() -> AsyncIterator[str]:
+            for piece in words(FIRST + BAD + TAIL + REST):
+                yield piece
+
+        @relapse.grounded(chunks_arg="docs", release="sentence", max_iterations=2)
+        async def answer(query: str, docs: list[str]) -> Any:
+            if relapse.current_attempt().iteration == 1:  # type: ignore[union-attr]
+                return pieces()
+            return GOOD
+
+        stream = await answer("q", DOCS)
+        async with stream:
+            got = [piece async for piece in stream]
+        assert [*words(FIRST), GOOD] == got
+        assert (True, FIRST + GOOD) == (stream.result.grounded, stream.result.answer)
+
+
+class TestEvidenceOfTheAnswer:
+    """An exhausted stream's evidence is that of the text the caller read, so cite() works."""
+
+    #: Its one sentence fails at the stream's end (35 million); May 1937 is supported.
+    NOTHING_SHOWN = "It opened in May 1937 and cost 35 million dollars."
+    #: The first sentence passes; the second fails, though its 1280 is supported.
+    ONE_SHOWN = (
+        "It opened to traffic in May 1937. Its main span is 1280 metres long and it cost"
+        " 35 million dollars."
+    )
+
+    def _exhausted(self, text: str, **options: Any) -> tuple[str, relapse.RelapseResult]:
+        @relapse.grounded(chunks_arg="docs", release="sentence", max_iterations=1, **options)
+        def answer(query: str, docs: list[str]) -> Iterator[str]:
+            yield from words(text)
+
+        with answer("When did it open?", DOCS) as stream:
+            read = "".join(stream)
+        return read, stream.result
+
+    @pytest.mark.parametrize("on_exhausted", ["return", "best"])
+    def test_nothing_shown_no_evidence(self, on_exhausted: str) -> None:
+        """The attempt cited May 1937 (offsets 13 to 21), but the caller read nothing."""
+        read, result = self._exhausted(self.NOTHING_SHOWN, on_exhausted=on_exhausted)
+        assert ("", "", (), False) == (read, result.answer, result.evidence, result.grounded)
+        assert "" == relapse.cite(result.answer, result.evidence)
+        # The attempt's own record keeps its evidence, about its own text.
+        assert [(13, 21)] == [e.answer_span for e in result.transcript[0].evidence]
+
+    def test_evidence_past_the_shown_text_is_dropped(self) -> None:
+        """May 1937 (24 to 32) was shown; 1280 (51 to 55) was in the withheld sentence."""
+        read, result = self._exhausted(self.ONE_SHOWN)
+        shown = "It opened to traffic in May 1937. "
+        assert (shown, shown) == (read, result.answer)
+        assert (relapse.Evidence("date", (24, 32), 0, (44, 52)),) == result.evidence
+        assert "It opened to traffic in May 1937[1]. " == relapse.cite(
+            result.answer, result.evidence
+        )
+
+    def test_a_chat_page_fallback_when_nothing_was_shown(self) -> None:
+        """A callable on_exhausted: the caller reads its text, checked; cite() has no claim."""
+        fallback = "I could not find that in the documents."
+        read, result = self._exhausted(self.NOTHING_SHOWN, on_exhausted=lambda attempt: fallback)
+        assert (fallback, fallback, (), "exhausted") == (
+            read,
+            result.answer,
+            result.evidence,
+            result.outcome,
+        )
+        assert fallback == relapse.cite(result.answer, result.evidence)
+
+    def test_the_handler_knows_what_was_shown(self) -> None:
+        """``attempt.released`` in a callable on_exhausted is the text the caller read."""
+        seen: list[str] = []
+
+        def handler(attempt: relapse.Attempt) -> str:
+            seen.append(attempt.released)
+            return "That is all the documents say." if attempt.released else "Nothing found."
+
+        read, result = self._exhausted(self.ONE_SHOWN, on_exhausted=handler)
+        shown = "It opened to traffic in May 1937. "
+        assert ([shown], shown + "That is all the documents say.") == (seen, read)
+        assert read == result.answer
+        read, result = self._exhausted(self.NOTHING_SHOWN, on_exhausted=handler)
+        assert ([shown, ""], "Nothing found.") == (seen, read)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 #: The keys read, in this order, for the text of a chunk given as a mapping.
 TEXT_KEYS: tuple[str, ...] = ("text", "page_content", "content")
@@ -26,6 +26,9 @@ _EXPECTED_CHUNKS = (
 ID_NAMES: tuple[str, ...] = ("id", "doc_id", "node_id")
 
 
+_Text = TypeVar("_Text", bound="ChunkText")
+
+
 class ChunkText(str):
     """
     A chunk's text that remembers the chunk's id.
@@ -38,8 +41,8 @@ class ChunkText(str):
 
     chunk_id: str | None
 
-    def __new__(cls, text: str, chunk_id: str | None) -> ChunkText:
-        made = super().__new__(cls, text)
+    def __new__(cls: type[_Text], text: str, chunk_id: str | None) -> _Text:
+        made = str.__new__(cls, text)
         made.chunk_id = chunk_id
         return made
 

@@ -10,20 +10,25 @@ message whose text is in several parts, which could be cut anywhere; a
 frozen object; a custom ``answer_of``'s shape it cannot find) cannot be
 rebuilt, and :func:`rebuilt` says so with None.
 
-:func:`led` does the same for one piece of a stream: the piece's text with a
-lead (the space that joins a retry's continuation to the released text, see
-:mod:`relapse._release`) before it.
+:func:`edited` does the same for one piece of a stream: the piece's text
+with its start cut (a repeat of the text already released) and a lead before
+it (the space that joins a retry's continuation to the released text, see
+:mod:`relapse._release`). :func:`carrying` and :func:`restreamed` make a
+piece, or a stream's pieces, of a stream's own type carrying another text:
+what a caller reading SDK chunks gets for a redacted answer or a retry that
+returned a plain value.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
-from collections.abc import Callable, Mapping, MutableMapping
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from typing import Any
 
-from relapse._read.shapes import ANSWER_KEYS, MAX_DEPTH, first_item, member
+from relapse._read.shapes import ANSWER_KEYS, MAX_DEPTH, TEXT_PART_TYPES, first_item, member
 
-__all__ = ["led", "rebuilt"]
+__all__ = ["carrying", "edited", "rebuilt", "restreamed"]
 
 
 def _set(value: object, name: str, text: str) -> bool:
@@ -121,66 +126,170 @@ def rebuilt(response: object, text: str, read: Callable[[object], str]) -> Any |
         return None
 
 
-def _lead(piece: object, lead: str) -> bool:
-    """Put ``lead`` before the text of ``piece`` (a deep copy), in the field the reader reads."""
+def _edit_parts(content: list[Any], cut: int, lead: str) -> bool:
+    """
+    Drop the first ``cut`` characters of a content list's text parts, ``lead`` before the rest.
+
+    The text parts are those :func:`relapse._read.shapes.text_parts` reads.
+    The cut runs across them in order (a part wholly cut keeps an empty
+    text); ``lead`` goes to the first part with text left, or the first.
+    """
+    at = [
+        index
+        for index, part in enumerate(content)
+        if isinstance(part, str)
+        or (member(part, "type") in TEXT_PART_TYPES and isinstance(member(part, "text"), str))
+    ]
+    if not at:
+        return False
+    texts: list[str] = [
+        content[index] if isinstance(content[index], str) else member(content[index], "text")
+        for index in at
+    ]
+    left = cut
+    for index, text in enumerate(texts):
+        taken = min(left, len(text))
+        texts[index], left = text[taken:], left - taken
+    first = next((index for index, text in enumerate(texts) if text), 0)
+    texts[first] = lead + texts[first]
+    for index, text in zip(at, texts, strict=True):
+        if isinstance(content[index], str):
+            content[index] = text
+        elif not _set(content[index], "text", text):
+            return False
+    return True
+
+
+def _edit(piece: object, cut: int, lead: str) -> bool:
+    """Drop the first ``cut`` characters of ``piece``'s text (a deep copy); ``lead`` goes before."""
     choice = first_item(piece, "choices")
     if choice is not None:
         # OpenAI Chat Completions chunks carry delta.content, Completions chunks text.
         delta = member(choice, "delta")
         content = member(delta, "content")
         if isinstance(content, str):
-            return _set(delta, "content", lead + content)
+            return _set(delta, "content", lead + content[cut:])
         text = member(choice, "text")
-        return isinstance(text, str) and _set(choice, "text", lead + text)
+        return isinstance(text, str) and _set(choice, "text", lead + text[cut:])
     delta = member(piece, "delta")
     if isinstance(delta, str):
-        return _set(piece, "delta", lead + delta)  # an OpenAI Responses text delta
+        return _set(piece, "delta", lead + delta[cut:])  # an OpenAI Responses text delta
     text = member(delta, "text")
     if isinstance(text, str):
-        return _set(delta, "text", lead + text)  # an Anthropic text delta
+        return _set(delta, "text", lead + text[cut:])  # an Anthropic text delta
     content = member(piece, "content")
     if isinstance(content, str):
-        return _set(piece, "content", lead + content)  # a LangChain message chunk
-    texts = (
-        [part for part in content if isinstance(part, str) or isinstance(member(part, "text"), str)]
-        if isinstance(content, list)
-        else []
-    )
-    if not texts:
-        return False
-    # The first text part of a chunk whose content is a list of parts.
-    first = texts[0]
-    if isinstance(first, str):
-        assert isinstance(content, list)
-        content[content.index(first)] = lead + first
-        return True
-    return _set(first, "text", lead + member(first, "text"))
+        return _set(piece, "content", lead + content[cut:])  # a LangChain message chunk
+    # A chunk whose content is a list of parts.
+    return isinstance(content, list) and _edit_parts(content, cut, lead)
 
 
-def led(piece: object, lead: str, read: Callable[[object], str]) -> Any | None:
+def _forget_usage(piece: object) -> None:
+    """Clear the usage a copied piece carries: it was the original's, counted with it."""
+    for name in ("usage", "usage_metadata"):
+        if isinstance(piece, MutableMapping):
+            if piece.get(name) is not None:
+                piece[name] = None
+        elif getattr(piece, name, None) is not None:
+            with contextlib.suppress(Exception):
+                setattr(piece, name, None)
+
+
+def edited(
+    piece: object, read: Callable[[object], str], *, cut: int = 0, lead: str = ""
+) -> Any | None:
     """
-    A copy of the stream piece ``piece`` whose text is ``lead`` then its own, or None.
+    A copy of the stream piece ``piece`` whose text is ``lead`` then its own from ``cut`` on.
 
     Args:
         piece: One piece of a stream (see :func:`relapse._read.streams.read_piece`).
-        lead: The text to put before the piece's text (a space).
         read: Reads one piece's text; the copy is returned only when it reads
-            as ``lead`` followed by what ``piece`` reads as.
+            as ``lead + read(piece)[cut:]``.
+        cut: How many characters of the piece's text to drop from its start
+            (the end of a repeat of the released text, see :mod:`relapse._release`).
+        lead: The text to put before what is kept (the space that joins a
+            retry's continuation to the released text, or a whole new text).
 
     Returns:
-        ``lead + piece`` for a ``str``; a rebuilt deep copy for an OpenAI Chat
-        Completions or Completions chunk, an OpenAI Responses text delta, an
-        Anthropic text delta, a LangChain message chunk (its ``content``, or
-        the first text part of a list); None for anything else (a frozen
-        object, a shape read by a custom reader). Never raises.
+        ``lead + piece[cut:]`` for a ``str``; a rebuilt deep copy for an
+        OpenAI Chat Completions or Completions chunk, an OpenAI Responses
+        text delta, an Anthropic text delta, a LangChain message chunk (its
+        ``content``, or its text parts in order); None for anything else (a
+        frozen object, a shape read by a custom reader). Never raises.
     """
     if isinstance(piece, str):
-        return lead + piece
+        return lead + piece[cut:]
     try:
-        before = read(piece)
+        want = lead + read(piece)[cut:]
         copied = copy.deepcopy(piece)
-        if not _lead(copied, lead):
+        if not _edit(copied, cut, lead):
             return None
-        return copied if read(copied) == lead + before else None
+        return copied if read(copied) == want else None
     except Exception:  # a piece that cannot be copied or read back is not rebuilt
         return None
+
+
+def carrying(pieces: Sequence[Any], text: str, read: Callable[[object], str]) -> Any:
+    """
+    A piece of the same type as ``pieces``' first text piece, carrying ``text`` instead.
+
+    What relapse releases when the text it must hand over did not come as
+    pieces of the caller's stream: a retry that returned a plain value, a
+    callable ``on_exhausted``'s text, a redacted answer. Its usage, if any,
+    is cleared (it was the original piece's).
+
+    Args:
+        pieces: A stream's pieces, as the provider sent them.
+        text: The text the new piece must read as.
+        read: Reads one piece's text.
+
+    Returns:
+        A rebuilt copy of the first piece with text (see :func:`edited`), or
+        ``text`` itself when that piece is a ``str``, cannot be rebuilt, or
+        there is none. Never raises.
+    """
+    for piece in pieces:
+        try:
+            own = read(piece)
+        except Exception:  # a piece relapse cannot read is no model
+            return text
+        if not own:
+            continue
+        if isinstance(piece, str):
+            return text
+        made = edited(piece, read, cut=len(own), lead=text)
+        if made is None:
+            return text
+        _forget_usage(made)  # edited() read it back as ``text``; usage is no text
+        return made
+    return text
+
+
+def restreamed(pieces: Sequence[Any], text: str, read: Callable[[object], str]) -> tuple[Any, ...]:
+    """
+    The pieces of a stream like ``pieces`` whose text is ``text`` (a redacted answer, a handler's).
+
+    The pieces before the first that carries text (a role chunk, a
+    ``message_start`` event) are kept as they are; then one piece of the
+    same type carrying ``text`` (:func:`carrying`). What came after the text
+    is not kept: a closing event may repeat the whole original text
+    (OpenAI Responses' ``response.completed``).
+
+    Returns:
+        ``(text,)`` when the text pieces are ``str`` or cannot be rebuilt;
+        else the leading pieces and the rebuilt piece. Never raises.
+    """
+    lead: list[Any] = []
+    for piece in pieces:
+        if isinstance(piece, str):
+            break
+        try:
+            if read(piece):
+                break
+        except Exception:
+            break
+        lead.append(piece)
+    made = carrying(pieces, text, read)
+    if isinstance(made, str):
+        return (text,)
+    return (*lead, made)

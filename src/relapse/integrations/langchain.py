@@ -36,6 +36,16 @@ With ``release="answer"`` (the default), or a ``context_key`` (the chunks
 are known only once the chain's output is whole), they yield the chosen
 attempt's whole output once, after the loop.
 
+Agents built with LangChain 1.x's ``create_agent`` take
+:class:`GroundingMiddleware` (``pip install 'relapse[langchain]'`` brings the
+``langchain`` package it needs): it checks the agent's final answer against
+what its tools returned and calls the model again with the retry note::
+
+    from relapse.integrations.langchain import GroundingMiddleware
+
+    grounding = GroundingMiddleware(tools=["search"], max_iterations=3)
+    agent = create_agent(model, tools=[search], middleware=[grounding])
+
 Each attempt's tokens are read from the LLM runs inside it (a callback
 handler on the attempt's run sums what every ``on_llm_end`` reports: chat
 messages' ``usage_metadata``, or a completion LLM's ``llm_output
@@ -78,8 +88,26 @@ if TYPE_CHECKING:
     from typing import Unpack
 
     from relapse._policy import LoopOptions
+    from relapse.integrations._langchain_agent import GroundingMiddleware, tool_chunks
 
-__all__ = ["ATTEMPT_TAG_PREFIX", "GroundedRunnable", "llm_result_usage"]
+__all__ = [
+    "ATTEMPT_TAG_PREFIX",
+    "GroundedRunnable",
+    "GroundingMiddleware",
+    "llm_result_usage",
+    "tool_chunks",
+]
+
+
+def __getattr__(name: str) -> Any:
+    # The agent middleware needs the langchain package, GroundedRunnable only
+    # langchain-core: it is imported when first asked for.
+    if name in ("GroundingMiddleware", "tool_chunks"):
+        import relapse.integrations._langchain_agent as agent
+
+        return getattr(agent, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: Each attempt's run is tagged ``f"{ATTEMPT_TAG_PREFIX}{iteration}"``.
 ATTEMPT_TAG_PREFIX = "relapse:attempt:"

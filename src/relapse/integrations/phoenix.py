@@ -26,13 +26,15 @@ has not stored yet and retries them (every 10 s, for 10 minutes, in Phoenix
 
 from __future__ import annotations
 
+import contextlib
+import http.client
 import json
 import logging
 import math
 import re
-import urllib.error
+import socket
+import threading
 import urllib.parse
-import urllib.request
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Final
 
@@ -80,9 +82,11 @@ class PhoenixAnnotationExporter(SpanExporter):
     no evaluations sends nothing.
 
     Telemetry never breaks the caller: :meth:`export` never raises. A
-    network error, a timeout or an HTTP error status returns
-    ``SpanExportResult.FAILURE`` and logs a warning on the
-    ``relapse.telemetry`` logger; the batch is not retried (Phoenix keeps
+    network error, a timeout, an HTTP error status or a redirect returns
+    ``SpanExportResult.FAILURE`` and logs one warning on the
+    ``relapse.telemetry`` logger. A redirect is never followed: the
+    annotations and the ``headers`` (an authorization) go to ``endpoint``'s
+    host and nowhere else. The batch is not retried (Phoenix keeps
     the spans, and their inline evaluations, either way). Each export waits
     for Phoenix, so install it under a ``BatchSpanProcessor``, whose worker
     thread does the waiting, not under a ``SimpleSpanProcessor``, which
@@ -93,9 +97,10 @@ class PhoenixAnnotationExporter(SpanExporter):
             (``http://localhost:6006`` for ``phoenix serve``; with a path
             when Phoenix is served under one), without ``/v1/...``, a
             query or credentials.
-        timeout: Seconds, finite and > 0, that connecting and each read
-            of the response may take (urllib's socket timeout; resolving
-            the host name is the system's).
+        timeout: Seconds, finite and > 0, that one export may take as a
+            whole: connecting, sending and reading the whole reply (a
+            server that trickles its reply is cut off at the deadline;
+            resolving the host name is the system's).
         headers: Extra HTTP headers for every request (an
             ``authorization`` header for a Phoenix with authentication).
             ``Content-Type`` is always ``application/json``.
@@ -149,7 +154,12 @@ class PhoenixAnnotationExporter(SpanExporter):
         #: The address every batch is posted to.
         self.url: Final = endpoint.rstrip("/") + ANNOTATIONS_PATH
         self._timeout = float(timeout)
-        self._headers = {**headers, "Content-Type": "application/json"}
+        # Header names are case-insensitive: a caller's own content-type
+        # would be sent beside ours, and the body is JSON whatever it says.
+        self._headers = {
+            **{k: v for k, v in headers.items() if k.lower() != "content-type"},
+            "Content-Type": "application/json",
+        }
         self._shut_down = False
 
     def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
@@ -172,31 +182,39 @@ class PhoenixAnnotationExporter(SpanExporter):
             if not annotations:
                 return SpanExportResult.SUCCESS
             body = json.dumps({"data": annotations}).encode("utf-8")
-            request = urllib.request.Request(
-                self.url, data=body, headers=self._headers, method="POST"
-            )
-            with urllib.request.urlopen(request, timeout=self._timeout) as response:
-                response.read()
-        except urllib.error.HTTPError as error:
-            error.close()
-            log.warning(
-                "Phoenix refused %d annotation(s) at %s: HTTP %d %s",
-                len(annotations),
-                self.url,
-                error.code,
-                error.reason,
-            )
-            return SpanExportResult.FAILURE
-        except (urllib.error.URLError, OSError) as error:
+            status, reason, location = _post_within(self.url, body, self._headers, self._timeout)
+        except (OSError, http.client.HTTPException) as error:
             # Phoenix down, unreachable or too slow: expected now and then,
             # so one line without a traceback.
-            reason = error.reason if isinstance(error, urllib.error.URLError) else error
-            log.warning("could not post annotations to %s: %s", self.url, reason)
+            log.warning("could not post annotations to %s: %s", self.url, error or type(error))
             return SpanExportResult.FAILURE
         except Exception:
             # A span that cannot be read, or anything else: a failed export,
             # never the caller's exception.
             log.warning("could not post annotations to %s", self.url, exc_info=True)
+            return SpanExportResult.FAILURE
+        if 300 <= status < 400:
+            # Following it would send the headers (an authorization) to
+            # whatever host Location names, and turn the POST into a GET
+            # without the annotations: nothing landed.
+            log.warning(
+                "Phoenix answered %d annotation(s) at %s with HTTP %d %s, a redirect to %s;"
+                " not followed: annotations and headers go to the configured endpoint only",
+                len(annotations),
+                self.url,
+                status,
+                reason,
+                location,
+            )
+            return SpanExportResult.FAILURE
+        if not 200 <= status < 300:
+            log.warning(
+                "Phoenix refused %d annotation(s) at %s: HTTP %d %s",
+                len(annotations),
+                self.url,
+                status,
+                reason,
+            )
             return SpanExportResult.FAILURE
         return SpanExportResult.SUCCESS
 
@@ -276,7 +294,7 @@ def _check_endpoint(endpoint: str) -> None:
         msg = f"endpoint has a port that is not a number in 0-65535: {endpoint!r}"
         raise ValueError(msg) from None
     if parsed.username is not None or parsed.password is not None:
-        # urllib would not send them; credentials belong in headers=.
+        # They would not be sent as a login; credentials belong in headers=.
         msg = f"endpoint must not hold credentials (pass an authorization header): {endpoint!r}"
         raise ValueError(msg)
     if parsed.query or parsed.fragment:
@@ -290,3 +308,64 @@ def _check_endpoint(endpoint: str) -> None:
             f" (http://localhost:6006, not .../v1/traces), got {endpoint!r}"
         )
         raise ValueError(msg)
+
+
+class _DeadlineError(OSError):
+    """The export's whole time ran out (an OSError, like a socket timeout)."""
+
+
+def _post_within(
+    url: str, body: bytes, headers: Mapping[str, str], timeout: float
+) -> tuple[int, str, str | None]:
+    """
+    POST ``body`` to ``url`` and read the whole reply, within ``timeout`` seconds in all.
+
+    http.client follows no redirect, so a 3xx comes back as a status. A
+    socket timeout bounds each read only, and a server trickling its reply
+    byte by byte would keep a read-based wait going for ever: the request
+    runs on a worker thread, and at the deadline its connection is shut,
+    which ends that thread's blocked read at once.
+
+    Returns:
+        The status, its reason phrase and the ``Location`` header (or None).
+
+    Raises:
+        OSError: connecting or reading failed, or the deadline passed
+            (``_DeadlineError``, "timed out after N s").
+        http.client.HTTPException: the reply was not HTTP.
+    """
+    parsed = urllib.parse.urlsplit(url)
+    connection_class = (
+        http.client.HTTPSConnection if parsed.scheme == "https" else http.client.HTTPConnection
+    )
+    connection = connection_class(parsed.hostname or "", parsed.port, timeout=timeout)
+    path = parsed.path or "/"
+    outcome: list[tuple[int, str, str | None] | BaseException] = []
+
+    def post() -> None:
+        try:
+            connection.request("POST", path, body=body, headers=dict(headers))
+            response = connection.getresponse()
+            response.read()
+            outcome.append((response.status, response.reason, response.getheader("Location")))
+        except BaseException as error:  # handed to the caller's thread, not lost
+            outcome.append(error)
+
+    worker = threading.Thread(target=post, name="relapse-phoenix-post", daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if worker.is_alive():
+        # Shut the socket so the blocked read returns now; join briefly so
+        # no thread is left reading a connection nobody owns.
+        sock = connection.sock
+        if sock is not None:
+            with contextlib.suppress(OSError):  # already closed by the peer
+                sock.shutdown(socket.SHUT_RDWR)
+        connection.close()
+        worker.join(1.0)
+        raise _DeadlineError(f"timed out after {timeout:g} s")
+    connection.close()
+    (result,) = outcome
+    if isinstance(result, BaseException):
+        raise result
+    return result
