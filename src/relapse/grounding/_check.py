@@ -36,7 +36,7 @@ from relapse.grounding._index.blocks import Failing, JudgedClaims, Supported, ju
 from relapse.grounding._index.folded import FoldedChunks
 from relapse.grounding._index.text_index import TextIndex
 from relapse.grounding._read.claims import Claim, new_claim
-from relapse.grounding._read.context import CONTEXT_AFTER, CONTEXT_BEFORE, INLINE_MARKER_WINDOW
+from relapse.grounding._read.context import INLINE_MARKER_WINDOW
 from relapse.grounding._read.quotes import find_quotations
 from relapse.grounding._read.regions import Regions
 from relapse.grounding._read.word_claims import SMALL_ORDINAL, word_claims
@@ -54,6 +54,7 @@ from relapse.grounding.rules import (
     plan,
 )
 from relapse.grounding.rules.echo import COPY, ECHO, EMPTY, copied, echo_spans
+from relapse.grounding.rules.held import CITED_MARKER, MARKER
 from relapse.grounding.rules.names import NAMES, unknown_names
 from relapse.grounding.rules.quotations import quotation_place
 from relapse.grounding.rules.subjects import SUBJECT, moved
@@ -589,12 +590,24 @@ class BoundGroundingCheck:
         return len(answer)
 
 
+#: The rules whose reach is the inline enumeration's look-back, which the
+#: claims' memo keys on apart: only for a number before "." or ")".
+_KEYED_APART = frozenset({MARKER.name, CITED_MARKER.name})
+_DIGIT_RULES = [rule for phase in plan(Reads.DIGITS, preview=True) for _, rule in phase]
+#: Characters before and after a digit claim that the claims' memo keys on:
+#: the farthest any rule of the digits' walk reads (``rule.reach``), so two
+#: claims keyed alike get one verdict rightly. Computed from the registry,
+#: not kept equal to it by hand.
+MEMO_BEFORE = max(rule.reach[0] for rule in _DIGIT_RULES if rule.name not in _KEYED_APART)
+MEMO_AFTER = max(rule.reach[1] for rule in _DIGIT_RULES)
+
+
 class _ClaimJudge:
     """
     Verdicts on an answer's digit claims, each distinct claim in its surroundings judged once.
 
     Every rule reads the answer only within a bounded window around the
-    claim (:data:`CONTEXT_BEFORE`, :data:`CONTEXT_AFTER`, and the inline
+    claim (:data:`MEMO_BEFORE`, :data:`MEMO_AFTER`, and the inline
     enumeration's look-back for a number before "." or ")"), so an answer
     that repeats a claim ("7 7 7 ...") is judged once per distinct context.
     """
@@ -632,8 +645,8 @@ class _ClaimJudge:
             context = (
                 code,
                 claim[3:],
-                answer[max(0, start - CONTEXT_BEFORE) : start],
-                answer[start : end + CONTEXT_AFTER],
+                answer[max(0, start - MEMO_BEFORE) : start],
+                answer[start : end + MEMO_AFTER],
                 # Only a number before "." or ")" may continue an inline
                 # enumeration, whose previous marker is looked for far back.
                 answer[max(0, start - INLINE_MARKER_WINDOW) : start]

@@ -14,7 +14,7 @@ import pkgutil
 import pytest
 
 import relapse.grounding.rules as rules_package
-from relapse.grounding import ALL_CODES
+from relapse.grounding import ALL_CODES, default_grounding_check
 from relapse.grounding._index.blocks import LOOK_AHEAD, LOOK_BACK
 from relapse.grounding.rules import RULES, Phase, Reads, Role, Rule, plan, rule_named
 
@@ -154,3 +154,27 @@ def test_a_rule_is_found_by_name() -> None:
     assert "units-agree" == rule_named("units-agree").name
     with pytest.raises(KeyError, match="no rule named 'unit'; the rules: empty, echo"):
         rule_named("unit")
+
+
+def test_the_claims_memo_keys_on_every_rule_s_reach() -> None:
+    """
+    Two claims alike within 68 characters but not within the compound amount's 120 differ.
+
+    Found by this registry's reach: the memo keyed on 68 characters before a
+    claim while the compound-money rule reads 120, so the second ``50 cents``
+    got the first one's verdict, in either order.
+    """
+    chunks = ["The price was $2,123,456.50 in total."]
+    held = "It cost two million one hundred twenty-three thousand four hundred fifty-six dollars"
+    other = "It cost six million one hundred twenty-three thousand four hundred fifty-six dollars"
+    pad = " And that was all there was to it, nothing else, no other costs at all." * 2
+    tail = " and 50 cents." + pad + " "
+    for first, second in ((held, other), (other, held)):
+        answer = first + tail + second + tail
+        result = default_grounding_check("", chunks, answer)
+        at = answer.index(other)
+        fifty = answer.index("50", at)
+        assert (
+            (at + len("It cost "), at + len(other) - len(" dollars")),
+            (fifty, fifty + 2),
+        ) == tuple(sorted(result.findings[0].offsets))

@@ -10,6 +10,7 @@ import re
 
 from relapse.grounding._codes import FG001
 from relapse.grounding._read.claims import Claim
+from relapse.grounding._read.context import CONTEXT_BEFORE
 from relapse.grounding._read.money import WINDOW, compound_amount
 from relapse.grounding._values.keys import Key
 from relapse.grounding._values.units import AMBIGUOUS, UNIT_WINDOW, binding_of
@@ -167,7 +168,7 @@ MINOR_MONEY = rule(
     Role.SUPPORTS,
     Phase.RESCUE,
     _CLAIMS,
-    (0, max(_MINOR_UNIT_PEEK, UNIT_WINDOW)),
+    (CONTEXT_BEFORE, max(_MINOR_UNIT_PEEK, UNIT_WINDOW)),
     minor_money,
 )
 COMPOUND_MONEY = rule(
