@@ -3,7 +3,17 @@ What ``release="sentence"`` costs a streaming caller: time to the first released
 
 Run: ``python benchmarks/bench_stream.py [--token-ms 30] [--answers 8]`` and,
 with the local OpenAI-compatible server and the ``openai`` SDK,
-``python benchmarks/bench_stream.py --server [--limit N]``.
+``python benchmarks/bench_stream.py --server [--limit N]``; the shapes alone:
+``python benchmarks/bench_stream.py --shapes-only [--shape-sentences 100 1000]``.
+
+**Shapes** (always; issue 38): long grounded answers of 100 and 1,000
+sentences in three shapes, streamed unpaced (so the check is all the time
+there is) through ``release="sentence"``: English prose word by word, Chinese
+two characters a piece (sentences end at ``。`` with no space after them) and
+a markdown list (``- ``, ``* ``, ``1. `` lines) word by word. Per shape and
+length: the time to the first released piece, to the end of the stream, and
+the stream's time per sentence; the script uses the public API only, so the
+same file measures an older tree (``PYTHONPATH=<tree>/src``).
 
 **Scripted streams** (always): grounded answers made of the first sentences of
 each dev question's first passage (``relapse/data/dev.jsonl``), so the default
@@ -198,6 +208,86 @@ def scripted(token_ms: float, count: int, sentences: int) -> None:
     )
 
 
+#: The chunks every shape's sentences are grounded in.
+SHAPE_CHUNKS = [
+    "Paris has 2.1 million residents and 40 museums. The tower was finished in 1889.",
+    "北京有2154万人口。上海有2487万人口。长城长21196公里。",
+    "1. Rinse the shoes. 2. Dry them in the shade. The wall is 6 feet high.",
+]
+#: Each shape: its sentences (cycled) and how its stream cuts the text.
+SHAPES: dict[str, tuple[tuple[str, ...], str]] = {
+    "english": (
+        (
+            "Paris has 2.1 million residents. ",
+            "The tower was finished in 1889, and visitors still climb it every day. ",
+            "It has 40 museums. ",
+            "The river runs through the middle of the city from east to west. ",
+        ),
+        "words",
+    ),
+    "chinese": (
+        (
+            "北京有2154万人口。",
+            "上海有2487万人口。",
+            "长城长21196公里。",
+            "这是一个很长的句子，说的是城市里的公园和河流。",
+        ),
+        "pairs",
+    ),
+    "list": (
+        (
+            "- Paris has 2.1 million residents.\n",
+            "* It has 40 museums.\n",
+            "1. Rinse the shoes.\n",
+            "- The wall is 6 feet high.\n",
+        ),
+        "words",
+    ),
+}
+
+
+def shape_pieces(shape: str, sentences: int) -> tuple[str, list[str]]:
+    """The answer of ``sentences`` sentences of ``shape``, and its stream's pieces."""
+    cycle, cut = SHAPES[shape]
+    text = "".join(cycle[index % len(cycle)] for index in range(sentences)).rstrip()
+    if cut == "pairs":
+        return text, [text[at : at + 2] for at in range(0, len(text), 2)]
+    return text, words(text)
+
+
+def shapes(counts: list[int], repeat: int) -> None:
+    """Each shape at each length through ``release="sentence"``, unpaced: best of ``repeat``."""
+    current: list[list[str]] = [[]]
+
+    def source(query: str, docs: list[str]) -> Iterator[str]:
+        yield from current[0]
+
+    by_sentence = relapse.grounded(chunks_arg="docs", release="sentence")(source)
+    print(
+        f'\nshapes, unpaced, release="sentence", best of {repeat}'
+        f" (relapse {relapse.__version__} from {Path(relapse.__file__).parent})\n"
+    )
+    print(
+        f"{'shape':<9}{'sentences':>10}{'chars':>8}{'first piece (s)':>17}"
+        f"{'whole stream (s)':>18}{'per sentence (ms)':>19}"
+    )
+    for shape in SHAPES:
+        for count in counts:
+            text, pieces = shape_pieces(shape, count)
+            current[0] = pieces
+            best = Timings()
+            for _ in range(repeat):
+                timings = Timings()
+                read_grounded(by_sentence, SHAPE_CHUNKS, text, timings)
+                if not best.whole or timings.whole[0] < best.whole[0]:
+                    best = timings
+            first, whole = best.first[0], best.whole[0]
+            print(
+                f"{shape:<9}{count:>10}{len(text):>8}{first:>17.4f}{whole:>18.3f}"
+                f"{1000 * whole / count:>19.3f}"
+            )
+
+
 class SDKModel(Completions):
     """:class:`retry_cost.Completions`, with ``stream(prompt)``: the same request streamed."""
 
@@ -327,8 +417,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--threads", type=int, default=2, help="server threads")
     parser.add_argument("--max-iterations", type=int, default=3)
     parser.add_argument("--block", type=int, default=4, help="questions per turn (server)")
+    parser.add_argument(
+        "--shape-sentences", type=int, nargs="+", default=[100, 1000], help="shape lengths"
+    )
+    parser.add_argument("--shape-repeat", type=int, default=3, help="best of N (shapes)")
+    parser.add_argument("--shapes-only", action="store_true", help="only the shapes")
     args = parser.parse_args(argv)
-    scripted(args.token_ms, args.answers, args.sentences)
+    if not args.shapes_only:
+        scripted(args.token_ms, args.answers, args.sentences)
+    shapes(args.shape_sentences, args.shape_repeat)
     if args.server:
         server(args.limit, args.threads, args.max_iterations, args.block)
 

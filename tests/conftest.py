@@ -8,6 +8,7 @@ the session.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
@@ -24,6 +25,11 @@ from relapse.testing import (
     capture_metrics,
     capture_spans,
 )
+
+# Haystack reports usage to its own telemetry service unless told not to; the
+# tests reach no outside host (and the examples they run inherit this). Set
+# before any test module imports haystack.
+os.environ.setdefault("HAYSTACK_TELEMETRY_ENABLED", "False")
 
 
 @pytest.fixture

@@ -101,9 +101,9 @@ class TestSentenceSpans:
         # Undecided: the search resumes at the full stop.
         assert ([], 2) == sentence_ends("Dr. ", final=False)
         assert ([], 2) == sentence_ends("It. ", final=False)
-        # Decided: the search resumes at the last word, which may still grow.
-        assert ([3], 4) == sentence_ends("It. He", final=False)
-        assert ([], 5) == sentence_ends("e.g. the", final=False)
+        # Decided: the search resumes at the end (no terminator is growing there).
+        assert ([3], 6) == sentence_ends("It. He", final=False)
+        assert ([], 8) == sentence_ends("e.g. the", final=False)
         # A line break decides at once.
         assert ([3], 4) == sentence_ends("Yes\n", final=False)
 

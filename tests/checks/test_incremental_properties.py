@@ -29,21 +29,19 @@ it) finds a copy.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import relapse
-from relapse.checks import incremental
 from relapse.checks._contract import prepare
-from relapse.checks._incremental import IncrementalCheck, _reading, claim_spans
+from relapse.checks._incremental import IncrementalCheck, _reading
 from relapse.checks._window import CopyWatch
 from relapse.evaluation import load_annotated
-from relapse.grounding import ALL_CODES, GroundingCheck, default_grounding_check, sentence_spans
+from relapse.grounding import ALL_CODES, GroundingCheck, default_grounding_check
 from relapse.grounding._echo import copies
+from stream_guarantee import assert_guarantee, progress_both_ways
 
 CHUNKS = [
     "Paris has 2.1 million residents and 40 museums. The tower was finished on 31 March 1889.",
@@ -181,43 +179,6 @@ def cuts(draw: st.DrawFn, length: int) -> list[int]:
     return sorted(draw(st.sets(st.integers(1, max(1, length - 1)), max_size=40)))
 
 
-def assert_guarantee(
-    check: relapse.GroundingCheck | object,
-    query: str,
-    chunks: Sequence[str],
-    text: str,
-    points: list[int],
-) -> None:
-    """Feed ``text`` cut at ``points`` and assert the guarantee against ``check(full)``."""
-    whole = check(query, chunks, text)  # type: ignore[operator]
-    assert isinstance(whole, relapse.GroundingResult)
-    patterns = getattr(check, "_echo_patterns", ())
-    claims, _ = claim_spans(whole, text, patterns)
-    reported = [span for finding in whole.errors for span in finding.offsets]
-    ends = {end for _, end in sentence_spans(text)}
-    made = incremental(check, query, chunks)  # type: ignore[arg-type]
-    assert made is not None
-    released = 0
-    pieces = [text[low:high] for low, high in zip([0, *points], [*points, len(text)], strict=True)]
-    for piece in pieces:
-        progress = made.feed(piece)
-        assert released <= progress.releasable, "releasable decreased"
-        released = progress.releasable
-        assert released == 0 or released in ends, (text, released)
-        assert not [span for span in claims if span[0] < released], (text, released, claims)
-        if progress.failed is not None:
-            assert not whole.ok
-            start, end = progress.failing or (0, 0)
-            assert any(low < end and start < high for low, high in reported), (text, start, end)
-            return
-    progress = made.finish()
-    assert released <= progress.releasable
-    assert (progress.failed is None) == whole.ok, (text, whole)
-    assert (progress.releasable == len(text)) == (whole.ok or not text), (text, progress)
-    if not whole.ok:
-        assert not [span for span in claims if span[0] < progress.releasable], text
-
-
 _NAMES_CHECK = GroundingCheck(codes=ALL_CODES)
 
 
@@ -327,28 +288,6 @@ def turning_copies(draw: st.DrawFn) -> str:
     return "".join(parts).rstrip()
 
 
-def _progress_both_ways(
-    check: GroundingCheck, text: str, points: list[int]
-) -> tuple[list[object], list[object], int]:
-    """The progress after each piece, judged by windows and judged whole; window checks made."""
-    runs: list[list[object]] = []
-    windows = 0
-    for window in (True, False):
-        made = IncrementalCheck(prepare(check, QUERY, CHUNKS), _reading(check), window=window)
-        seen: list[object] = []
-        pieces = zip([0, *points], [*points, len(text)], strict=True)
-        for low, high in pieces:
-            progress = made.feed(text[low:high])
-            seen.append(progress)
-            if progress.failed is not None:
-                break
-        else:
-            seen.append(made.finish())
-        runs.append(seen)
-        windows = windows or made.window_checks
-    return runs[0], runs[1], windows
-
-
 class TestWindow:
     """Judging by a window gives the progress judging the whole text gives, piece by piece."""
 
@@ -363,7 +302,9 @@ class TestWindow:
         text = data.draw(st.one_of(long_answers(), turning_copies()))
         size = data.draw(st.integers(3, 40))
         points = list(range(size, len(text), size))
-        by_window, by_whole, _ = _progress_both_ways(default_grounding_check, text, points)
+        by_window, by_whole, _ = progress_both_ways(
+            default_grounding_check, QUERY, CHUNKS, text, points
+        )
         assert by_whole == by_window, text
 
     @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -372,7 +313,7 @@ class TestWindow:
         """The same with FG005 (names) on."""
         text = data.draw(long_answers())
         points = list(range(17, len(text), 17))
-        by_window, by_whole, _ = _progress_both_ways(_NAMES_CHECK, text, points)
+        by_window, by_whole, _ = progress_both_ways(_NAMES_CHECK, QUERY, CHUNKS, text, points)
         assert by_whole == by_window, text
 
     @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -388,7 +329,9 @@ class TestWindow:
         """300 grounded sentences: the window judges most of them, with the same progress."""
         text = " ".join([_FILLER, "Paris has 2.1 million residents.", "Paris is old."] * 100)
         points = list(range(7, len(text), 7))
-        by_window, by_whole, windows = _progress_both_ways(default_grounding_check, text, points)
+        by_window, by_whole, windows = progress_both_ways(
+            default_grounding_check, QUERY, CHUNKS, text, points
+        )
         assert by_whole == by_window
         assert by_window[-1].failed is None  # type: ignore[attr-defined]
         check = default_grounding_check

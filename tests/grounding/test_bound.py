@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grounding_verdicts import failing_spans
+from grounding_verdicts import PASSES, failing_spans, fg001, flagged
 from relapse.grounding import default_grounding_check
 from relapse.grounding._index.unit_lookup import (
     AGREE,
@@ -28,6 +28,7 @@ from relapse.grounding._index.unit_lookup import (
 from relapse.grounding._values.keys import number_key
 from relapse.grounding._values.units import (
     AMBIGUOUS,
+    MULTIPLIER,
     PEOPLE,
     REFERENCE,
     SCALE,
@@ -619,3 +620,50 @@ class TestASignAfterTheCurrency:
         self, chunk: str, answer: str, expected: tuple[str, ...]
     ) -> None:
         assert failing_spans(chunk, answer) == expected
+
+
+class TestMultipliers:
+    """
+    A multiplier (``sevenfold``, ``7-fold``, ``7x``) is a ratio, foreign to a percent (issue 38).
+
+    ``Prices rose sevenfold`` passed on a chunk's ``7 percent``: a number in
+    words that multiplies was bound to nothing, so any 7 supported it.
+    """
+
+    @pytest.mark.parametrize(
+        ("chunk", "answer", "expected"),
+        [
+            ("Prices rose 7 percent.", "Prices rose sevenfold.", fg001("sevenfold")),
+            ("Prices rose 7%.", "Prices rose sevenfold.", fg001("sevenfold")),
+            ("Prices rose 7%.", "Prices rose 7-fold.", fg001("7")),
+            ("Prices rose 7%.", "Prices rose 7x.", fg001("7")),
+            ("Prices rose 7 kg.", "Prices rose sevenfold.", fg001("sevenfold")),
+            ("See page 7.", "Prices rose sevenfold.", fg001("sevenfold")),
+            # The other way: a percent is no multiplier either.
+            ("Prices rose 7x.", "Prices rose 7%.", fg001("7%")),
+            ("Prices rose 7-fold.", "Prices rose 7 percent.", fg001("7 percent")),
+            # Every writing of a multiplier supports every other.
+            ("Prices rose 7-fold.", "Prices rose sevenfold.", PASSES),
+            ("Prices rose 7x.", "Prices rose sevenfold.", PASSES),
+            ("Prices rose 7 fold.", "Prices rose 7x.", PASSES),
+            ("Prices rose sevenfold.", "Prices rose 7-fold.", PASSES),
+            ("Prices rose 7\u00d7.", "Prices rose sevenfold.", PASSES),
+            # "7 times" is a multiplier or a count of occasions: it supports both.
+            ("Prices rose 7 times.", "Prices rose sevenfold.", PASSES),
+            ("She won 7 titles.", "She won 7 times.", PASSES),
+            # Bound to nothing: supported, as every bare number is.
+            ("Prices rose to 7.", "Prices rose sevenfold.", PASSES),
+        ],
+    )
+    def test_a_multiplier(self, chunk: str, answer: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+    def test_bindings(self) -> None:
+        assert binding_of("It rose sevenfold.", 8, 17) == MULTIPLIER
+        assert binding_of("It rose 7-fold.", 8, 9) == MULTIPLIER
+        assert binding_of("It rose 7x.", 8, 9) == MULTIPLIER
+        assert binding_of("A size 7xl shirt.", 7, 8) != MULTIPLIER  # no times sign: a word
+        assert foreign(MULTIPLIER, "%")
+        assert foreign("%", MULTIPLIER)
+        assert not foreign(MULTIPLIER, PEOPLE)
+        assert not foreign(PEOPLE, MULTIPLIER)

@@ -141,6 +141,42 @@ class TestCopiesAreNoAnswer:
         answer = f"Context: {MICE} {WOOL} Question: {MICE_QUESTION}"
         assert [COPY] == copy_verdict(answer)
 
+    @pytest.mark.parametrize(
+        "answer",
+        [
+            # The local model's prompt back, cut by the token limit at 61 % of
+            # the passage (issue 38: graded grounded_first_try, the cut copy
+            # rule needs 80 % of the chunk).
+            f"Context: {MICE[:142]}",
+            # relapse.run's prompt back, from its fence, cut likewise.
+            f"<context-abcdefabcdef>\n[chunk 1] {MICE[:142]}",
+            f"[chunk 1] {MICE}\n\n[chunk 2] {WOOL[:30]}",
+            # Whole passages after the label, the next one cut short.
+            f"Context: {MICE} {WOOL[:20]}",
+            f"Passage 1: {MICE[:100]}",
+            # Whatever its length: a short passage's beginning after a label.
+            f"Context: {WOOL[:40]}",
+            f"Question: {MICE_QUESTION}\nContext: {MICE[:60]}",
+        ],
+    )
+    def test_the_prompts_framed_context_copied_back(self, answer: str) -> None:
+        assert [COPY] == copy_verdict(answer)
+
+    @pytest.mark.parametrize(
+        "answer",
+        [
+            # The same 61 % with no label: a long extractive answer.
+            MICE[:142],
+            # A label before the answer's own words, or before a sentence from
+            # inside the passage (no chunk's start): an answer.
+            f"Answer: {MICE[:142]}",
+            "Context: the passage says to act fast and seal the holes with steel wool.",
+            f"Context: {MICE[82:200]}",
+        ],
+    )
+    def test_a_label_before_no_chunks_start_is_an_answer(self, answer: str) -> None:
+        assert [] == copy_verdict(answer)
+
     def test_the_question_copied(self) -> None:
         """The question back, with or without its question mark."""
         assert [COPY] == copy_verdict(MICE_QUESTION)
@@ -311,6 +347,11 @@ _PIECES = st.sampled_from(
         "\u0130stanbul",
         "caf\u00e9",
         "FG004",
+        # A prompt's labels, before a chunk's start or not (issue 38).
+        "Context: ",
+        "[chunk 1] ",
+        "Question:",
+        "<context-0123456789ab>\n",
     ]
 )
 _TEXTS = st.lists(_PIECES | st.text(max_size=12), max_size=4).map("".join)
@@ -373,7 +414,11 @@ class TestFoldedChunks:
         repeated = " ".join(texts * 3)
         longest = max(texts, key=len, default="")
         cut = longest[: len(longest) * 9 // 10]
-        answers = (noise, "".join(texts), "".join(texts) + noise, MICE + noise, repeated, cut)
+        framed = "Context: " + " ".join(texts)[: len(" ".join(texts)) * 6 // 10]
+        answers = (
+            *(noise, "".join(texts), "".join(texts) + noise, MICE + noise, repeated, cut),
+            *(framed, noise + framed, "[chunk 1] " + cut),
+        )
         for answer in answers:
             assert _echo.is_copy(answer, asked, every_texts, every_joined) == _echo.copies(
                 answer, asked, FoldedChunks(texts)

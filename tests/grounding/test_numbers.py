@@ -532,6 +532,19 @@ class TestFormats:
             ("Seeds: 8,22,443.", "There were 22 and 443 seeds.", ()),
             ("Seeds: 8,22,443.", "There were 22,443 seeds.", ("22,443",)),
             ("Seeds: 8,22,443.", "There were 8 seeds.", ()),
+            # A list's items are no one number (issue 38: 822,443 was fused from them).
+            ("Seeds: 8,22,443.", "There were 822,443 seeds.", ("822,443",)),
+            ("Seeds: 8,22,443.", "There were 822443 seeds.", ("822443",)),
+            ("Seeds: 12,34,567.", "There were 1,234,567 seeds.", ("1,234,567",)),
+            # The same writing copied, or the items apart, are the chunk's.
+            ("Seeds: 8,22,443.", "Seeds: 8,22,443.", ()),
+            ("Seeds: 8,22,443.", "There were 8, 22 and 443 seeds.", ()),
+            # Written in Indian grouping after a rupee, it is one number.
+            ("It cost \u20b98,22,443.", "It cost 822,443 rupees.", ()),
+            ("It cost Rs. 12,34,567.", "It cost \u20b91,234,567.", ()),
+            ("It cost INR 12,34,567.", "It cost \u20b91,234,568.", ("\u20b91,234,568",)),
+            # An answer's Indian grouping reads either way.
+            ("It cost 822,443.", "It cost 8,22,443.", ()),
             ("It has 1,234,567 people.", "It has 1,234,567 people.", ()),
         ],
     )

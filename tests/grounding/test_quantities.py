@@ -11,8 +11,10 @@ fix that passes everything, or fails everything, fails here.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
@@ -22,7 +24,14 @@ from grounding_verdicts import PASSES, fg001, fg002, flagged
 from relapse.grounding import default_grounding_check
 from relapse.grounding._index.text_index import TextIndex
 from relapse.grounding._read.ordinal_slots import MAX_SLOT_WORDS
-from relapse.grounding._read.words import word_values
+from relapse.grounding._read.words import (
+    READ_WINDOW,
+    WORDS_RE,
+    WordNumber,
+    parse_word_run,
+    word_numbers,
+    word_values,
+)
 
 
 class TestScaleWordsAreNotNumbersOnTheirOwn:
@@ -180,6 +189,39 @@ class TestScaledHalves:
         ],
     )
     def test_scaled_halves(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            # The article is one: "a million and a half" is "one million and a
+            # half" (issue 38: it read one million, then a half on its own).
+            ("A million and a half people came.", "1.5 million people came.", PASSES),
+            (
+                "A million and a half people came.",
+                "1,000,000 people came.",
+                fg001("A million and a half"),
+            ),
+            ("It cost a billion and a half.", "It cost $1,500,000,000.", PASSES),
+            ("It cost a billion and a half.", "It cost $1 billion.", fg001("a billion and a half")),
+            ("A thousand and a half came.", "1,500 came.", PASSES),
+            ("A thousand and a half came.", "1,000 came.", fg001("A thousand and a half")),
+            ("A million and a quarter came.", "1,250,000 came.", PASSES),
+            ("A million and a quarter came.", "1,500,000 came.", fg001("A million and a quarter")),
+            # A dozen is a scale too: a dozen and a half is 18.
+            ("We bought a dozen and a half eggs.", "We bought 18 eggs.", PASSES),
+            (
+                "We bought a dozen and a half eggs.",
+                "We bought 12 eggs.",
+                fg001("a dozen and a half"),
+            ),
+            # In a chunk, the same words state the same value.
+            ("1.5 million people came.", "A million and a half people came.", PASSES),
+            ("1 million people came.", "A million and a half people came.", fg001("1 million")),
+            ("We bought 18 eggs.", "We bought a dozen and a half eggs.", PASSES),
+        ],
+    )
+    def test_after_an_article(self, answer: str, chunk: str, expected: object) -> None:
         assert flagged(chunk, answer) == expected
 
 
@@ -493,6 +535,34 @@ class TestSmallOrdinalsAsRanks:
     def test_ranks(self, answer: str, chunk: str, expected: object) -> None:
         assert flagged(chunk, answer) == expected
 
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            # Ranks coordinated with the one after the word rank the same slot
+            # (issue 38: "fourth" after "and" was not read, so it was flagged).
+            (
+                "She finished fourth in 2012.",
+                "She finished third in 2010 and fourth in 2012.",
+                PASSES,
+            ),
+            ("She finished fourth.", "She finished 3rd, 4th and 9th.", PASSES),
+            ("She finished ninth.", "She finished 3rd, 4th and 9th.", PASSES),
+            ("She finished fourth.", "She finished 3rd or 4th.", PASSES),
+            # Neither of the chunk's ranks: still contradicted.
+            (
+                "She finished fifth in 2012.",
+                "She finished third in 2010 and fourth in 2012.",
+                fg001("fifth"),
+            ),
+            # A rank in the next sentence ranks something else.
+            ("She finished fourth.", "She finished third. And fourth came Ann.", fg001("fourth")),
+            # A word after "and" that is no rank adds nothing.
+            ("She finished fourth.", "She finished third and retired.", fg001("fourth")),
+        ],
+    )
+    def test_ranks_coordinated_after_and(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
     def test_words_searched_at_most(self) -> None:
         """
         Past ``MAX_SLOT_WORDS`` distinct words, an ordinal after a new word passes.
@@ -548,6 +618,52 @@ _WORD_PIECES = st.sampled_from(
 )
 
 
+def _fields(numbers: Iterable[WordNumber]) -> list[tuple[object, ...]]:
+    """Every field of each number read, to compare two readings."""
+    return [
+        (n.start, n.end, n.value, type(n.value), n.precision, n.kind, n.claim, n.also)
+        for n in numbers
+    ]
+
+
+class TestReadingsKept:
+    """
+    ``word_numbers`` keeps each distinct window's reading (issue 38): the same numbers.
+
+    A megabyte of supported number words took seconds, every run read anew;
+    a run or a window of a run met again now gives the numbers read the
+    first time, moved. The reference reads every run word by word.
+    """
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(
+        pieces=st.lists(_WORD_PIECES, max_size=400),
+        repeats=st.integers(1, 6),
+    )
+    @example(pieces=["three hundred and twelve and seventy-seven "], repeats=60)
+    @example(pieces=["one million, ", "two hundred thousand ", "and a half "], repeats=40)
+    def test_kept_readings_are_the_readings(self, pieces: list[str], repeats: int) -> None:
+        text = "".join(pieces) * repeats
+        reference = [
+            number
+            for run in WORDS_RE.finditer(text)
+            for number in parse_word_run(text, run.start(), run.end())
+        ]
+        assert _fields(word_numbers(text)) == _fields(reference)
+
+    def test_a_run_longer_than_the_window_is_read_by_windows(self) -> None:
+        """One run of 60 KB: 3,000 numbers, and the windows kept are few."""
+        text = "three hundred and twelve and seventy-seven " * 1_500
+        assert len(text) > 10 * READ_WINDOW
+        memo: dict[tuple[str, bool], Any] = {}
+        numbers = list(parse_word_run(text, 0, len(text), memo))
+        assert [n.value for n in numbers] == [312, 77] * 1_500
+        assert numbers[-1].end == len(text) - 1
+        # The text repeats every 43 characters: two readings a period, and
+        # the few near the end, where the run's end falls in the window.
+        assert len(memo) <= 2 + 2 * READ_WINDOW // 43 + 2
+
+
 class TestWordsOfAChunk:
     @settings(max_examples=1_000, deadline=None, suppress_health_check=list(HealthCheck))
     @given(
@@ -563,6 +679,10 @@ class TestWordsOfAChunk:
     # A scale after "and a half" once scaled the whole again (10**12 + 500,000),
     # a value whose head words the text does not hold: now 1,500,000.
     @example(texts=["one million and a half million "], extra=[])
+    # After an article too (issue 38): 18 and 30 are values of dozens.
+    @example(
+        texts=["a dozen and a half ", "two dozen and a half", "a million and a half"], extra=[]
+    )
     def test_looking_words_up_reads_what_a_full_reading_reads(
         self, texts: list[str], extra: list[int | Fraction]
     ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import pytest
@@ -258,6 +259,7 @@ def test_the_local_model_in_a_pipeline(llama_server: LlamaServer) -> None:
         api_base_url=llama_server.base_url,
         generation_kwargs={"max_tokens": 60, "temperature": 0.0},
         max_retries=0,
+        timeout=600.0,  # its default, 30 s, is less than a busy CPU may take
     )
     checked: list[str] = []
 
@@ -301,3 +303,11 @@ def test_the_local_model_in_a_pipeline(llama_server: LlamaServer) -> None:
     assert "Your previous answer was rejected" in prompts[1]
     assert span in prompts[1]
     assert all(r.usage is not None and r.usage.output_tokens > 0 for r in result.transcript)
+
+
+def test_missing_extra_names_the_install_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without haystack-ai, importing the module names the extra."""
+    monkeypatch.setitem(sys.modules, "haystack.components.agents.state", None)
+    monkeypatch.delitem(sys.modules, "relapse.integrations.haystack")
+    with pytest.raises(ImportError, match=r"pip install 'relapse\[haystack\]'"):
+        import relapse.integrations.haystack  # noqa: F401

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import pytest
@@ -202,8 +203,10 @@ def test_the_local_model_in_an_agent(llama_server: LlamaServer) -> None:
     runs = ModelRuns()
     history = [
         HumanMessage(QUESTION),
+        # Not empty: ChatOpenAI sends an empty content as null, which the server refuses.
         AIMessage(
-            content="", tool_calls=[{"name": "search", "args": {"query": "span"}, "id": "c1"}]
+            content="Searching.",
+            tool_calls=[{"name": "search", "args": {"query": "span"}, "id": "c1"}],
         ),
         ToolMessage(content="\n".join(CHUNKS), tool_call_id="c1", name="search"),
     ]
@@ -215,3 +218,18 @@ def test_the_local_model_in_an_agent(llama_server: LlamaServer) -> None:
     assert "Your previous answer was rejected" in runs.runs[1][1]
     assert span in runs.runs[1][1]
     assert all(r.usage is not None and r.usage.output_tokens > 0 for r in result.transcript)
+
+
+def test_without_langchain_the_middleware_names_the_extra(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """langchain-core alone: GroundedRunnable imports, GroundingMiddleware names the extra."""
+    monkeypatch.setitem(sys.modules, "langchain.agents.middleware.types", None)
+    monkeypatch.delitem(sys.modules, "relapse.integrations._langchain_agent")
+    import relapse.integrations.langchain as module
+
+    assert module.GroundedRunnable is not None
+    with pytest.raises(
+        ImportError, match=r"needs langchain 1.x; run: pip install 'relapse\[langchain\]'"
+    ):
+        module.GroundingMiddleware  # noqa: B018

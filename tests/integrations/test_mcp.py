@@ -232,3 +232,11 @@ class TestTools:
             build_server(max_open_calls=0)
         with pytest.raises(TypeError, match="loop= or loop options, not both"):
             build_server(loop=relapse.Loop(), max_iterations=2)
+
+
+def test_missing_extra_names_the_install_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the mcp package, importing the module names the extra."""
+    monkeypatch.setitem(sys.modules, "mcp.server.mcpserver", None)
+    monkeypatch.delitem(sys.modules, "relapse.integrations.mcp")
+    with pytest.raises(ImportError, match=r"pip install 'relapse\[mcp\]'"):
+        import relapse.integrations.mcp  # noqa: F401

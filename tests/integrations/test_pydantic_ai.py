@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -255,3 +256,11 @@ def test_the_local_model_through_pydantic_ais_openai_model(llama_server: LlamaSe
         run.usage.input_tokens,
         run.usage.output_tokens,
     )
+
+
+def test_missing_extra_names_the_install_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without pydantic-ai, importing the module names the extra."""
+    monkeypatch.setitem(sys.modules, "pydantic_ai.capabilities", None)
+    monkeypatch.delitem(sys.modules, "relapse.integrations.pydantic_ai")
+    with pytest.raises(ImportError, match=r"pip install 'relapse\[pydantic-ai\]'"):
+        import relapse.integrations.pydantic_ai  # noqa: F401

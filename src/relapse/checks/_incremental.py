@@ -58,10 +58,15 @@ from dataclasses import dataclass
 
 from relapse._results import GroundingFinding, GroundingResult
 from relapse.checks._contract import Check, Verdict, _AllOf, can_judge_incrementally, prepare
-from relapse.checks._window import WINDOW_BACK, CopyWatch, QuoteTracker, window_start
-from relapse.grounding._check import BoundGroundingCheck, GroundingCheck, _finding
-from relapse.grounding._codes import COPY_MESSAGE, EMPTY_MESSAGE, FG004, FG005, MESSAGES
-from relapse.grounding._echo import echo_hits
+from relapse.checks._window import WINDOW_BACK, CopyWatch, QuoteTracker, RankWatch, window_start
+from relapse.grounding._check import (
+    MAX_FAILING_SPANS,
+    BoundGroundingCheck,
+    GroundingCheck,
+    _finding,
+)
+from relapse.grounding._codes import COPY_MESSAGE, EMPTY_MESSAGE, FG001, FG004, FG005, MESSAGES
+from relapse.grounding._echo import copies, echo_hits
 from relapse.grounding._read.quotes import (
     _CLOSERS,
     _DELIMITERS,
@@ -70,7 +75,12 @@ from relapse.grounding._read.quotes import (
     _next_closer,
     delimiters,
 )
-from relapse.grounding._read.sentences import sentence_ends, spans_between
+from relapse.grounding._read.sentences import (
+    CJK_CLOSING,
+    CJK_STOPS,
+    sentence_ends,
+    spans_between,
+)
 from relapse.grounding._read.words import SMALL_WORDS, TENS_WORDS
 from relapse.grounding._values.calendar import MONTHS
 
@@ -85,8 +95,9 @@ LOOK_AHEAD = 144
 JOIN_WINDOW = 24
 
 _QUOTE_MARKS = '"\u201c\u201d\u201e\u00ab\u00bb\u2018\u2019\uff02'
-# What may end a sentence after its last word: terminators and closers.
-_ENDING = ".!?\u2026:;\"'\u201d\u2019\u00bb)]}*_"
+# What may end a sentence after its last word: terminators and closers
+# (those of the scripts written without spaces too).
+_ENDING = ".!?\u2026:;\"'\u201d\u2019\u00bb)]}*_" + CJK_STOPS + CJK_CLOSING
 _TERMINATORS = frozenset(_ENDING)
 _CLOSING_MARKS = "\"'\u201d\u2019\u00bb)]}*_"
 _STOPS = ".!?\u2026"
@@ -372,6 +383,7 @@ class IncrementalCheck:
         "_judged_at",
         "_owner",
         "_quotes",
+        "_ranks",
         "_reading",
         "_ready",
         "_ready_at",
@@ -382,6 +394,7 @@ class IncrementalCheck:
         "_sentence_start",
         "_spans",
         "_text",
+        "_verified",
         "_window",
         "whole_checks",
         "window_checks",
@@ -407,6 +420,10 @@ class IncrementalCheck:
         # cost a short answer (judged whole throughout) need not pay.
         self._copy_rule = self._owner is not None and FG004 in self._owner.codes
         self._copies: CopyWatch | None = None
+        # The small-ordinal rule's words are answer-wide state (FG001's words pass).
+        self._ranks = (
+            RankWatch() if self._owner is not None and FG001 in self._owner.codes else None
+        )
         self._window = 0
         self.whole_checks = 0
         self.window_checks = 0
@@ -425,6 +442,9 @@ class IncrementalCheck:
         self._ready_at: list[int | None] = []
         self._ready: list[bool] = []
         self._released = 0
+        # Sentences known to pass, from the first: more than the released
+        # while the text so far is a copy (which releases nothing).
+        self._verified = 0
         self._releasable = 0
         self._checked = 0
         self._failed: GroundingResult | None = None
@@ -568,39 +588,55 @@ class IncrementalCheck:
 
         Returns:
             ``(claims, held)`` when the window shows that nothing after the
-            released text fails (claims then holds none), or None: no window
-            applies, or the whole text must be judged (a failure there, a
-            verdict about the whole answer, an answer that may be a copy).
+            released text fails (claims then holds none; or, when the copy
+            rule run alone on the whole text finds a copy, only that verdict
+            about the whole answer), or None: no window applies, or the
+            whole text must be judged (a failure there, a verdict about the
+            whole answer).
         """
         if self._owner is None or self._quotes is None:
             return None
         text = self._text
-        if self._released >= len(self._spans):
+        # The window judges the text after what is known to pass: after the
+        # released text, or past it while the answer may be a copy.
+        known = max(self._released, self._verified)
+        if known >= len(self._spans):
             return None
-        first = self._spans[self._released][0]
+        first = self._spans[known][0]
         if first <= WINDOW_BACK:
             # No window starts before the text's start: a short answer never
             # needs the quotation pairing (the tracker catches up from where
             # it stopped, here the start, when a window may apply).
             return None
+        if self._ranks is not None:
+            self._ranks.update(text)
+            if self._ranks.saturated:
+                return None  # the ranks rule's words are the whole answer's
         self._quotes.update(text)
         self._window = window_start(text, self._spans, first, self._quotes, self._window)
         start = self._window
         if not start:
             return None
+        may_copy = False
         if self._copy_rule:
             if self._copies is None:
                 self._copies = CopyWatch(self._owner)
-            if self._copies.may_copy(text):
-                return None
+            may_copy = self._copies.may_copy(text)
         window = text[start:]
         verdict = self._owner.judged(window, copies=False)
         self.window_checks += 1
+        if sum(len(finding.offsets) for finding in verdict.errors) >= MAX_FAILING_SPANS:
+            return None  # the window's check may have stopped reading before its end
         claims = _claims(verdict, window, self._reading.echo_patterns)
         if claims.whole or any(end > first - start for _, end, _ in claims.spans):
             return None  # a failure after the released text: judged on the whole text
         held = open_quotation(window)
-        return _Claims((), False), None if held is None else held + start
+        at = None if held is None else held + start
+        if may_copy and copies(text, *self._owner.copy_context()):
+            # The copy rule alone on the whole text (the other rules' verdicts
+            # after the released text are the window's): a copy releases nothing.
+            return _Claims((), True), at
+        return _Claims((), False), at
 
     def _judge(self) -> None:
         """Run the check on the text fed so far: release what passed, stop at what failed."""
@@ -618,6 +654,7 @@ class IncrementalCheck:
         self._judged_at = (self._checked, len(self._spans))
         self._recheck_at = None
         releasing = not claims.whole
+        passing = True  # the sentences so far pass (released or not)
         first = self._released
         sentences = self._spans[first:]
         overlapping = [
@@ -641,9 +678,10 @@ class IncrementalCheck:
                 at = min(span[1] for span in here) + LOOK_AHEAD
                 self._recheck_at = at if self._recheck_at is None else min(self._recheck_at, at)
             end = sentences[offset][1]
-            releasing = (
-                releasing and self._ready[index] and not here and (held is None or end <= held)
-            )
+            passing = passing and self._ready[index] and not here and (held is None or end <= held)
+            if passing:
+                self._verified = max(self._verified, index + 1)
+            releasing = releasing and passing
             if releasing:
                 self._released = index + 1
                 self._releasable = end

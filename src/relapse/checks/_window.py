@@ -10,10 +10,13 @@ on a *window*: the text from a sentence start :data:`WINDOW_BACK` characters
 or more before the first sentence not released. A window start is taken
 only where nothing before it can change what the window reads:
 
-* it is a sentence start whose first character is a letter or a digit (no
-  heading line, no quotation mark opens there) and whose previous character
-  is an ASCII space, tab or line break (a quotation mark after it reads the
-  same neighbours in the window as in the whole text);
+* it is a sentence start whose first character is a letter or a digit of
+  any script, an opening parenthesis or bracket, or a markdown bullet and
+  its space (no heading line, no quotation mark opens there), and whose
+  previous character is white space (a no-break space too) or ends a
+  sentence of a script written without spaces (``。``, ``」``): a
+  quotation mark after it reads the same neighbours in the window as in the
+  whole text (:func:`may_start`);
 * it is at least :data:`WINDOW_BACK` characters before the first sentence
   not released: twice the default check's look-back
   (:data:`relapse.grounding._index.blocks.LOOK_BACK`, the longest window of its
@@ -26,22 +29,55 @@ only where nothing before it can change what the window reads:
   verdict on the whole answer: :class:`CopyWatch` tells, from the text since
   its last look, when the answer so far cannot be one.
 
+**Answer-wide state.** The premise holds for a rule only while it keeps no
+state across the answer; where one does, that state is carried into the
+window or the window is off for the answer (issue 38: the small-ordinal rule
+judged only the first 16 distinct words of the text it was given, so a
+window, reading fewer of them, released a rank the whole answer flags):
+
+* the quotation pairing (FG003): carried, :class:`QuoteTracker` decides
+  the whole text's pairing, and no window starts inside a quotation or
+  after an opener still undecided;
+* whether the answer copies the chunks (FG004): carried, :class:`CopyWatch`
+  watches the whole text and the window is judged without the copy rule;
+* the ranks (the small-ordinal rule reads the chunks after at most
+  ``MAX_SLOT_WORDS`` distinct words, the first met): the window is off for
+  the answer once :class:`RankWatch` has seen more words before ordinals
+  than that;
+* the first ``MAX_EVIDENCE`` supported claims (those the subject rule
+  reads): a window is a suffix of the answer, so a claim's rank among them
+  is never higher there than in the whole text, and the window reads at
+  least the claims the whole text's check reads;
+* ``MAX_FAILING_SPANS`` (a check stops reading there): a window verdict that
+  stopped is not used;
+* the verdicts kept per claim, per echo phrase and per block of a long
+  answer: caches keyed by what the verdict reads, the same wherever they
+  are computed.
+
+``tests/checks/test_window_state.py`` generates long answers with each of
+these across the window's edge.
+
 The window's verdict (the check without its copy rule) is used only to say
 that no claim after the released text fails. When it holds an error there,
-or a verdict about the whole answer, or the answer may be a copy, the check
-runs on the whole text as before: every verdict and every finding reported
-is the whole-text check's (``tests/checks/test_incremental_properties.py`` compares
-the two paths).
+or a verdict about the whole answer, the check runs on the whole text as
+before: every verdict and every finding reported is the whole-text check's
+(``tests/checks/test_incremental_properties.py`` compares the two paths).
+When the answer may be a copy, the copy rule alone runs on the whole text
+(a few passes in C, where the whole check costs every rule): an answer
+that copies a long context keeps the window open, and releases nothing
+while it is a copy.
 """
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from operator import itemgetter
 
 from relapse.grounding._check import BoundGroundingCheck
-from relapse.grounding._echo import COPY_SHARE
+from relapse.grounding._echo import COPY_SHARE, FRAME_LABEL, MAX_LABEL_CHARS
 from relapse.grounding._index.blocks import LOOK_BACK
+from relapse.grounding._read.ordinal_slots import MAX_SLOT_WORDS, slot_word_before
 from relapse.grounding._read.quotes import (
     _CLOSERS,
     _DELIMITERS,
@@ -51,12 +87,19 @@ from relapse.grounding._read.quotes import (
     _is_opener,
     _next_closer,
 )
+from relapse.grounding._read.sentences import CJK_CLOSING, CJK_STOPS
+from relapse.grounding._read.words import ORDINAL_WORDS
 from relapse.grounding._text import fold
 
 #: Characters between a window's start and the first sentence not released.
 WINDOW_BACK = 2 * LOOK_BACK
-#: What may come just before a window's start (see the module docstring).
+#: ASCII white space: between two letters or digits, nothing folds across it.
 _BEFORE_START = frozenset(" \t\n\r")
+#: What may come just before a window's start besides white space.
+_CJK_ENDS = frozenset(CJK_STOPS + CJK_CLOSING)
+#: What a window may start with besides a letter or a digit.
+_OPENING_BRACKETS = frozenset("([")
+_BULLETS = frozenset("-*+\u2022")
 #: Characters searched back from the end for a boundary :class:`CopyWatch` can fold at.
 _BOUNDARY_SEARCH = 256
 #: Longest a character folds to (``str.casefold``): ``fold(text)`` has at most
@@ -156,6 +199,56 @@ class QuoteTracker:
         return at >= 0 and self._ends[at] >= offset
 
 
+#: An ordinal word in any case (``fourth``, ``Fourth``): every small ordinal
+#: the words reader reads (:func:`relapse.grounding._read.words.word_numbers`)
+#: starts with one, on a word boundary.
+_ORDINAL = re.compile(
+    r"(?<![^\W_])(?i:" + "|".join(sorted(ORDINAL_WORDS, key=len, reverse=True)) + r")(?![^\W_])"
+)
+_LONGEST_ORDINAL = max(len(word) for word in ORDINAL_WORDS)
+
+
+class RankWatch:
+    """
+    Tells when a growing answer has too many rank words for a window to judge its ranks.
+
+    The small-ordinal rule (``She finished fourth``) searches the chunks
+    after at most :data:`~relapse.grounding._read.ordinal_slots.MAX_SLOT_WORDS`
+    distinct words per answer, the first ones met: an ordinal after a later
+    word passes. Which words are first is answer-wide state, which a window
+    (a suffix of the answer) does not see. Here every ordinal word on a word
+    boundary counts, with the word :func:`slot_word_before` reads before it:
+    a superset of the words the rule reads. While the answer so far has at
+    most ``MAX_SLOT_WORDS`` of them, the rule never refuses a word, in the
+    whole text or in a window, and judges each ordinal by itself alone; past
+    that, :attr:`saturated`, and the window is off for the answer. Each
+    :meth:`update` reads only the text since the last one.
+    """
+
+    __slots__ = ("_scanned", "_words")
+
+    def __init__(self) -> None:
+        self._scanned = 0
+        self._words: set[str] = set()
+
+    def update(self, text: str) -> None:
+        """Read the ordinals of ``text`` (each call's extends the last's) whose end is known."""
+        for match in _ORDINAL.finditer(text, self._scanned):
+            if match.end() >= len(text):
+                break  # the word may go on ("fourth" of "fourths")
+            word = slot_word_before(text, match.start())
+            if word is not None:
+                self._words.add(word)
+            self._scanned = match.end()
+        # A match not read yet starts within the longest ordinal of the end.
+        self._scanned = max(self._scanned, len(text) - _LONGEST_ORDINAL)
+
+    @property
+    def saturated(self) -> bool:
+        """Whether more than ``MAX_SLOT_WORDS`` distinct words were seen before ordinals."""
+        return len(self._words) > MAX_SLOT_WORDS
+
+
 class CopyWatch:
     """
     Tells, from the text since its last look, when a growing answer cannot be a copy.
@@ -164,7 +257,8 @@ class CopyWatch:
     answer is a piece of the chunks, or when verbatim copies of whole chunks
     and of the question cover :data:`~relapse.grounding._echo.COPY_SHARE` of
     it. Folding is exact across a boundary where a letter or digit, one ASCII
-    white space and a letter or digit meet (nothing folds across it), so the
+    white space and a letter or digit meet, or a CJK terminator (``。``) and a
+    letter or digit (nothing folds across either), so the
     folded text before the last such boundary is a prefix of every longer
     answer's. Of it, the characters more than the longest chunk from its end
     that no copy covers stay uncovered for good: while they exceed the share
@@ -179,8 +273,11 @@ class CopyWatch:
 
     __slots__ = (
         "_boundary",
+        "_framed",
         "_frontier",
         "_joined",
+        "_joint",
+        "_label_from",
         "_longest",
         "_next",
         "_pending",
@@ -202,6 +299,7 @@ class CopyWatch:
         self._pieces = [piece for piece in (*chunks, asked) if piece]
         self._longest = max((len(piece) for piece in self._pieces), default=0)
         self._boundary = 0  # raw offset of the last boundary folded at
+        self._joint = ""  # what joins the fold before it to the fold after it
         self._prefix_length = 0  # len(fold(text[:boundary]))
         self._tail = ""  # its last `longest` characters
         self._next = [0] * len(self._pieces)  # where each piece's greedy search goes on
@@ -210,6 +308,11 @@ class CopyWatch:
         self._uncovered = 0
         self._substring = True  # the folded prefix may still be a piece of the chunks
         self._prefix: list[str] = []  # the folded prefix, kept while it may be
+        # A prompt's label (:data:`FRAME_LABEL`) may open a copy of the
+        # framed context, which copies of whole pieces do not tell: once one
+        # is in the text, the answer may be a copy whatever follows.
+        self._framed = False
+        self._label_from = 0  # where the next search for a label starts
 
     def may_copy(self, text: str) -> bool:
         """
@@ -220,6 +323,11 @@ class CopyWatch:
             the verdict of :func:`~relapse.grounding._echo.is_copy`) finds
             ``text`` no copy (True does not say it is one).
         """
+        if not self._framed:
+            self._framed = FRAME_LABEL.search(text, self._label_from) is not None
+            self._label_from = max(0, len(text) - MAX_LABEL_CHARS)
+        if self._framed:
+            return True
         self._advance(text)
         if self._substring:
             return True
@@ -227,11 +335,13 @@ class CopyWatch:
         return self._uncovered <= _UNCOVERED_SHARE * longest
 
     def _advance(self, text: str) -> None:
-        boundary = _last_boundary(text, self._boundary)
-        if boundary is None:
+        last = _last_boundary(text, self._boundary)
+        if last is None:
             return
+        boundary, joins = last
         segment = fold(text[self._boundary : boundary])
-        joint = " " if self._prefix_length else ""
+        joint = self._joint if self._prefix_length else ""
+        self._joint = joins
         start = self._prefix_length
         region = self._tail + joint + segment
         base = start - len(self._tail)
@@ -257,7 +367,7 @@ class CopyWatch:
         self._boundary, self._prefix_length = boundary, length
         if self._substring:
             self._prefix.append(joint + segment)
-            self._substring = "".join(self._prefix) + " " in self._joined
+            self._substring = "".join(self._prefix) + self._joint in self._joined
             if not self._substring:
                 self._prefix = []
 
@@ -266,11 +376,23 @@ def _clean(char: str) -> bool:
     return char.isascii() and char.isalnum()
 
 
-def _last_boundary(text: str, after: int) -> int | None:
-    """The last offset ``k > after + 1`` with a letter or digit, one ASCII space, one at ``k``."""
+def _last_boundary(text: str, after: int) -> tuple[int, str] | None:
+    """
+    The last offset ``k > after + 1`` where folding is exact, and what joins the folds there.
+
+    A letter or digit, one ASCII white space and one at ``k`` (joined by a
+    space: the fold of the text before ends without it); or a terminator of
+    the scripts written without spaces (``。``) and a letter or digit at
+    ``k`` (joined by nothing).
+    """
     for at in range(len(text) - 1, max(after + 1, len(text) - _BOUNDARY_SEARCH), -1):
-        if _clean(text[at]) and text[at - 1] in _BEFORE_START and _clean(text[at - 2]):
-            return at
+        char = text[at]
+        if not char.isalnum():
+            continue
+        if _clean(char) and text[at - 1] in _BEFORE_START and _clean(text[at - 2]):
+            return at, " "
+        if text[at - 1] in CJK_STOPS:
+            return at, ""
     return None
 
 
@@ -306,6 +428,25 @@ def window_start(
         start = spans[index][0]
         if start <= previous:
             break
-        if _clean(text[start]) and text[start - 1] in _BEFORE_START and not quotes.spans(start):
+        if may_start(text, start) and not quotes.spans(start):
             return start
     return previous
+
+
+def may_start(text: str, start: int) -> bool:
+    """
+    Tell whether a window may begin at the sentence start ``start > 0`` (see the module docstring).
+
+    Its first character is a letter or digit of any script, an opening
+    parenthesis or bracket, or a markdown bullet (``-``, ``*``, ``+``, ``•``)
+    with a space after it; the character before it is white space (a
+    no-break space too) or a terminator or closing mark of the scripts
+    written without spaces (``。``, ``」``).
+    """
+    before = text[start - 1]
+    if not (before.isspace() or before in _CJK_ENDS):
+        return False
+    char = text[start]
+    if char.isalnum() or char in _OPENING_BRACKETS:
+        return True
+    return char in _BULLETS and text[start + 1 : start + 2] == " "

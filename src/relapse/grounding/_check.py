@@ -32,7 +32,14 @@ from relapse.grounding._codes import (
 from relapse.grounding._echo import ECHO_PHRASES, phrase_pattern
 from relapse.grounding._explain import Trace
 from relapse.grounding._findings import MAX_EVIDENCE, Reason, evidence_of, failing_code, finding
-from relapse.grounding._index.blocks import Failing, JudgedClaims, Supported, judge_claims
+from relapse.grounding._index.blocks import (
+    LOOK_AHEAD,
+    LOOK_BACK,
+    Failing,
+    JudgedClaims,
+    Supported,
+    judge_claims,
+)
 from relapse.grounding._index.folded import FoldedChunks
 from relapse.grounding._index.text_index import TextIndex
 from relapse.grounding._read.claims import Claim, new_claim
@@ -496,6 +503,9 @@ class BoundGroundingCheck:
         digit_regions: Regions | None = None  # built at the first number in words
         failing = placed_words = 0
         ranks: dict[str, frozenset[int]] = {}  # the chunks' ordinals after each word, once
+        # Each claim in context, once: every rule reads the answer within
+        # LOOK_BACK and LOOK_AHEAD of it.
+        verdicts: dict[tuple[object, ...], tuple[Support, Rule | None]] = {}
         codes = self._config.codes
         lookup, walk = self._lookup, self._words
         for claim in word_claims(answer):
@@ -526,7 +536,15 @@ class BoundGroundingCheck:
                     if failing > MAX_FAILING_SPANS:
                         return claim.start
                 continue
-            support, rule = judge(walk, lookup, answer, claim)
+            context = (
+                claim[3:],
+                answer[max(0, claim.start - LOOK_BACK) : claim.start],
+                answer[claim.start : claim.end + LOOK_AHEAD],
+            )
+            judged_words = verdicts.get(context)
+            if judged_words is None:
+                judged_words = verdicts[context] = judge(walk, lookup, answer, claim)
+            support, rule = judged_words
             if trace is not None:
                 trace.add(claim.code, claim.start, claim.end, "words", rule, support)
             if rule is not None and rule.role is Role.EXEMPTS and support:

@@ -6,7 +6,9 @@ answer it, returning ``- FG001: 2 number(s) not in retrieved chunks: ['10',
 '12']``. Such an answer must never count as grounded, whatever its numbers.
 Nor must an answer that only copies the context or the question back: every
 claim of a copied chunk is in the chunks, so it passes every other rule, but
-it answers nothing (:func:`copied_spans`).
+it answers nothing (:func:`is_copy`); nor an answer that copies the prompt's
+framed context back (``Context: ...``, ``[chunk 1] ...``), however short the
+piece of a passage the token limit left.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 import functools
 import re
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Protocol
 
 from relapse.grounding._codes import COPY_MESSAGE, EMPTY_MESSAGE, MESSAGES, REASON_MESSAGES
@@ -210,6 +212,89 @@ PROBE_CHARS = 40
 MIN_PROBES_FOUND = 3
 
 
+#: The labels a prompt frames its context and question with, in any case:
+#: relapse's own (``<context-MARKER>``, ``[chunk 1]``, ``Question:``,
+#: ``Answer:``, :func:`relapse.prompts.context_prompt`), the local model's
+#: (``Context:``) and the usual others (``Passage 2:``, ``Document:``). Those
+#: of group ``intro`` open a chunk's text.
+FRAME_LABEL = re.compile(
+    r"(?P<intro><context(?:-[0-9a-f]{12})?>|\[chunk\s{0,3}\d{1,4}\]"
+    r"|(?<![^\W_])(?:context|passages?|documents?)(?:\s{1,3}\d{1,4})?\s{0,3}:)"
+    r"|</context(?:-[0-9a-f]{12})?>|(?<![^\W_])(?:question|answer)\s{0,3}:",
+    re.IGNORECASE,
+)
+#: More characters than the longest text :data:`FRAME_LABEL` matches, with
+#: the one its look-behind reads: a stream's look for a label in the text as
+#: written searches back this far from the new text.
+MAX_LABEL_CHARS = 40
+
+
+def _common_prefix(text: str, start: int, chunk: str) -> int:
+    """How many characters ``text`` from ``start`` shares with the start of ``chunk``."""
+    low, high = 0, min(len(chunk), len(text) - start)
+    while low < high:  # the longest shared length, by halving: each test is C
+        middle = (low + high + 1) // 2
+        if text.startswith(chunk[:middle], start):
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _framed_copy(text: str, asked: str, starting: Callable[[str], Iterable[str]]) -> bool:
+    """
+    Tell whether the folded ``text`` copies a prompt's framed context back.
+
+    Only an answer that holds a label as written (:data:`FRAME_LABEL`, not
+    only once folded) is read so: the labels, the chunk texts that follow
+    a label that opens one, from the chunk's start and as far as the answer
+    follows it (a copy the token limit cut anywhere: ``Context: <61% of a
+    passage>``), the chunks that follow those directly, and copies of the
+    question cover :data:`COPY_SHARE` of it. A real answer quoting the start
+    of a passage carries no label before it.
+
+    Args:
+        text: The answer, folded.
+        asked: The question, as :func:`asked_text` gives it.
+        starting: Gives the folded chunks that start with a fragment
+            (maybe others too: each is compared).
+
+    Returns:
+        True for a copy of the prompt.
+    """
+    spans: list[tuple[int, int]] = []
+    for label in FRAME_LABEL.finditer(text):
+        spans.append(label.span())
+        if label.group("intro") is None:
+            continue
+        position = label.end()
+        while True:
+            position += text.startswith(" ", position)
+            probe = text[position : position + PROBE_CHARS]
+            if not probe:
+                break
+            shared = max(
+                (_common_prefix(text, position, chunk) for chunk in starting(probe)), default=0
+            )
+            if shared < len(probe):
+                break  # not a chunk's start: a word of the answer's own
+            spans.append((position, position + shared))
+            position += shared
+    if not spans:
+        return False
+    if asked:
+        at = text.find(asked)
+        while at >= 0:
+            spans.append((at, at + len(asked)))
+            at = text.find(asked, at + len(asked))
+    covered, reach = 0, 0
+    for start, end in sorted(spans):
+        if end > reach:
+            covered += end - max(start, reach)
+            reach = end
+    return covered >= COPY_SHARE * len(text)
+
+
 def _covered(text: str, pieces: Iterable[str]) -> int:
     """How many characters of ``text`` the occurrences of ``pieces`` cover (their union)."""
     spans: list[tuple[int, int]] = []
@@ -252,7 +337,9 @@ def is_copy(answer: str, asked: str, chunks: Sequence[str], folded_chunks: str) 
     holding at least :data:`MIN_COPY_WORDS` words, it is covered to that
     share by verbatim copies of whole chunks and of the question; or when it
     is a verbatim piece of one chunk covering that share of the chunk (a
-    copy the token limit cut). A real answer quoting a sentence of a chunk,
+    copy the token limit cut); or, whatever its length, when it copies the
+    prompt's framed context back (``Context: <a passage cut anywhere>``,
+    :func:`_framed_copy`). A real answer quoting a sentence of a chunk,
     or restating the question before answering it, is not a copy; nor is an
     answer of fewer words copying a one-sentence chunk whole.
 
@@ -273,6 +360,10 @@ def is_copy(answer: str, asked: str, chunks: Sequence[str], folded_chunks: str) 
         True for a copy. Linear in the answer's and the chunks' lengths.
     """
     text = fold(answer)
+    if FRAME_LABEL.search(answer) and _framed_copy(
+        text, asked, lambda probe: (chunk for chunk in chunks if chunk.startswith(probe))
+    ):
+        return True
     decided = _decided(text, asked)
     if decided is not None:
         return decided
@@ -366,6 +457,10 @@ def copies(answer: str, asked: str, chunks: ChunkLookup) -> bool:
         True for a copy.
     """
     text = fold(answer)
+    if FRAME_LABEL.search(answer) and _framed_copy(
+        text, asked, lambda probe: _starting(chunks, probe)
+    ):
+        return True
     decided = _decided(text, asked)
     if decided is not None:
         return decided
@@ -410,3 +505,11 @@ def copies(answer: str, asked: str, chunks: ChunkLookup) -> bool:
     if asked:
         pieces.append(asked)
     return _covered(text, pieces) >= COPY_SHARE * len(text)
+
+
+def _starting(chunks: ChunkLookup, probe: str) -> Iterator[str]:
+    """The folded chunks that start with ``probe``, folding only its candidates."""
+    for position in chunks.candidates(probe):
+        chunk = chunks.folded(position)
+        if chunk.startswith(probe):
+            yield chunk

@@ -10,9 +10,10 @@ with) or the final :class:`relapse.RelapseResult`. Every decision (the check,
 the stop rules, ``on_exhausted``, the retry wording, one span per attempt) is
 the loop's own, exactly as for the decorator.
 
-An attempt's span covers the check of its answer (the framework's model call
-is the framework's own span, made before the answer reaches the hook), and the
-call span stays open from the first answer to the last.
+The first attempt's span starts when the first answer arrives (the
+framework's model call is its own span, made before); each later one starts
+when the previous ended, so it spans the framework's re-ask. The call span
+stays open from the first answer to the last.
 """
 
 from __future__ import annotations

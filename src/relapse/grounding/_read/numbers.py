@@ -51,7 +51,12 @@ from relapse.grounding._values.keys import (
     number_key,
     value_key,
 )
-from relapse.grounding._values.units import TIME_PREPOSITIONS, people_or_unit_after, unit_after
+from relapse.grounding._values.units import (
+    TIME_PREPOSITIONS,
+    currency_before,
+    people_or_unit_after,
+    unit_after,
+)
 
 # Thousands separators, deleted from a grouped number's digits.
 _DROP_SEPARATORS = str.maketrans(
@@ -398,13 +403,21 @@ def read_mixed(text: str, match: re.Match[str], start: int, look_back: bool) -> 
     return Claim(FG001, start, end, ((value,), *needs), provides, value, precision, True)
 
 
+#: The currencies written with Indian grouping, as :func:`currency_before`
+#: reads them: the rupee (``₹``, ``Rs``, ``Rs.``, ``INR``).
+LAKH_CURRENCIES = frozenset({"\u20b9"})
+
+
 def read_lakh(match: re.Match[str], start: int) -> Claim:
     """
     Read ``8,22,443`` (Indian grouping, 822443) or the list 8, 22, 443: either supports it.
 
     Groups of two digits before a last group of three are how Indian English
     writes lakhs and crores (``12,34,567``); the same digits are a comma list
-    elsewhere. A chunk's provides both readings; an answer's needs either.
+    elsewhere. An answer's needs either reading. A chunk's provides the list
+    items, and the one number only after a currency that is written so
+    (``₹8,22,443``, ``Rs. 12,34,567``): a bare ``8,22,443`` may be a list,
+    and the number ``822,443`` fused from one is no figure of the chunk's.
     With decimals (``8,17,91,000.91``) it is one number: no list's last item
     has them.
     """
@@ -422,6 +435,8 @@ def read_lakh(match: re.Match[str], start: int) -> Claim:
     items = [number_key(ascii_digits(group)) for group in groups[:-1]]
     items.append(number_key(ascii_digits(groups[-1]), ascii_digits(fraction)))
     standalone = [("s", *item[1:]) for item in items]
+    if currency_before(match.string, start) not in LAKH_CURRENCIES:
+        value_provides = ()  # a list's items, never one grouped number
     return new_claim(
         Claim,
         (

@@ -44,6 +44,14 @@ _ORDINAL_DIGITS = re.compile(r"(\d{1,4})(?:st|nd|rd|th)\Z")
 _LAST_WORD = re.compile(r"([^\W_]+)[ \u00a0]+\Z")
 _FIRST_WORD = re.compile(r"[ \u00a0]+([^\W_]+)")
 _WINDOW = 32
+#: Characters after a rank that the ranks coordinated with it are read in:
+#: ``third in 2010 and fourth in 2012``, ``3rd, 5th and 9th``.
+COORDINATED_WINDOW = 80
+# A rank coordinated with the one before: the word after "and", "or", "then"
+# or a comma, up to the end of the clause (a sentence's end, a semicolon or a
+# colon ends the ranks of one slot).
+_COORDINATED = re.compile(r"(?:,|[ \u00a0](?:and|or|then|but))[ \u00a0]+([^\W_]+)")
+_CLAUSE_END = re.compile(r"[.;:!?\n]")
 
 
 def ordinal_value(word: str) -> int | None:
@@ -110,7 +118,29 @@ def ordinals_after(text: str, word: str) -> set[int]:
                 seen += 1
                 found = _FIRST_WORD.match(text, end)
                 value = ordinal_value(found.group(1)) if found is not None else None
-                if value is not None:
+                if value is not None and found is not None:
                     values.add(value)
+                    values.update(_coordinated(text, found.end()))
             at = text.find(spelling, end)
     return values
+
+
+def _coordinated(text: str, start: int) -> set[int]:
+    """
+    Return the ranks a clause states after its first, coordinated with it.
+
+    ``She finished third in 2010 and fourth in 2012``: ``fourth`` ranks the
+    same slot as ``third`` (the word before it, ``and``, states no slot of
+    its own). Read up to the clause's end, within :data:`COORDINATED_WINDOW`
+    characters.
+    """
+    stop = min(len(text), start + COORDINATED_WINDOW)
+    clause_end = _CLAUSE_END.search(text, start, stop)
+    if clause_end is not None:
+        stop = clause_end.start()
+    ranks = set()
+    for word in _COORDINATED.finditer(text, start, stop):
+        value = ordinal_value(word.group(1))
+        if value is not None:
+            ranks.add(value)
+    return ranks

@@ -9,6 +9,11 @@ cut. A sentence ends:
   closing quotes, brackets and emphasis after it (``He said "yes."``,
   ``(see above.)``, ``**Done.**``), when whitespace follows and the next
   sentence starts with anything but a lowercase letter;
+* at a terminator of the scripts written without spaces (``。``, ``！``,
+  ``？``, the full-width ``．``, the half-width ``｡``) with its closing marks
+  (``」``, ``』``, ``）``), whatever follows: Chinese and Japanese put no
+  space after a sentence; a full-width full stop between two digits
+  (``３．５``) is a decimal point;
 * at a line break (list items, headings, table rows are sentences);
 * at the end of the text.
 
@@ -17,6 +22,9 @@ continues (``e.g.``, ``i.e.``, ``cf.``, ``vs.``), a title before a name
 (``Dr. Smith``), an initial (``J. Smith``), a line-leading list marker
 (``1. Rinse``, ``a. Salt``) or ``No.``/``Fig.``/``p.`` before a number;
 a decimal point (``3.5``) is no terminator since no whitespace follows it.
+After initials (``U.S.``, ``D.C.``, ``p.m.``) it goes on as a reader reads
+on (``The U.S. Senate voted``), unless the next word is one a sentence
+opens with (``in the U.S. The vote``: :data:`OPENERS`).
 Spans hold no edge whitespace: the whitespace between two sentences belongs
 to neither.
 
@@ -29,9 +37,38 @@ from __future__ import annotations
 
 import re
 
+#: Sentence terminators of the scripts written without spaces between
+#: words: the ideographic full stop, the full-width ``．``, ``！``, ``？`` and
+#: the half-width ideographic full stop.
+CJK_STOPS = "\u3002\uff0e\uff01\uff1f\uff61"
+#: What may close a sentence after a CJK terminator: corner brackets,
+#: full-width parentheses and brackets, quotation marks.
+CJK_CLOSING = "\u300d\u300f\uff09\u3011\u300b\u3009\u3015\uff3d\uff5d\uff02\uff07\u201d\u2019"
 # A terminator run, its closers, and the whitespace after it (at least one
-# character: "3.5" and "U.S.-based" end nothing); or a line break.
-_END = re.compile(r"[.!?\u2026]+[\"'\u201d\u2019\u00bb)\]}*_]*(?=\s)|\n")
+# character: "3.5" and "U.S.-based" end nothing); a CJK terminator run and
+# its closers, whatever follows; or a line break.
+_END = re.compile(
+    r"[.!?\u2026]+[\"'\u201d\u2019\u00bb)\]}*_]*(?=\s)"
+    rf"|(?P<cjk>[{CJK_STOPS}]+)[{CJK_CLOSING}]*"
+    r"|\n"
+)
+#: Longest word read back before a full stop: longer ones are no abbreviation
+#: (and a text without spaces is not walked back to its start at every stop).
+_WORD_LIMIT = 32
+#: Words a sentence opens with, never a name's (folded): after initials,
+#: ``The U.S. The vote`` ends at ``U.S.``, ``The U.S. Senate`` goes on.
+OPENERS = frozenset(
+    {
+        *("the", "a", "an", "this", "that", "these", "those", "it", "its", "he", "she"),
+        *("they", "we", "i", "you", "there", "here", "then", "but", "and", "or", "so"),
+        *("yet", "in", "on", "at", "for", "from", "to", "by", "with", "after", "before"),
+        *("when", "while", "if", "as", "since", "although", "however", "also", "his"),
+        *("her", "their", "our", "my", "one", "some", "many", "most", "all", "each"),
+        *("no", "not", "other", "both", "today", "now", "later", "meanwhile", "what"),
+        *("who", "why", "how", "where", "which", "during", "under", "over", "despite"),
+    }
+)
+_INITIALS = re.compile(r"[^\W\d_](?:\.[^\W\d_])+")
 #: Words before a full stop that never end a sentence: the text goes on.
 CONTINUING = frozenset({"e.g", "i.e", "cf", "vs", "viz", "approx", "ca", "c"})
 #: Titles before a name: no sentence end when a capital follows (``Dr. Smith``).
@@ -53,13 +90,28 @@ BEFORE_NUMBER = frozenset(
 _LINE_LEAD = " \t>#*\u2022\u00b7-\u2013\u2014("
 _CLOSING = "\"'\u201d\u2019\u00bb)]}*_"
 _STOPS = ".!?\u2026"
+#: The characters of a match of ``_END`` but its line break and white space.
+_RUN = frozenset(_STOPS + _CLOSING + CJK_STOPS + CJK_CLOSING)
+
+
+def _digit(text: str, at: int) -> bool:
+    return 0 <= at < len(text) and text[at].isdecimal()
+
+
+def _word_start(text: str, end: int) -> int:
+    """Where the word ending at ``end`` starts (after white space); -1 past ``_WORD_LIMIT``."""
+    start = end
+    low = max(0, end - _WORD_LIMIT)
+    while start > low and not text[start - 1].isspace():
+        start -= 1
+    return -1 if start > 0 and not text[start - 1].isspace() else start
 
 
 def _word_before(text: str, end: int) -> str:
-    """The folded word ending at ``end``, without leading brackets or quotes."""
-    start = end
-    while start > 0 and not text[start - 1].isspace():
-        start -= 1
+    """The folded word ending at ``end``, without leading brackets or quotes ("" when too long)."""
+    start = _word_start(text, end)
+    if start < 0:
+        return ""
     return text[start:end].lstrip("([{\"'\u201c\u2018\u00ab*_").casefold()
 
 
@@ -106,10 +158,24 @@ def _continues(text: str, run_start: int, terminator: str, following: str) -> bo
         return following.isupper()  # "Dr. Smith", "J. Smith"
     if word in BEFORE_NUMBER and following.isdecimal():
         return True
-    start = run_start
-    while start > 0 and not text[start - 1].isspace():
-        start -= 1
-    return _is_list_marker(text, start, run_start)
+    if _INITIALS.fullmatch(word):
+        # "U.S. Senate" reads on, "the U.S. The vote" does not.
+        return following.isupper() and _next_word(text, run_start)[0] not in OPENERS
+    start = _word_start(text, run_start)
+    return start >= 0 and _is_list_marker(text, start, run_start)
+
+
+def _next_word(text: str, run_start: int) -> tuple[str, int]:
+    """The folded word after the terminator run at ``run_start`` and the space after it; its end."""
+    at = run_start
+    while at < len(text) and not text[at].isspace():
+        at += 1
+    while at < len(text) and text[at].isspace():
+        at += 1
+    end = at
+    while end < len(text) and end - at < _WORD_LIMIT and text[end].isalpha():
+        end += 1
+    return text[at:end].casefold(), end
 
 
 def sentence_ends(text: str, start: int = 0, *, final: bool = True) -> tuple[list[int], int]:
@@ -134,9 +200,19 @@ def sentence_ends(text: str, start: int = 0, *, final: bool = True) -> tuple[lis
     if not 0 <= start <= len(text):
         raise ValueError(f"start must be within 0..{len(text)}, got {start}")
     ends: list[int] = []
+    decided = start  # the end of the last match decided
     for match in _END.finditer(text, start):
+        decided = match.end()
         if match.group() == "\n":
             ends.append(match.start())
+            continue
+        if match["cjk"] is not None:
+            if match.end() == len(text) and not final:
+                return ends, match.start()  # a closer may follow
+            at = match.start()
+            if match.group() == "\uff0e" and _digit(text, at - 1) and _digit(text, at + 1):
+                continue  # "３．５": a decimal point
+            ends.append(match.end())
             continue
         after = match.end()
         while after < len(text) and text[after].isspace():
@@ -149,12 +225,23 @@ def sentence_ends(text: str, start: int = 0, *, final: bool = True) -> tuple[lis
             return ends, match.start()
         following = text[after : after + 1]
         run = match.group().rstrip(_CLOSING)
+        if (
+            not final
+            and run == "."
+            and following.isupper()
+            and _next_word(text, match.start())[1] == len(text)
+            and _INITIALS.fullmatch(_word_before(text, match.start()))
+        ):
+            # After initials the next word decides ("U.S. Senate", "U.S. The"): wait for it.
+            return ends, match.start()
         if following and _continues(text, match.start(), run, following):
             continue
         ends.append(match.end())
-    # A terminator run or closer still growing at the end is matched afresh.
+    # A terminator run and its closers still growing at the end are matched
+    # afresh; nothing before them can start a match (a walk back to the last
+    # white space would be quadratic on text written without spaces).
     resume = len(text)
-    while resume > start and not text[resume - 1].isspace():
+    while resume > decided and text[resume - 1] in _RUN:
         resume -= 1
     return ends, resume
 

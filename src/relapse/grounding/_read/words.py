@@ -260,9 +260,12 @@ class _Tokens:
     that stops at its 1,001st failing span does not tokenize the rest.
     """
 
-    __slots__ = ("_matches", "_tokens")
+    __slots__ = ("_matches", "_tokens", "end", "text")
 
     def __init__(self, text: str, start: int, end: int) -> None:
+        #: The text and where the run ends in it.
+        self.text = text
+        self.end = end
         self._matches = _TOKEN.finditer(text, start, end)
         self._tokens: list[_Token] = []
 
@@ -286,7 +289,26 @@ class _Tokens:
         return self._tokens
 
 
-def parse_word_run(text: str, start: int, end: int) -> Iterator[WordNumber]:
+# A number read: its start and end (from a window's start), value,
+# precision, kind, whether it is claimed, and its other values.
+_Fields = tuple[int, int, Value, int, str, bool, tuple[Value, ...]]
+#: What :func:`_parse_tokens` read from a window of a run, for the next
+#: window of the same text: the numbers read there (offsets from the window's
+#: start), and where the reading went on (the same), None past the run's end.
+_Read = tuple[tuple[_Fields, ...], int | None]
+
+#: Characters of a run from a number's first word that its reading may
+#: depend on: the longest number in words (:data:`MAX_WORD_NUMBER`) and the
+#: few words read after it. A reading that looked further is not kept.
+READ_WINDOW = MAX_WORD_NUMBER + 200
+#: Windows whose readings one text keeps, at most: a text that repeats
+#: itself (a generated answer of a megabyte) meets few distinct windows.
+MAX_KEPT_READINGS = 4096
+
+
+def parse_word_run(
+    text: str, start: int, end: int, memo: dict[tuple[str, bool], _Read] | None = None
+) -> Iterator[WordNumber]:
     """
     Split one run of number words into numbers and yield each.
 
@@ -298,11 +320,13 @@ def parse_word_run(text: str, start: int, end: int) -> Iterator[WordNumber]:
         text: The text holding the run.
         start: The run's start offset.
         end: The run's end offset.
+        memo: What windows of ``text`` read (see :data:`_Read`), filled as
+            read: a window met again is not read again.
 
     Yields:
         Each number of the run, in order; a bare scale word yields nothing.
     """
-    yield from _parse_tokens(_Tokens(text, start, end))
+    yield from _parse_tokens(_Tokens(text, start, end), memo)
 
 
 def read_run(text: str, start: int, end: int) -> tuple[list[WordNumber], list[int]]:
@@ -323,16 +347,73 @@ def read_run(text: str, start: int, end: int) -> tuple[list[WordNumber], list[in
     return numbers, [token.start for token in tokens.read()]
 
 
-def _parse_tokens(tokens: _Tokens) -> Iterator[WordNumber]:
-    """Yield the numbers of a run's words (see :func:`parse_word_run`)."""
-    index = 0
-    while tokens.has(index):
-        number, following = _read(tokens, index)
-        if number is None:
-            index += 1
-            continue
-        yield number
-        index = following
+def _parse_tokens(
+    tokens: _Tokens, memo: dict[tuple[str, bool], _Read] | None = None
+) -> Iterator[WordNumber]:
+    """
+    Yield the numbers of a run's words (see :func:`parse_word_run`).
+
+    With a ``memo``, the reading from each word on is looked up by the text
+    of the :data:`READ_WINDOW` characters from it (and whether the run ends
+    among them): the reading of a word looks at no word before it, nor at
+    its own separator, and never further than it reads the words, so the
+    same window reads the same wherever it is. Readings that read past their
+    window are not kept.
+    """
+    if memo is None:
+        index = 0
+        while tokens.has(index):
+            number, following = _read(tokens, index)
+            if number is None:
+                index += 1
+                continue
+            yield number
+            index = following
+        return
+    if not tokens.has(0):
+        return
+    text, end = tokens.text, tokens.end
+    first = tokens[0].start
+    while True:
+        stop = min(end, first + READ_WINDOW)
+        key = (text[first:stop], stop == end)
+        known = memo.get(key)
+        if known is None:
+            # The words from this one on, read anew: the reading of the first
+            # reads neither its separator nor any word before it.
+            tokens = _Tokens(text, first, end)
+            tokens.has(0)
+            number, following = _read(tokens, 0)
+            if number is None:
+                following = 1
+            # Everything the reading looked at lies within the window.
+            contained = stop == end or tokens.read()[-1].end <= stop
+            resume = tokens[following].start - first if tokens.has(following) else None
+            kept: tuple[_Fields, ...] = () if number is None else (_relative(number, first),)
+            if contained and len(memo) < MAX_KEPT_READINGS:
+                memo[key] = (kept, resume)
+        else:
+            kept, resume = known
+        for start_at, end_at, value, precision, kind, claim, also in kept:
+            yield WordNumber(
+                first + start_at, first + end_at, value, precision, kind, claim=claim, also=also
+            )
+        if resume is None:
+            return
+        first += resume
+
+
+def _relative(number: WordNumber, first: int) -> _Fields:
+    """The fields of ``number``, its offsets from ``first``."""
+    return (
+        number.start - first,
+        number.end - first,
+        number.value,
+        number.precision,
+        number.kind,
+        number.claim,
+        number.also,
+    )
 
 
 def _read(tokens: _Tokens, index: int) -> tuple[WordNumber | None, int]:
@@ -383,8 +464,7 @@ def _read(tokens: _Tokens, index: int) -> tuple[WordNumber | None, int]:
         year = _year(tokens, index, last, state, value)
         if year is not None:
             return year
-        scale = state.smallest_scale if state.last == "scale" else 1
-        fraction = _fraction_after(tokens, index, last, value, scale)
+        fraction = _fraction_after(tokens, index, last, value, state.ending_scale)
         if fraction is not None:
             return fraction
     return WordNumber(first, end, value, _precision(value)), following
@@ -473,6 +553,12 @@ def _after_article(tokens: _Tokens, index: int) -> tuple[WordNumber | None, int]
     if last == index:
         return None, following
     value = state.value()
+    if not state.ordinal and tokens.has(last + 1):
+        # "a million and a half", "a dozen and a half": read as "one million
+        # and a half" is (the article is one).
+        and_a_half = _fraction_after(tokens, index, last, value, state.ending_scale)
+        if and_a_half is not None:
+            return and_a_half
     kind = "ordinal" if state.ordinal else "cardinal"
     number = WordNumber(
         tokens[index].start,
@@ -584,16 +670,17 @@ def _fraction_after(
         if denominator is None or tokens[following + 1].sep:
             return None
         end = following + 1
-        if scale > 1:
-            # "one million and a half" is 1,500,000; a scale word after it
-            # ("one million and a half million") scales nothing again.
-            return _fraction(
-                tokens, index, end, whole + Fraction(scale, denominator), claim=True
-            ), end + 1
         value: Value = whole + Fraction(1, denominator)
-        scaled = _scaled(tokens, end + 1, value, article=False)
+        # "one hundred and a half thousand" is 100,500: a scale word after
+        # it scales a number that ends below a thousand.
+        scaled = _scaled(tokens, end + 1, value, article=False) if scale < 1000 else None
         if scaled is not None:
             value, end = scaled
+        elif scale > 1:
+            # "one million and a half" is 1,500,000, "a dozen and a half" 18;
+            # a scale word after a million ("one million and a half
+            # million") scales nothing again.
+            value = whole + Fraction(scale, denominator)
         return _fraction(tokens, index, end, value, claim=True), end + 1
     if token.sep not in ("", "-"):
         return None
@@ -698,6 +785,20 @@ class _Cardinal:
         self.words = 0
 
     @property
+    def ending_scale(self) -> int:
+        """
+        Return the scale the number ends with, else 1.
+
+        ``one million``: 10⁶; ``a dozen``: 12; ``two hundred``: 100; a number
+        ending in a smaller word (``one hundred and five``): 1. A half after
+        it is half of that scale (``a million and a half``, ``a dozen and a
+        half``).
+        """
+        if self.last == "scale":
+            return self.smallest_scale
+        return {"hundred": 100, "dozen": 12}.get(self.last or "", 1)
+
+    @property
     def bare_scale(self) -> bool:
         """True when the number is one scale word, ``dozen`` or ``hundred`` alone."""
         return self.words == 1 and self.last in ("scale", "hundred", "dozen")
@@ -764,8 +865,30 @@ def word_numbers(text: str) -> Iterator[WordNumber]:
     Yields:
         Each number, in text order.
     """
+    memo: dict[tuple[str, bool], _Read] = {}
+    runs: dict[str, tuple[WordNumber, ...]] = {}  # a short run's numbers, at offset 0
     for run in word_runs(text):
-        yield from parse_word_run(text, run.start(), run.end())
+        start, end = run.span()
+        if end - start > READ_WINDOW:
+            yield from parse_word_run(text, start, end, memo)
+            continue
+        # A short run reads the same wherever it is: read each distinct one once.
+        written = run.group()
+        numbers = runs.get(written)
+        if numbers is None:
+            numbers = tuple(parse_word_run(written, 0, len(written)))
+            if len(runs) < MAX_KEPT_READINGS:
+                runs[written] = numbers
+        for number in numbers:
+            yield WordNumber(
+                start + number.start,
+                start + number.end,
+                number.value,
+                number.precision,
+                number.kind,
+                claim=number.claim,
+                also=number.also,
+            )
 
 
 #: The number words that no other number word starts with (``six``, not
@@ -996,8 +1119,8 @@ def head_words(value: Value) -> frozenset[str]:
             heads.add("hundred")  # "twelve hundred"
             if 10 <= whole // 100 <= 20 and whole % 100:
                 heads.add(_SMALL[whole // 100] if whole < 2000 else "twenty")  # a year
-    if whole and whole % 12 == 0 and whole // 12 < 100:
-        heads.add("dozen")  # "a dozen", "two dozen"
+    if whole and whole % 12 in _DOZEN_REMAINDERS and whole // 12 < 100:
+        heads.add("dozen")  # "a dozen", "two dozen", "a dozen and a half" (18)
     for scale in _FRACTION_SCALES:
         denominator = scale // math.gcd(whole, scale)  # of whole / scale, in lowest terms
         mixed = scale >= 1000 and whole < 1000 * scale  # "two and a half million"
@@ -1005,6 +1128,10 @@ def head_words(value: Value) -> frozenset[str]:
             heads |= _denominator_words(denominator)
     return frozenset(heads)
 
+
+# What a whole number of dozens and a half, a third or a quarter of one
+# leaves over twelve dozens: "a dozen and a half" is 18.
+_DOZEN_REMAINDERS = frozenset({0, 3, 4, 6})
 
 # Every decimal fraction of up to 40 places divides it: a fraction whose
 # denominator does is a decimal a writing in words may give with "point".

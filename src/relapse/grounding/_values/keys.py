@@ -11,6 +11,7 @@ is tagged ``"-n"``.
 
 from __future__ import annotations
 
+import functools
 from decimal import Context, Decimal
 from fractions import Fraction
 
@@ -131,9 +132,13 @@ def int_key(value: int) -> Key:
     return number_key(str(value))
 
 
+@functools.lru_cache(maxsize=4096)
 def value_key(value: int | Fraction) -> Key | None:
     """
     Return the key of a whole number or a fraction (a number in words).
+
+    Cached: an answer repeats its numbers in words (a megabyte of them,
+    generated, reads a few thousand distinct ones).
 
     Args:
         value: A non-negative ``int`` or ``Fraction``.

@@ -422,8 +422,19 @@ PEOPLE = "#people"
 #: million``): foreign to a percent only (:func:`foreign`); the unit lookup
 #: reads it for a percent alone.
 SCALE = "#scale"
+#: A number that multiplies (``sevenfold``, ``7-fold``, ``7x``, ``7×``): a
+#: ratio of two quantities, foreign to a percent, to a unit and to a
+#: reference (``sevenfold`` is no ``7 percent``); not to people, since ``7
+#: times`` also counts occasions, which a chunk's plural reads as a count.
+MULTIPLIER = "#times"
 
 _AMBIGUOUS_SPELLINGS = frozenset({"ha", "mi", "in.", "ms", "cc"})
+# A multiplier after a number: "-fold" or "fold" ("7-fold", "7 fold"), or a
+# times sign glued to it ("7x", "7×"; "7 x 4" is a dimension, read apart).
+_MULTIPLIER_AFTER = re.compile(
+    r"(?:(?:[\ \u00a0]?-[\ \u00a0]?|[\ \u00a0])?(?i:fold)|[xX\u00d7])(?![^\W_])"
+)
+_MULTIPLIER_FIRST = frozenset(" -\u00a0fFxX\u00d7")
 # Signs of one character that mean one unit: a percent, degrees.
 _SIGNS = PERCENT_SIGNS + DEGREES
 _REFERENCE_BEFORE = re.compile(
@@ -520,8 +531,10 @@ def binding_of(text: str, start: int, end: int, *, plurals: bool = True) -> str 
     """
     Return what the number at ``text[start:end]`` is bound to: a unit, a reference, people.
 
-    The unit (:func:`unit_of`) comes first, prefixed with :data:`AMBIGUOUS`
-    when its spelling also means something else; then people counted right
+    A multiplier in one word (``sevenfold``) is :data:`MULTIPLIER`; then the
+    unit (:func:`unit_of`) comes, prefixed with :data:`AMBIGUOUS`
+    when its spelling also means something else, or a multiplier's mark
+    (``7-fold``, ``7x``: :data:`MULTIPLIER`); then people counted right
     after the number (:data:`PEOPLE`); then a reference right before it, or
     a month before it where a date ends after it (:data:`REFERENCE`); then
     a plural noun after it, which it counts (:data:`PEOPLE` too).
@@ -537,10 +550,15 @@ def binding_of(text: str, start: int, end: int, *, plurals: bool = True) -> str 
 
     Returns:
         A canonical unit name, possibly prefixed with ``"?"``; ``"#people"``;
-        ``"#reference"``; or None for a number bound to nothing the check reads.
+        ``"#reference"``; ``"#times"`` for a multiplier (:data:`MULTIPLIER`);
+        or None for a number bound to nothing the check reads.
     """
+    if text[end - 4 : end].lower() == "fold" and text[start:end].isalpha():
+        return MULTIPLIER  # "sevenfold", "hundredfold": a number in words that multiplies
     currency = currency_before(text, start)
     written = _unit_written_after(text, end)
+    if currency is None and written is None and _multiplies(text, end):
+        return MULTIPLIER
     if currency is not None:
         # "$0%": a currency and a unit after it; the check's readers take
         # either, so it binds the number to neither for sure.
@@ -573,6 +591,13 @@ def binding_of(text: str, start: int, end: int, *, plurals: bool = True) -> str 
     ):
         return PEOPLE
     return None
+
+
+def _multiplies(text: str, end: int) -> bool:
+    """Tell whether a multiplier's mark follows a number ending at ``end`` (``-fold``, ``x``)."""
+    return (
+        text[end : end + 1] in _MULTIPLIER_FIRST and _MULTIPLIER_AFTER.match(text, end) is not None
+    )
 
 
 def people_or_unit_after(text: str, end: int) -> bool:
@@ -687,6 +712,10 @@ def foreign(unit: str, binding: str | None) -> bool:
         return False
     if binding == REFERENCE:
         return True
+    if MULTIPLIER in (unit, binding):
+        # A ratio against a percent, a unit, a mantissa: "sevenfold" is no
+        # "7 percent". People are not foreign to it ("7 times" counts occasions).
+        return PEOPLE not in (unit, binding)
     if binding == SCALE:
         # "62 million" counts millions of something: no 62%, nor 62 people.
         return unit == PEOPLE or kind_of(unit) == "percent"
