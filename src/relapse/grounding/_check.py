@@ -507,7 +507,7 @@ class BoundGroundingCheck:
         # LOOK_BACK and LOOK_AHEAD of it.
         verdicts: dict[tuple[object, ...], tuple[Support, Rule | None]] = {}
         codes = self._config.codes
-        lookup, walk = self._lookup, self._words
+        lookup = self._lookup
         for claim in word_claims(answer):
             if claim.start >= limit:
                 break
@@ -543,7 +543,7 @@ class BoundGroundingCheck:
             )
             judged_words = verdicts.get(context)
             if judged_words is None:
-                judged_words = verdicts[context] = judge(walk, lookup, answer, claim)
+                judged_words = verdicts[context] = self._word_verdict(answer, claim)
             support, rule = judged_words
             if trace is not None:
                 trace.add(claim.code, claim.start, claim.end, "words", rule, support)
@@ -561,6 +561,10 @@ class BoundGroundingCheck:
             if failing > MAX_FAILING_SPANS:
                 return claim.start
         return limit
+
+    def _word_verdict(self, answer: str, claim: Claim) -> tuple[Support, Rule | None]:
+        """Walk a claim in words through the words' rules: its verdict and the deciding rule."""
+        return judge(self._words, self._lookup, answer, claim)
 
     def _quotations(
         self,
