@@ -33,6 +33,7 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import signal
 import socket
 import statistics
@@ -53,6 +54,8 @@ CHUNKS = ["The Golden Gate Bridge opened in 1937. It is painted international or
 ANSWER = "The Golden Gate Bridge opened in 1937. It is painted international orange."
 FIRST_SENTENCE = "The Golden Gate Bridge opened in 1937."
 QUESTION = "When did the bridge open?"
+#: A sentence has ended once its stop is followed by white space.
+_SENTENCE_END = re.compile(r"[.!?]\s")
 
 
 def _port() -> int:
@@ -141,7 +144,12 @@ async def _latencies(url: str, body: dict[str, Any], runs: int) -> list[float]:
 
 
 async def _first_sentence(url: str, body: dict[str, Any], runs: int, sentence: str) -> list[float]:
-    """Seconds until the streamed text holds ``sentence`` (any first sentence when empty)."""
+    """
+    Seconds until the streamed text holds ``sentence``.
+
+    With ``sentence`` empty: until a first sentence has ended (its stop
+    followed by white space), or the stream ended.
+    """
     took = []
     async with httpx.AsyncClient(base_url=url, timeout=600) as client:
         for _ in range(runs):
@@ -154,7 +162,7 @@ async def _first_sentence(url: str, body: dict[str, Any], runs: int, sentence: s
                     chunk = json.loads(line[6:])
                     for choice in chunk.get("choices") or []:
                         text += (choice.get("delta") or {}).get("content") or ""
-                    ended = sentence in text if sentence else any(p in text for p in ". ")
+                    ended = sentence in text if sentence else bool(_SENTENCE_END.search(text))
                     if seen is None and ended and text.strip():
                         seen = time.perf_counter() - began
             took.append(seen if seen is not None else time.perf_counter() - began)
@@ -270,8 +278,10 @@ def main() -> None:
     parser.add_argument("--pace", type=float, default=0.01, help="seconds between two words")
     parser.add_argument("--llama", action="store_true")
     parser.add_argument("--llama-runs", type=int, default=10)
+    parser.add_argument("--no-scripted", action="store_true", help="only the --llama figures")
     args = parser.parse_args()
-    scripted(args)
+    if not args.no_scripted:
+        scripted(args)
     if args.llama:
         llama(args)
 

@@ -12,8 +12,10 @@ there is) through ``release="sentence"``: English prose word by word, Chinese
 two characters a piece (sentences end at ``。`` with no space after them) and
 a markdown list (``- ``, ``* ``, ``1. `` lines) word by word. Per shape and
 length: the time to the first released piece, to the end of the stream, and
-the stream's time per sentence; the script uses the public API only, so the
-same file measures an older tree (``PYTHONPATH=<tree>/src``).
+the stream's time per sentence; then an answer copying a context of 5, 10
+and 20 KB, fed to the incremental check 8 characters a piece. The script
+uses the public API only, so the same file measures an older tree
+(``PYTHONPATH=<tree>/src``).
 
 **Scripted streams** (always): grounded answers made of the first sentences of
 each dev question's first passage (``relapse/data/dev.jsonl``), so the default
@@ -288,6 +290,38 @@ def shapes(counts: list[int], repeat: int) -> None:
             )
 
 
+#: A sentence of a context an answer copies (``copies``).
+COPIED = (
+    "The committee met on the third floor of the old building and discussed the plans for"
+    " the new library, which had been delayed for several years because of the cost. "
+)
+
+
+def copies(kbs: list[int], repeat: int) -> None:
+    """
+    An answer that copies a context of each size in ``kbs`` (KB), fed 8 characters a piece.
+
+    Through :func:`relapse.checks.incremental` (public), the check's feeding
+    and finish timed, best of ``repeat``: a copy releases nothing, and its
+    verdict is the whole answer's.
+    """
+    print(f"\na context copied into the answer, 8 characters a piece, best of {repeat}\n")
+    print(f"{'context (KB)':>13}{'chars':>8}{'stream checked (s)':>20}")
+    for kb in kbs:
+        context = (COPIED * (kb * 1024 // len(COPIED) + 1))[: kb * 1024]
+        context = context[: context.rfind(". ") + 1]
+        best = float("inf")
+        for _ in range(repeat):
+            made = relapse.checks.incremental(relapse.default_grounding_check, "q", [context])
+            assert made is not None
+            began = time.perf_counter()
+            for at in range(0, len(context), 8):
+                made.feed(context[at : at + 8])
+            made.finish()
+            best = min(best, time.perf_counter() - began)
+        print(f"{kb:>13}{len(context):>8}{best:>20.3f}")
+
+
 class SDKModel(Completions):
     """:class:`retry_cost.Completions`, with ``stream(prompt)``: the same request streamed."""
 
@@ -422,10 +456,14 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--shape-repeat", type=int, default=3, help="best of N (shapes)")
     parser.add_argument("--shapes-only", action="store_true", help="only the shapes")
+    parser.add_argument(
+        "--copy-kb", type=int, nargs="*", default=[5, 10, 20], help="copied context sizes"
+    )
     args = parser.parse_args(argv)
     if not args.shapes_only:
         scripted(args.token_ms, args.answers, args.sentences)
     shapes(args.shape_sentences, args.shape_repeat)
+    copies(args.copy_kb, args.shape_repeat)
     if args.server:
         server(args.limit, args.threads, args.max_iterations, args.block)
 

@@ -11,7 +11,9 @@ cd "$(dirname "$0")/.."
 # Every install is held to constraints.txt, the versions last tested
 # (`bash scripts/lock.sh` refreshes it); only the release step below takes
 # the newest releases of relapse's runtime dependencies.
-RELAPSE_EXTRAS="otel,local,cli,server,serve,openai,langchain,llamaindex,mcp,pydantic-ai,haystack" bash scripts/setup.sh \
+# The detector extra (onnxruntime, tokenizers) runs tests/checks/detector on ONNX
+# graphs the tests build; its torch-marked tests run in .venv-torch below.
+RELAPSE_EXTRAS="otel,local,cli,server,serve,openai,langchain,llamaindex,mcp,pydantic-ai,haystack,detector,ray" bash scripts/setup.sh \
   --group dev --group docs --group release
 
 # Arize Phoenix is the real tracing backend of the end-to-end test. It pins
@@ -26,6 +28,18 @@ if [ ! -x .venv-phoenix/bin/phoenix ] || ! cmp -s constraints-phoenix.txt .venv-
 fi
 export RELAPSE_PHOENIX_BIN="$PWD/.venv-phoenix/bin/phoenix"
 
+# The gateway's Node client (tests/serve/test_clients.py, examples/serve/client.mjs)
+# runs on Node and npm from Debian's packages; the test installs the npm
+# package itself from examples/serve/package-lock.json.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "the gateway's Node client tests need node and npm: sudo apt-get install nodejs npm" >&2
+    exit 1
+  fi
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
+fi
+
 .venv/bin/ruff check src tests benchmarks examples fuzz
 .venv/bin/ruff format --check src tests benchmarks examples fuzz
 .venv/bin/mypy
@@ -37,6 +51,9 @@ export RELAPSE_PHOENIX_BIN="$PWD/.venv-phoenix/bin/phoenix"
 # Coverage of src/relapse (lines and branches; the settings are in
 # pyproject.toml's [tool.coverage.*]), reported after the tests.
 .venv/bin/pytest --cov=relapse --cov-report=term
+# The tests that need torch (detector models built and exported, the fidelity
+# test against lettucedetect) in their own venv: torch stays out of .venv.
+bash scripts/test_torch.sh
 
 # --- Documentation site: every page, link and API reference must resolve
 # (mkdocs.yml sets strict; the flag repeats it so nobody loses it by accident).

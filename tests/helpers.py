@@ -16,6 +16,7 @@ from opentelemetry.sdk._logs.export import InMemoryLogRecordExporter
 
 import relapse
 from relapse import GroundingFinding, GroundingResult
+from relapse.checks import LLMJudge, cascade
 
 
 def forbid(*words: str) -> object:
@@ -115,6 +116,25 @@ def flag_42_and_maybe(query: str, chunks: Sequence[str], answer: str) -> Groundi
     if "maybe" in answer:
         findings.append(GroundingFinding("LJ001", "the judge doubts it"))
     return GroundingResult(ok=not findings, findings=tuple(findings))
+
+
+def judge_1999_or_blue(prompt: str) -> dict[str, Any]:
+    """
+    A scripted judge for cascade scoring tests: rejects an answer holding
+    "1999" or "blue", as an OpenAI Chat Completion (JSON form) with usage
+    100 prompt + 4 completion tokens.
+    """
+    answer = prompt.rsplit('Answer to check: "', 1)[1]
+    verdict = "UNSUPPORTED" if "1999" in answer or "blue" in answer else "SUPPORTED"
+    return {
+        "choices": [{"message": {"role": "assistant", "content": verdict}}],
+        "usage": {"prompt_tokens": 100, "completion_tokens": 4},
+    }
+
+
+#: flag_42_and_maybe, then (on what it passed) judge_1999_or_blue: on SIX
+#: the judge judges r2, r5 and r6, and rejects r2 (clean) and r5 (hallucinated).
+STAGED = cascade(flag_42_and_maybe, LLMJudge(judge_1999_or_blue, name="judge"))
 
 
 #: An answer with a number no test passage holds.

@@ -34,6 +34,7 @@ from relapse._results import (
     Outcome,
     Redaction,
     RelapseResult,
+    StageRun,
     Usage,
 )
 from relapse._state import Attempt, current_attempt
@@ -61,6 +62,7 @@ __all__ = [
     "Redaction",
     "RelapseError",
     "RelapseResult",
+    "StageRun",
     "Streamed",
     "Usage",
     "__version__",

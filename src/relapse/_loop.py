@@ -202,6 +202,8 @@ def make_record(
         change.introduced,
         evidence,
         released,
+        None if verdict is None else verdict.usage,
+        () if verdict is None else verdict.stages,
     )
 
 
@@ -311,7 +313,7 @@ def _stop(policy: Policy, transcript: list[IterationRecord], started: float) -> 
     if last.iteration >= policy.max_iterations:
         return "exhausted"
     if policy.max_total_tokens is not None:
-        spent = total_usage(record.usage for record in transcript)
+        spent = total_usage(record.spent for record in transcript)
         if spent is not None and spent.total_tokens >= policy.max_total_tokens:
             return "budget"
     if _spent(policy, started):
@@ -675,7 +677,7 @@ def steps(policy: Policy, query: str, chunks: Sequence[str]) -> Steps:
             last = transcript[-1] if transcript else None
             paid = last.usage if last is not None and last.iteration == attempt.iteration else None
             telemetry.fail(span, error, paid)
-        telemetry.fail_call(call_span, error, total_usage(r.usage for r in transcript))
+        telemetry.fail_call(call_span, error, total_usage(r.spent for r in transcript))
         attach(error, transcript, within, attempt)
         return Raised(error)
     if first_release is not None:

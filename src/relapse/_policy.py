@@ -303,8 +303,9 @@ class LoopOptions(TypedDict, total=False):
     #: call spent; None means :func:`relapse.default_usage_of` (for a stream,
     #: its final usage event).
     usage_of: UsageOf | None
-    #: Stop retrying once the tokens the attempts reported reach this many
-    #: (outcome ``"budget"``); the attempt that crossed it is still checked,
+    #: Stop retrying once the tokens the attempts reported (their checks'
+    #: model calls included, an :class:`relapse.checks.LLMJudge`'s) reach this
+    #: many (outcome ``"budget"``); the attempt that crossed it is still checked,
     #: and returned grounded if it passed. None: no budget.
     max_total_tokens: int | None
     #: ``"answer"`` (the default): a stream reaches the caller once the whole

@@ -49,6 +49,8 @@ from relapse._read.streams import Streamed, StreamKind, Tally, read_piece
 from relapse._results import GroundingResult, Usage
 from relapse._state import Attempt
 from relapse._telemetry import attributes as attr
+from relapse.grounding._read.quotes import is_cjk
+from relapse.grounding._read.sentences import CJK_CLOSING, CJK_STOPS
 
 #: Why :func:`read_released` stopped reading a stream before its end.
 STOP_FAILED = attr.STOP_FAILED_SENTENCE
@@ -139,6 +141,8 @@ JOIN = " "
 #: Unicode categories of a first character that begins a word: letters,
 #: numbers, currency signs, opening brackets and quotation marks.
 _WORD_CATEGORIES = ("L", "N", "Sc", "Ps", "Pi")
+#: Sentence ends of the scripts written without spaces: no space follows them.
+_NO_SPACE_AFTER = frozenset(CJK_STOPS + CJK_CLOSING)
 #: Other punctuation that opens what follows rather than ending what precedes.
 _OPENING = frozenset('"*#@\u00bf\u00a1')
 
@@ -157,11 +161,14 @@ def joins(prefix: str, continuation: str) -> bool:
         sign, an opening bracket or quotation mark. A continuation beginning
         with white space, or with punctuation that attaches to what precedes
         (``,``, ``.``, ``)``, ``%``, a closing quotation mark), is joined as
-        it is.
+        it is; so is one after a sentence end of Chinese or Japanese
+        (``。``, ``」``) or a Han or kana character before another.
     """
     if not prefix or prefix[-1].isspace() or not continuation:
         return False
     first = continuation[0]
+    if prefix[-1] in _NO_SPACE_AFTER or (is_cjk(prefix[-1]) and is_cjk(first)):
+        return False  # Chinese and Japanese put no space between sentences or words
     return first in _OPENING or unicodedata.category(first).startswith(_WORD_CATEGORIES)
 
 
@@ -383,7 +390,9 @@ def read_released(
             flush_held()
             began = time.perf_counter()
             progress = inc.finish()
-            verdict = progress.failed or whole(text)
+            # A check whose stream judged the whole answer says so (a cascade's
+            # "passed"): judging it again would pay a judge twice.
+            verdict = progress.failed or getattr(progress, "passed", None) or whole(text)
             check_s += time.perf_counter() - began
         except BaseException as raised:
             error = raised

@@ -147,6 +147,35 @@ class GroundingFinding:
             )
 
 
+@dataclass(frozen=True)
+class StageRun:
+    """
+    What one stage of a :func:`relapse.checks.cascade` did with one answer.
+
+    Attributes:
+        name: The stage's name (its check's ``name``, else its qualname).
+        ran: Whether the stage judged the answer; False when the cascade
+            (mode ``"escalate"``) stopped at an earlier stage's rejection,
+            or (``release="sentence"``) the stage waits for the end.
+        ok: The stage's verdict when it ran (after its threshold), else None.
+        duration_s: Wall time of the stage on this answer, in seconds (0.0
+            when it did not run).
+        usage: The tokens the stage spent (a judge's model call), or None
+            when it reported none.
+        findings: The stage's own findings, after its threshold and band
+            (see :func:`relapse.checks.stage`).
+
+    .. versionadded:: 0.2.0
+    """
+
+    name: str
+    ran: bool
+    ok: bool | None = None
+    duration_s: float = 0.0
+    usage: Usage | None = None
+    findings: tuple[GroundingFinding, ...] = ()
+
+
 #: What an :class:`Evidence` supports: a number, a date or a quotation of the answer.
 EvidenceKind = Literal["number", "date", "quotation"]
 
@@ -251,17 +280,25 @@ class GroundingResult:
             :class:`Evidence` per supported claim the check could place, in
             answer order; empty for a check that supplies none (the loop
             never requires it).
+        usage: The tokens the check itself spent (an
+            :class:`relapse.checks.LLMJudge`'s model call; a composition's
+            parts summed), or None when it reported none (the default check
+            calls no model).
+        stages: What each stage of a :func:`relapse.checks.cascade` did
+            (ran or not, verdict, wall time, tokens), in cascade order;
+            empty for any other check.
         trace: Why each claim was judged as it was, in answer order: one
             :class:`ClaimTrace` per claim, when the default check is asked
             with ``explain=True``; empty otherwise.
 
-    .. versionchanged:: 0.2.0 ``evidence``.
-    .. versionchanged:: 0.2.0 ``trace``.
+    .. versionchanged:: 0.2.0 ``evidence``, ``usage``, ``stages`` and ``trace``.
     """
 
     ok: bool
     findings: tuple[GroundingFinding, ...] = field(default_factory=tuple)
     evidence: tuple[Evidence, ...] = ()
+    usage: Usage | None = None
+    stages: tuple[StageRun, ...] = ()
     trace: tuple[ClaimTrace, ...] = ()
 
     def __post_init__(self) -> None:
@@ -306,9 +343,15 @@ class IterationRecord:
             the caller (its ``answer`` is the released prefix of earlier
             calls, then this call's text, up to its failing sentence); empty
             with ``release="answer"``.
+        check_usage: The tokens the check spent judging ``answer`` (an
+            :class:`relapse.checks.LLMJudge`'s model call), or None when it
+            reported none. Not in ``usage``, which is the LLM call's own.
+        stages: A :func:`relapse.checks.cascade`'s account of each stage on
+            ``answer`` (:class:`relapse.StageRun`); empty for other checks.
 
     .. versionchanged:: 0.2.0 ``response``, ``usage``, ``resolved``,
-       ``persisted``, ``introduced``, ``evidence`` and ``released``.
+       ``persisted``, ``introduced``, ``evidence``, ``released``,
+       ``check_usage`` and ``stages``.
     """
 
     iteration: int
@@ -325,6 +368,13 @@ class IterationRecord:
     introduced: tuple[GroundingFinding, ...] = ()
     evidence: tuple[Evidence, ...] = ()
     released: str = ""
+    check_usage: Usage | None = None
+    stages: tuple[StageRun, ...] = ()
+
+    @property
+    def spent(self) -> Usage | None:
+        """The tokens this iteration spent, its LLM call's and its check's; None if neither said."""
+        return total_usage((self.usage, self.check_usage))
 
 
 @dataclass(frozen=True)
@@ -390,8 +440,13 @@ class RelapseResult:
 
     @property
     def usage(self) -> Usage | None:
-        """The tokens of every LLM call of the transcript, summed; None when none reported any."""
-        return total_usage(record.usage for record in self.transcript)
+        """
+        The tokens of every LLM call of the transcript, summed; None when none reported any.
+
+        The check's model calls count too (an :class:`relapse.checks.LLMJudge`'s
+        tokens, :attr:`IterationRecord.check_usage`): they were paid for this call.
+        """
+        return total_usage(record.spent for record in self.transcript)
 
     def __str__(self) -> str:
         status = "grounded" if self.grounded else f"not grounded ({self.outcome})"

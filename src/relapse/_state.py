@@ -62,10 +62,12 @@ class Attempt:
         """
         The tokens the iterations before this one spent, summed; None when none reported any.
 
-        A function can read it through :func:`current_attempt` to switch to a
-        cheaper model, or stop, when the retries grow expensive.
+        Each iteration's LLM call and its check's model calls (an
+        :class:`relapse.checks.LLMJudge`'s tokens) count. A function can
+        read it through :func:`current_attempt` to switch to a cheaper model,
+        or stop, when the retries grow expensive.
         """
-        return total_usage(record.usage for record in self.transcript)
+        return total_usage(record.spent for record in self.transcript)
 
     @property
     def errors(self) -> tuple[GroundingFinding, ...]:

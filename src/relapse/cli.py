@@ -322,7 +322,8 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
     "check_spec",
     default="default",
     show_default=True,
-    help="The check: 'default', 'module:attribute', or several joined by '&'.",
+    help="The check: 'default', 'module:attribute', several joined by '&',"
+    " or stages of a cascade joined by '>' (cheapest first).",
 )
 @click.option("--split", default="all", show_default=True, help="Keep records of this split.")
 @click.option("--limit", type=click.IntRange(min=0), default=None, help="Use the first N.")
@@ -340,7 +341,23 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
     type=click.IntRange(min=1),
     default=1,
     show_default=True,
-    help="With --loop: worker processes, one model each.",
+    help="Worker processes: with --loop one model each; without, each resolves --check once"
+    " and judges batches of records (a model-based stage over many logged answers).",
+)
+@click.option(
+    "--engine",
+    type=click.Choice(["process", "ray"]),
+    default="process",
+    show_default=True,
+    help="Without --loop, with --workers above 1: a local process pool, or a Ray pool"
+    " (ray.util.multiprocessing; needs relapse[ray]).",
+)
+@click.option(
+    "--batch-size",
+    type=click.IntRange(min=1),
+    default=8,
+    show_default=True,
+    help="Without --loop, with --workers above 1: records per task sent to a worker.",
 )
 @click.option(
     "--max-iterations",
@@ -384,6 +401,8 @@ def eval_(
     plot: Path | None,
     loop: bool,
     workers: int,
+    engine: str,
+    batch_size: int,
     max_iterations: int,
     release: str,
     model: str,
@@ -396,7 +415,11 @@ def eval_(
 
     Each line holds "question", "passages", "response" and
     "hallucinated_spans" (character offsets into the response). A bad line
-    stops the run with its line number. With --loop, each distinct question
+    stops the run with its line number. With --workers N the check (a
+    model-based stage: a judge, a detector, a cascade) runs in N worker
+    processes on batches of records, locally or (--engine ray) on Ray, and
+    the summary gives the throughput per core; a cascade adds a table of what
+    each stage judged, caught and cost. With --loop, each distinct question
     is run through the loop instead, on the local model or (--model openai)
     an OpenAI-compatible server; with --release sentence every call streams
     and the report adds the median time to the first released piece and the
@@ -408,8 +431,10 @@ def eval_(
         check = evaluation.resolve_check(check_spec)
     except (ValueError, TypeError) as error:
         raise click.BadParameter(str(error), param_hint="--check") from error
-    if not loop and (workers != 1 or model != "local" or release != "answer"):
-        raise click.UsageError("--workers, --model and --release apply to --loop only")
+    if not loop and (model != "local" or release != "answer"):
+        raise click.UsageError("--model and --release apply to --loop only")
+    if loop and (engine != "process" or batch_size != 8):
+        raise click.UsageError("--engine and --batch-size apply without --loop only")
     if model == "openai" and (not base_url or not model_name):
         raise click.UsageError("--model openai needs --base-url and --model-name")
     if model == "local" and (base_url or model_name):
@@ -448,7 +473,21 @@ def eval_(
         _eval_loop(records, check, make_model, limit, workers, max_iterations, release, json_out)
         return
     with _progress(len(records), "response") as advance:
-        report = evaluation.evaluate(records, check, name=check_spec, progress=advance)
+        if workers == 1:
+            report = evaluation.evaluate(records, check, name=check_spec, progress=advance)
+        else:
+            try:
+                report = evaluation.evaluate_batched(
+                    records,
+                    check_spec,
+                    workers=workers,
+                    engine=engine,  # type: ignore[arg-type]
+                    batch_size=batch_size,
+                    progress=advance,
+                )
+            except ModuleNotFoundError as error:
+                click.echo(str(error), err=True)
+                sys.exit(2)
     click.echo(evaluation.format_report(report, dataset=f"{dataset} (split {split})"))
     if json_out is not None:
         _write_json(json_out, {"dataset": str(dataset), "split": split} | report.to_dict())
@@ -497,6 +536,37 @@ def _eval_loop(
     click.echo(evaluation.format_loop_report(report))
     if json_out is not None:
         _write_json(json_out, report.to_dict())
+
+
+@main.command(name="export-detector")
+@click.argument(
+    "directory", type=click.Path(exists=True, file_okay=False, path_type=Path), metavar="DIRECTORY"
+)
+@click.option(
+    "--no-int8", is_flag=True, help="Write model.onnx only, not the int8 model_int8.onnx."
+)
+@click.option("--opset", type=click.IntRange(min=14), default=17, show_default=True)
+def export_detector(directory: Path, no_int8: bool, opset: int) -> None:
+    """
+    Export the detector model in DIRECTORY to ONNX (model.onnx, model_int8.onnx).
+
+    DIRECTORY is a token-classification model saved by save_pretrained
+    (a LettuceDetect or TinyLettuce download, for instance). Needs torch,
+    transformers and onnx: pip install 'relapse[detector]' torch transformers onnx.
+    """
+    try:
+        from relapse.checks.detector import DetectorModelError
+        from relapse.checks.detector._export import export_onnx
+    except ImportError as error:
+        click.echo(f"relapse export-detector needs the detector extra ({error})", err=True)
+        sys.exit(2)
+    try:
+        written = export_onnx(directory, int8=not no_int8, opset=opset)
+    except (ImportError, DetectorModelError) as error:
+        click.echo(f"relapse export-detector: {error}", err=True)
+        sys.exit(2)
+    for path in written:
+        click.echo(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB)")
 
 
 @main.command()

@@ -33,6 +33,7 @@ __all__ = [
     "instruction_retry",
     "parse_context_prompt",
     "quote_answer",
+    "ranked",
     "retry_note",
     "spans_only_retry",
 ]
@@ -262,12 +263,52 @@ def _finding_line(finding: GroundingFinding) -> str:
     return head + spans
 
 
+#: A finding code's family: its letters before the digits (``FG``, ``LJ``);
+#: a stage's codes share one, so consecutive findings of a family are one
+#: stage's findings.
+_CODE_FAMILY = re.compile(r"^[^\d]*")
+
+
+def ranked(findings: Sequence[GroundingFinding]) -> list[GroundingFinding]:
+    """
+    ``findings`` in the order a retry note cites them: higher score first within a stage.
+
+    Consecutive findings whose codes share a family (the letters before the
+    digits: ``LD`` for a detector's, ``LJ`` for a judge's) are one stage's
+    (a cascade keeps each stage's findings together); within each such
+    run, findings with a :attr:`~relapse.GroundingFinding.score` come first,
+    highest first, then the others in their order. Runs keep their order,
+    and findings without any score (the default check's) keep theirs.
+
+    Args:
+        findings: A verdict's findings, in order.
+
+    Returns:
+        The same findings, reordered.
+    """
+    out: list[GroundingFinding] = []
+    run: list[GroundingFinding] = []
+    family: str | None = None
+    for finding in [*findings, None]:
+        current = None if finding is None else _CODE_FAMILY.match(finding.code)
+        name = None if current is None else current.group()
+        if run and (finding is None or name != family):
+            # sorted() is stable: equal scores, and the unscored, keep their order.
+            out.extend(sorted(run, key=lambda f: 1.0 if f.score is None else -f.score))
+            run = []
+        if finding is not None:
+            run.append(finding)
+            family = name
+    return out
+
+
 def _problems(findings: Sequence[GroundingFinding], separator: str = "; ") -> str:
     """
     The findings as a retry query cites them, in at most :data:`MAX_QUOTED_FINDINGS_CHARS`.
 
-    Findings are cited in order, each with its code, message and failing
-    spans (the first :data:`MAX_QUOTED_SPANS` spans at most, all findings
+    Findings are cited in :func:`ranked` order (a stage's most confident
+    first, so they are the ones cited when the room runs out), each with its
+    code, message and failing spans (the first :data:`MAX_QUOTED_SPANS` spans at most, all findings
     together); what does not fit is counted (``and 3 more``, ``and 2 more
     finding(s)``), never cut in the middle of a quotation. A finding is
     cited only when the count of the findings after it still fits, so the
@@ -275,6 +316,7 @@ def _problems(findings: Sequence[GroundingFinding], separator: str = "; ") -> st
     """
     if not findings:
         return "the check gave no details"
+    findings = ranked(findings)
     budget = MAX_QUOTED_FINDINGS_CHARS
     lines: list[str] = []
     used = 0

@@ -9,7 +9,7 @@ import pytest
 import relapse
 from contract_cases import DOCS
 from relapse import GroundingResult
-from relapse.checks import LLMJudge, parse_verdict
+from relapse.checks import LLMJudge, locate, parse_verdict
 from relapse.testing import ScriptedLLM
 
 
@@ -98,3 +98,52 @@ class TestLLMJudge:
         """A doubled brace is a literal brace."""
         judge = LLMJudge(lambda p: "SUPPORTED", prompt='{context} {answer} {{"ok": true}}')
         assert '{"ok": true}' in judge.render("q", ["c"], "a")
+
+
+class TestLocated:
+    @pytest.mark.parametrize(
+        ("claim", "expected"),
+        [
+            ("the depot is red", (5, 21)),
+            ("The depot is red", (5, 21)),
+            ("the  depot, is red.", (5, 21)),
+            ("depot is RED", (9, 21)),
+            ("the depot is blue", None),
+            ("...", None),
+        ],
+    )
+    def test_claims_are_found_verbatim_or_loosely(
+        self, claim: str, expected: tuple[int, int] | None
+    ) -> None:
+        """Case, spacing and punctuation between words are the judge's, the words the answer's."""
+        assert expected == locate(claim, "Yes, the depot is red.")
+
+    def test_every_located_claim_is_a_span_in_answer_order(self) -> None:
+        """Two claims listed out of order: spans and offsets in answer order; a third unlocated."""
+        answer = "It opened in 1931. The depot is red."
+        verdict = parse_verdict("UNSUPPORTED\nThe depot is red\nit opened in 1931\nbats", answer)
+        assert verdict is not None
+        (finding,) = verdict.findings
+        assert (("It opened in 1931", "The depot is red"), ((0, 17), (19, 35))) == (
+            finding.spans,
+            finding.offsets,
+        )
+        assert "bats" in finding.message
+
+    def test_a_response_object_is_read_and_its_usage_kept(self) -> None:
+        """A Chat Completion's text is the verdict; its usage the verdict's usage."""
+        reply = {
+            "choices": [{"message": {"role": "assistant", "content": "UNSUPPORTED\nred"}}],
+            "usage": {"prompt_tokens": 321, "completion_tokens": 6},
+        }
+        verdict = LLMJudge(lambda prompt: reply)("q", DOCS, "The depot is red.")
+        assert isinstance(verdict, GroundingResult)
+        assert (False, relapse.Usage(321, 6)) == (verdict.ok, verdict.usage)
+        assert ((13, 16),) == verdict.findings[0].offsets
+
+    def test_a_reply_with_no_text_accepts_and_keeps_the_usage(self) -> None:
+        """A response the reader cannot read: no verdict, accepted, its tokens still counted."""
+        verdict = LLMJudge(lambda prompt: {"usage": {"input_tokens": 9, "output_tokens": 0}})(
+            "q", DOCS, "The depot is red."
+        )
+        assert GroundingResult(ok=True, usage=relapse.Usage(9, 0)) == verdict

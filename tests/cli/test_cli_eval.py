@@ -129,11 +129,44 @@ class TestEval:
         assert 2 == result.exit_code
         assert "--check" in result.stderr
 
-    def test_workers_without_loop_is_refused(self, runner: CliRunner, six: Path) -> None:
-        """--workers only means something with --loop."""
-        result = runner.invoke(main, ["eval", str(six), "--workers", "2"])
+    def test_workers_judge_in_batches_with_the_same_figures(
+        self, runner: CliRunner, six: Path
+    ) -> None:
+        """--workers 2 --batch-size 2: three batches in a spawn pool, the same summary."""
+        result = runner.invoke(
+            main,
+            [
+                "eval",
+                str(six),
+                "--check",
+                "helpers:flag_42_and_maybe",
+                "--workers",
+                "2",
+                "--batch-size",
+                "2",
+            ],
+        )
+        assert 0 == result.exit_code, result.output
+        assert (
+            "summary: 6 responses (4 hallucinated), precision 0.667, recall 0.500, F1 0.571,"
+            " false-alarm rate 0.500 (1/2), span precision 0.500 (1/2),"
+            " numeric-span recall 0.500 (1/2), "
+        ) in result.stdout
+        assert "; 2 worker(s), engine process)" in result.stdout
+
+    def test_engine_and_batch_size_with_loop_are_refused(
+        self, runner: CliRunner, six: Path
+    ) -> None:
+        """--engine and --batch-size apply to the check's evaluation, not to --loop."""
+        result = runner.invoke(main, ["eval", str(six), "--loop", "--engine", "ray"])
         assert 2 == result.exit_code
-        assert "--workers, --model and --release apply to --loop only" in result.stderr
+        assert "--engine and --batch-size apply without --loop only" in result.stderr
+
+    def test_model_without_loop_is_refused(self, runner: CliRunner, six: Path) -> None:
+        """--model only means something with --loop."""
+        result = runner.invoke(main, ["eval", str(six), "--model", "openai"])
+        assert 2 == result.exit_code
+        assert "--model and --release apply to --loop only" in result.stderr
 
 
 class TestEvalLoop:
@@ -509,4 +542,4 @@ class TestEvalLoopRelease:
         """--release only means something with --loop."""
         result = runner.invoke(main, ["eval", str(six), "--release", "sentence"])
         assert 2 == result.exit_code
-        assert "--workers, --model and --release apply to --loop only" in result.stderr
+        assert "--model and --release apply to --loop only" in result.stderr

@@ -535,3 +535,26 @@ class TestFoldFastPath:
         assert "a b c" == fold(" A B C ")
         assert "a b c" == fold("A  B\nC")
         assert "a b" == fold("A\u00a0B")
+
+
+_LABEL_PIECES = st.sampled_from(
+    [
+        *("Context:", "context :", "CONTEXT 2:", "Passage 12:", "passages:", "Document 1 :"),
+        *("[chunk 1]", "[Chunk  3]", "<context-0123456789ab>", "</context-0123456789ab>"),
+        *("Question:", "answer:", "Answer :", "the context", "subcontext:", "\u0130", " ", "\n"),
+        *("1", ":", "[", "<"),
+    ]
+)
+
+
+class TestFrameLabels:
+    """``frame_labels`` tries the pattern only where a label's first word is: the same labels."""
+
+    @given(st.lists(_LABEL_PIECES | st.text(max_size=6), max_size=30).map("".join), st.data())
+    @settings(max_examples=500)
+    def test_the_labels_a_search_of_every_offset_finds(
+        self, text: str, data: st.DataObject
+    ) -> None:
+        start = data.draw(st.integers(0, len(text)))
+        found = [label.span() for label in _echo.frame_labels(text, start)]
+        assert found == [label.span() for label in _echo.FRAME_LABEL.finditer(text, start)]

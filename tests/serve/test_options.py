@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from typing import Any
 
 import pytest
 
+from llama_server import free_port
 from relapse.serve import Limits, ServeConfig
 from relapse.serve._errors import GatewayError
 from relapse.serve._gateway import upstream_body
@@ -190,3 +194,37 @@ class TestUpstreamBody:
     def test_a_stream_asks_for_the_usage_chunk(self) -> None:
         call = read_call(body(chunks=["a"]) | {"stream": True}, Limits(), "none")
         assert {"include_usage": True} == upstream_body(call, QUESTION, 1)["stream_options"]
+
+
+class TestAppFromEnv:
+    def test_the_workers_factory_reads_the_environment_and_exports_over_otlp(self) -> None:
+        """In a fresh process, as a uvicorn worker: the settings, and OTLP providers when asked."""
+        program = (
+            "from opentelemetry import metrics, trace\n"
+            "from opentelemetry.sdk.metrics import MeterProvider\n"
+            "from opentelemetry.sdk.trace import TracerProvider\n"
+            "from relapse.serve import app_from_env\n"
+            "app = app_from_env()\n"
+            "print(isinstance(trace.get_tracer_provider(), TracerProvider),"
+            " isinstance(metrics.get_meter_provider(), MeterProvider))\n"
+        )
+        env = {
+            **os.environ,
+            "RELAPSE_SERVE_UPSTREAM": "http://127.0.0.1:9/v1",
+            "OTEL_EXPORTER_OTLP_ENDPOINT": f"http://127.0.0.1:{free_port()}",
+        }
+        done = subprocess.run(
+            [sys.executable, "-c", program], env=env, capture_output=True, text=True, timeout=120,
+            check=False,
+        )  # fmt: skip
+        assert 0 == done.returncode, done.stderr
+        assert "True True" == done.stdout.strip()
+
+    def test_without_an_upstream_the_factory_names_the_variable(self) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("RELAPSE_SERVE_")}
+        done = subprocess.run(
+            [sys.executable, "-c", "from relapse.serve import app_from_env; app_from_env()"],
+            env=env, capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+        assert 0 != done.returncode
+        assert "RELAPSE_SERVE_UPSTREAM is not set" in done.stderr

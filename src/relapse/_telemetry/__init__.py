@@ -64,7 +64,7 @@ if TYPE_CHECKING:
     from opentelemetry.metrics import MeterProvider
     from opentelemetry.util.types import AttributeValue
 
-    from relapse._results import IterationRecord, RelapseResult, Usage
+    from relapse._results import GroundingFinding, IterationRecord, RelapseResult, StageRun, Usage
 
 #: The kind of the call and iteration spans, in the names Phoenix (OpenInference)
 #: and Langfuse read.
@@ -110,6 +110,12 @@ _ENDING_RETRIEVAL = Harmless("could not end a retrieval span")
 _ENDING_FAILED = Harmless("could not end a failed span")
 
 
+def _score_attribute(findings: Sequence[GroundingFinding]) -> dict[str, AttributeValue]:
+    """``relapse.findings.score.max``: the highest score of ``findings``; empty if none has one."""
+    scores = [f.score for f in findings if f.score is not None]
+    return {attr.RELAPSE_FINDINGS_SCORE_MAX: float(max(scores))} if scores else {}
+
+
 def _verdict_attributes(record: IterationRecord) -> dict[str, AttributeValue]:
     """The verdict attributes of ``record``, shared by its iteration and check spans."""
     findings = record.findings
@@ -117,7 +123,49 @@ def _verdict_attributes(record: IterationRecord) -> dict[str, AttributeValue]:
         attr.RELAPSE_GROUNDED: record.grounded,
         attr.RELAPSE_FINDINGS_CODES: tuple(sorted({f.code for f in findings})),
         attr.RELAPSE_FINDINGS_COUNT: len(findings),
+        **_score_attribute(findings),
     }
+
+
+def _stage_verdict(run: StageRun) -> str:
+    if not run.ran:
+        return attr.STAGE_SKIPPED
+    return attr.STAGE_PASS if run.ok else attr.STAGE_FAIL
+
+
+def _check_cost_attributes(record: IterationRecord) -> dict[str, AttributeValue]:
+    """
+    What the check spent, for its span: its tokens, and a cascade's stages.
+
+    ``relapse.check.usage.*`` when the check reported tokens (never a
+    made-up zero); the ``relapse.check.stages*`` arrays, one entry per stage
+    in the order they run, when the check is a cascade.
+    """
+    attributes: dict[str, AttributeValue] = {}
+    usage = record.check_usage
+    if usage is not None:
+        attributes[attr.RELAPSE_CHECK_USAGE_INPUT_TOKENS] = usage.input_tokens
+        attributes[attr.RELAPSE_CHECK_USAGE_OUTPUT_TOKENS] = usage.output_tokens
+    stages = record.stages
+    if stages:
+        attributes[attr.RELAPSE_CHECK_STAGES] = tuple(run.name for run in stages)
+        attributes[attr.RELAPSE_CHECK_STAGES_VERDICT] = tuple(_stage_verdict(r) for r in stages)
+        attributes[attr.RELAPSE_CHECK_STAGES_DURATION] = tuple(
+            float(run.duration_s) for run in stages
+        )
+        attributes[attr.RELAPSE_CHECK_STAGES_FINDINGS_COUNT] = tuple(
+            len(run.findings) for run in stages
+        )
+        attributes[attr.RELAPSE_CHECK_STAGES_INPUT_TOKENS] = tuple(
+            0 if run.usage is None else run.usage.input_tokens for run in stages
+        )
+        attributes[attr.RELAPSE_CHECK_STAGES_OUTPUT_TOKENS] = tuple(
+            0 if run.usage is None else run.usage.output_tokens for run in stages
+        )
+        attributes[attr.RELAPSE_CHECK_STAGES_USAGE_KNOWN] = tuple(
+            run.usage is not None for run in stages
+        )
+    return attributes
 
 
 def _lineage_attributes(record: IterationRecord) -> dict[str, AttributeValue]:
@@ -642,6 +690,7 @@ class Telemetry:
         with _SETTING_CHECK:
             if span.is_recording():
                 attributes = dict(verdict) if verdict else _verdict_attributes(record)
+                attributes.update(_check_cost_attributes(record))
                 if answer is not None:
                     attributes[attr.INPUT_VALUE] = answer
                     output = self.content.check_output(record.findings, explained)
@@ -670,6 +719,7 @@ class Telemetry:
                     attr.LABEL_PASS if record.grounded else attr.LABEL_FAIL
                 ),
                 attr.GEN_AI_EVALUATION_SCORE_VALUE: 1.0 if record.grounded else 0.0,
+                **_score_attribute(record.findings),
             }
             if explained is not None:
                 event[attr.GEN_AI_EVALUATION_EXPLANATION] = explained

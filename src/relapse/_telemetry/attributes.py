@@ -38,6 +38,39 @@ RELAPSE_FINDINGS_COUNT: Final = "relapse.findings.count"
 RELAPSE_FINDINGS_SPANS: Final = "relapse.findings.spans"
 #: double: seconds the grounding check took on this iteration's answer.
 RELAPSE_CHECK_DURATION: Final = "relapse.check.duration"
+#: double: the highest score (GroundingFinding.score, a probability) among the
+#: findings that have one; absent when none has. Also on the check span and
+#: the evaluation event.
+RELAPSE_FINDINGS_SCORE_MAX: Final = "relapse.findings.score.max"
+
+# Check span: what the check itself spent (an LLMJudge's model call), under
+# relapse's own names for the reason given at relapse.usage.* below.
+#: int: input tokens the check's model calls reported (IterationRecord.check_usage).
+RELAPSE_CHECK_USAGE_INPUT_TOKENS: Final = "relapse.check.usage.input_tokens"
+#: int: output tokens the check's model calls reported.
+RELAPSE_CHECK_USAGE_OUTPUT_TOKENS: Final = "relapse.check.usage.output_tokens"
+
+# Check span of a cascade (relapse.checks.cascade): one entry per stage, in
+# the order the stages run, in parallel arrays (IterationRecord.stages).
+#: str[]: the stages' names.
+RELAPSE_CHECK_STAGES: Final = "relapse.check.stages"
+#: str[]: each stage's verdict: ``pass``, ``fail`` or ``skipped`` (not run).
+RELAPSE_CHECK_STAGES_VERDICT: Final = "relapse.check.stages.verdict"
+#: double[]: seconds each stage took (0.0 when skipped).
+RELAPSE_CHECK_STAGES_DURATION: Final = "relapse.check.stages.duration"
+#: int[]: findings each stage raised (after its threshold).
+RELAPSE_CHECK_STAGES_FINDINGS_COUNT: Final = "relapse.check.stages.findings.count"
+#: int[]: input tokens each stage reported (0 where it reported none: see
+#: relapse.check.stages.usage.known).
+RELAPSE_CHECK_STAGES_INPUT_TOKENS: Final = "relapse.check.stages.usage.input_tokens"
+#: int[]: output tokens each stage reported (0 where it reported none).
+RELAPSE_CHECK_STAGES_OUTPUT_TOKENS: Final = "relapse.check.stages.usage.output_tokens"
+#: bool[]: whether each stage reported its tokens.
+RELAPSE_CHECK_STAGES_USAGE_KNOWN: Final = "relapse.check.stages.usage.known"
+#: Values of RELAPSE_CHECK_STAGES_VERDICT.
+STAGE_PASS: Final = "pass"
+STAGE_FAIL: Final = "fail"
+STAGE_SKIPPED: Final = "skipped"
 
 # Iteration span, on retries (iteration 2+): what the retry did to the previous
 # answer's error findings (IterationRecord.resolved/.persisted/.introduced).

@@ -78,18 +78,25 @@ def explanation(findings: Sequence[GroundingFinding], content: bool = False) -> 
         content: Whether content capture is on. Off, the explanation holds
             no byte of any message (a message may quote the answer, a
             judge's claims, anything a custom check put there): only each
-            finding's code, severity and span count. On, ``"CODE: message"``
+            finding's code, severity, score (``(score 0.93)``, when it has
+            one) and span count. On, ``"CODE: message"`` (the score too)
             with each failing span scrubbed out of the message (see :func:`scrub`).
 
     Returns:
         One part per finding, joined by ``"; "``.
     """
     if content:
-        return "; ".join(f"{f.code}: {scrub(f.message, f.spans)}" for f in findings)
+        return "; ".join(f"{f.code}{_scored(f)}: {scrub(f.message, f.spans)}" for f in findings)
     return "; ".join(
-        f"{f.code}{' (warning)' if f.severity == 'warning' else ''}: {len(f.spans)} failing span(s)"
+        f"{f.code}{' (warning)' if f.severity == 'warning' else ''}{_scored(f)}:"
+        f" {len(f.spans)} failing span(s)"
         for f in findings
     )
+
+
+def _scored(finding: GroundingFinding) -> str:
+    """`` (score 0.93)`` for a finding with a score, else nothing."""
+    return "" if finding.score is None else f" (score {finding.score:.2f})"
 
 
 def _message(role: str, text: str, **extra: str) -> str:

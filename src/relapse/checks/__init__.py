@@ -3,6 +3,9 @@ Pluggable grounding checks beyond the default one.
 
 * :class:`LLMJudge`: asks a judge model whether the answer is supported.
 * :func:`all_of`: runs several checks; the answer passes when all pass.
+* :func:`cascade`: runs checks as stages, cheapest first, a costlier stage
+  only for answers the cheaper ones passed; :func:`stage` sets a stage's
+  cost, score threshold and warning band, and how it judges a stream.
 
 The contract is three ``typing.Protocol``s: any callable
 ``check(query, chunks, answer) -> GroundingResult`` is a :class:`Check`; a
@@ -17,6 +20,7 @@ Checks built here (and the default one) compose with ``&``:
 
 from __future__ import annotations
 
+from relapse.checks._cascade import MODES, Cascade, cascade
 from relapse.checks._contract import (
     BoundCheck,
     Check,
@@ -26,19 +30,27 @@ from relapse.checks._contract import (
     can_judge_incrementally,
 )
 from relapse.checks._incremental import IncrementalCheck, StreamProgress, incremental
-from relapse.checks._judge import JUDGE_PROMPT, LLMJudge, parse_verdict
+from relapse.checks._judge import JUDGE_PROMPT, LLMJudge, locate, parse_verdict
+from relapse.checks._stages import SENTENCE_MODES, Stage, stage
 
 __all__ = [
     "JUDGE_PROMPT",
+    "MODES",
+    "SENTENCE_MODES",
     "BoundCheck",
+    "Cascade",
     "Check",
     "CheckOperators",
     "IncrementalCheck",
     "LLMJudge",
     "PreparableCheck",
+    "Stage",
     "StreamProgress",
     "all_of",
     "can_judge_incrementally",
+    "cascade",
     "incremental",
+    "locate",
     "parse_verdict",
+    "stage",
 ]

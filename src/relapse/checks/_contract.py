@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Generator, Iterator,
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from relapse._results import Evidence, GroundingFinding, GroundingResult
+from relapse._results import Evidence, GroundingFinding, GroundingResult, Usage, total_usage
 
 #: What a check may return: the verdict, or (async checks) an awaitable of it.
 Verdict = GroundingResult | Awaitable[GroundingResult]
@@ -214,9 +214,10 @@ def _add(
     name: str,
     findings: list[GroundingFinding],
     evidence: list[Evidence] | None = None,
+    spent: list[Usage] | None = None,
 ) -> bool:
     """
-    Collect the findings (and evidence) of ``verdict`` from the check ``name``; True if it passed.
+    Collect the findings (evidence, tokens) of ``verdict`` from the check ``name``; True if passed.
 
     A rejection without any finding is recorded as a ``SILENT_REJECTION_CODE``
     error naming the check: left out, the composed result could hold only
@@ -232,6 +233,8 @@ def _add(
     findings.extend(verdict.findings)
     if evidence is not None:
         evidence.extend(verdict.evidence)
+    if spent is not None and verdict.usage is not None:
+        spent.append(verdict.usage)
     if not verdict.ok and not verdict.errors:
         findings.append(
             GroundingFinding(
@@ -256,6 +259,8 @@ class _BoundAllOf:
     def check(self, answer: str) -> Verdict:
         findings: list[GroundingFinding] = []
         evidence: list[Evidence] = []
+        # The parts' own tokens (a judge's), summed on the composed verdict.
+        spent: list[Usage] = []
         ok = True
         remaining = iter(zip(self.checks, self.names, strict=True))
         for check, name in remaining:
@@ -263,12 +268,13 @@ class _BoundAllOf:
             if inspect.isawaitable(verdict):
                 # An async check: finish the rest awaiting, in the same order.
                 return PendingVerdict(
-                    self._finish(verdict, name, remaining, answer, findings, ok, evidence), verdict
+                    self._finish(verdict, name, remaining, answer, findings, ok, evidence, spent),
+                    verdict,
                 )
-            ok = _add(verdict, name, findings, evidence) and ok
+            ok = _add(verdict, name, findings, evidence, spent) and ok
             if not ok and self.short_circuit:
                 break
-        return GroundingResult(ok, tuple(findings), _merged(evidence))
+        return GroundingResult(ok, tuple(findings), _merged(evidence), total_usage(spent))
 
     async def _finish(
         self,
@@ -279,16 +285,17 @@ class _BoundAllOf:
         findings: list[GroundingFinding],
         ok: bool,
         evidence: list[Evidence],
+        spent: list[Usage],
     ) -> GroundingResult:
-        ok = _add(await pending, name, findings, evidence) and ok
+        ok = _add(await pending, name, findings, evidence, spent) and ok
         for check, next_name in remaining:
             if not ok and self.short_circuit:
                 break
             verdict = check(answer)
             if inspect.isawaitable(verdict):
                 verdict = await verdict
-            ok = _add(verdict, next_name, findings, evidence) and ok
-        return GroundingResult(ok, tuple(findings), _merged(evidence))
+            ok = _add(verdict, next_name, findings, evidence, spent) and ok
+        return GroundingResult(ok, tuple(findings), _merged(evidence), total_usage(spent))
 
 
 def all_of(*checks: Check, short_circuit: bool = True) -> Check:
@@ -311,7 +318,8 @@ def all_of(*checks: Check, short_circuit: bool = True) -> Check:
 
     Returns:
         A check whose findings are those of every check that ran, in order
-        (with an ``AO001`` finding for each silent rejection).
+        (with an ``AO001`` finding for each silent rejection), and whose
+        ``usage`` sums theirs (a judge's tokens).
 
     Raises:
         TypeError: fewer than two checks, or one is not callable.

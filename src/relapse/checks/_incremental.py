@@ -55,6 +55,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from relapse._results import GroundingFinding, GroundingResult
 from relapse.checks._contract import Check, Verdict, _AllOf, can_judge_incrementally, prepare
@@ -199,7 +200,9 @@ def incremental(check: Check, query: str, chunks: Sequence[str]) -> IncrementalC
         chunks: The chunk texts.
 
     Returns:
-        An :class:`IncrementalCheck` for one attempt, or None when the check
+        An :class:`IncrementalCheck` for one attempt (or what the check's own
+        ``stream(query, chunks)`` returns, fed the same way: a
+        :func:`relapse.checks.cascade`'s), or None when the check
         cannot judge text incrementally (:func:`can_judge_incrementally`;
         then ``release="sentence"`` falls back to ``"answer"``).
 
@@ -208,6 +211,10 @@ def incremental(check: Check, query: str, chunks: Sequence[str]) -> IncrementalC
     """
     if not can_judge_incrementally(check):
         return None
+    stream = getattr(check, "stream", None)
+    if callable(stream):
+        # A check with its own streaming form (a cascade): fed the same way.
+        return cast("IncrementalCheck", stream(query, chunks))
     bound = prepare(check, query, chunks)
     if inspect.iscoroutinefunction(bound):
         return None
@@ -510,8 +517,11 @@ class IncrementalCheck:
 
     def _update_ready(self, length: int) -> int:
         """Mark the sentences whose verdict is final at ``length``; return how many are."""
-        count = 0
-        for index in range(self._released, len(self._spans)):
+        # The sentences known to pass are ready: while a copy releases
+        # nothing, they are not walked again at every piece.
+        known = max(self._released, self._verified)
+        count = known - self._released
+        for index in range(known, len(self._spans)):
             if not self._ready[index]:
                 at = self._ready_at[index]
                 if at is None:

@@ -10,7 +10,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from relapse._results import GroundingFinding, GroundingResult
+from relapse._read.answers import default_answer_of
+from relapse._read.usage import default_usage_of
+from relapse._results import GroundingFinding, GroundingResult, Usage
 from relapse.checks._contract import (
     CheckOperators,
     PendingVerdict,
@@ -18,7 +20,7 @@ from relapse.checks._contract import (
 )
 from relapse.prompts import fence_marker, inline
 
-__all__ = ["JUDGE_PROMPT", "LLMJudge", "parse_verdict"]
+__all__ = ["JUDGE_PROMPT", "LLMJudge", "locate", "parse_verdict"]
 
 _log = logging.getLogger("relapse.checks")
 
@@ -72,14 +74,50 @@ def _verdict_lines(reply: str) -> list[str]:
     return lines
 
 
+#: A run of characters that are not word characters: what separates two
+#: words of a claim when it is looked for loosely in the answer.
+_NON_WORD = re.compile(r"\W+")
+
+
+def locate(claim: str, answer: str) -> tuple[int, int] | None:
+    """
+    Where a claim the judge copied occurs in the answer: ``(start, end)``, or None.
+
+    Verbatim first; else the claim's words in order, case-insensitively,
+    with any punctuation and spacing between them (a judge re-spaces, drops
+    a comma or a closing full stop, capitalises the first word). A claim
+    with no word character is never located.
+
+    Args:
+        claim: One claim from the judge's reply, quotes stripped.
+        answer: The judged answer.
+
+    Returns:
+        Character offsets into ``answer`` (end exclusive) of the first
+        occurrence.
+    """
+    found = answer.find(claim)
+    if found >= 0 and claim:
+        return found, found + len(claim)
+    words = [word for word in _NON_WORD.split(claim) if word]
+    if not words:
+        return None
+    loose = re.compile(r"\W+".join(re.escape(word) for word in words), re.IGNORECASE)
+    match = loose.search(answer)
+    return None if match is None else (match.start(), match.end())
+
+
 def _rejection(claims: list[str], answer: str) -> GroundingResult:
     claims = [c.strip(' "\u201c\u201d') for c in claims]
     claims = [c for c in claims if c]
-    spans = tuple(c for c in claims if c in answer)
-    offsets = tuple((answer.index(s), answer.index(s) + len(s)) for s in spans)
+    located = sorted({where for where in (locate(c, answer) for c in claims) if where is not None})
+    spans = tuple(answer[start:end] for start, end in located)
     listed = "; ".join(inline(c, 200) for c in claims) or "no claim listed"
     finding = GroundingFinding(
-        JUDGE_CODE, f"the judge found claims the context does not support: {listed}", spans, offsets
+        JUDGE_CODE,
+        f"the judge found claims the context does not support: {listed}",
+        spans,
+        tuple(located),
     )
     return GroundingResult(ok=False, findings=(finding,))
 
@@ -97,8 +135,10 @@ def parse_verdict(reply: str, answer: str) -> GroundingResult | None:
 
     Args:
         reply: The judge model's text.
-        answer: The answer that was judged; claims the judge lists are kept as
-            spans only when they occur in it verbatim.
+        answer: The answer that was judged; each claim the judge lists is a
+            span (with its offsets) where :func:`locate` finds it in the
+            answer, verbatim or loosely; a claim it cannot find stays in the
+            finding's message only.
 
     Returns:
         The verdict, or None when the reply holds no verdict at all (the
@@ -151,7 +191,13 @@ class LLMJudge(CheckOperators):
 
     The judge is any ``judge(prompt) -> reply`` callable (your provider, or a
     test double), or an ``async`` one (``await judge(prompt) -> reply``),
-    which works under :func:`relapse.arun` and decorated ``async def``
+    whose reply is the text or the provider's response object (an OpenAI
+    Chat Completion, an Anthropic ``Message``, anything
+    :func:`relapse.default_answer_of` reads): then the tokens it reports
+    (:func:`relapse.default_usage_of`) are the verdict's ``usage``, which
+    the loop records as the iteration's ``check_usage``, counts in
+    :attr:`relapse.RelapseResult.usage` and puts on the check span. An async judge
+    works under :func:`relapse.arun` and decorated ``async def``
     functions and is refused with a clear ``TypeError`` under sync calls. A
     judge that raises or replies with no verdict accepts the answer: a
     failing judge ends the loop, it never extends it. The failure is logged on the
@@ -159,7 +205,8 @@ class LLMJudge(CheckOperators):
     :func:`parse_verdict`).
 
     Args:
-        judge: ``judge(prompt) -> reply``, sync or async.
+        judge: ``judge(prompt) -> reply``, sync or async; the reply a ``str``
+            or a response object holding one.
         prompt: A template with ``{marker}``, ``{context}``, ``{question}`` and
             ``{answer}`` fields (``{context}`` and ``{answer}`` required, a
             literal brace written ``{{``); defaults to :data:`JUDGE_PROMPT`.
@@ -172,8 +219,9 @@ class LLMJudge(CheckOperators):
 
     Returns (when called):
         A :class:`relapse.GroundingResult` (an awaitable of one for an async
-        judge); on rejection one ``LJ001`` finding whose spans are the listed
-        claims found verbatim in the answer.
+        judge); on rejection one ``LJ001`` finding whose spans and offsets
+        are the listed claims located in the answer (see :func:`locate`);
+        ``usage`` the tokens the reply reports.
 
     Raises (when called):
         Nothing from the judge; ``KeyboardInterrupt``, ``SystemExit`` and
@@ -222,12 +270,24 @@ def _judge_failed() -> GroundingResult:
     return GroundingResult(ok=True)
 
 
+def _text(reply: object) -> str | None:
+    """The text of a judge's reply (a ``str`` or a response object), or None."""
+    if isinstance(reply, str):
+        return reply
+    try:
+        return default_answer_of(reply)
+    except TypeError:
+        return None
+
+
 def _read(reply: object, answer: str) -> GroundingResult:
-    verdict = parse_verdict(reply, answer) if isinstance(reply, str) else None
+    text = _text(reply)
+    usage: Usage | None = None if isinstance(reply, str) else default_usage_of(reply)
+    verdict = None if text is None else parse_verdict(text, answer)
     if verdict is None:
         _log.warning("relapse: the LLM judge's reply had no verdict; accepting the answer")
-        return GroundingResult(ok=True)
-    return verdict
+        return GroundingResult(ok=True, usage=usage)
+    return GroundingResult(verdict.ok, verdict.findings, verdict.evidence, usage)
 
 
 async def _awaited_verdict(pending: Awaitable[object], answer: str) -> GroundingResult:

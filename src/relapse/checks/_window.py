@@ -75,7 +75,7 @@ from bisect import bisect_left, bisect_right
 from operator import itemgetter
 
 from relapse.grounding._check import BoundGroundingCheck
-from relapse.grounding._echo import COPY_SHARE, FRAME_LABEL, MAX_LABEL_CHARS
+from relapse.grounding._echo import COPY_SHARE, MAX_LABEL_CHARS, frame_labels
 from relapse.grounding._index.blocks import LOOK_BACK
 from relapse.grounding._read.ordinal_slots import MAX_SLOT_WORDS, slot_word_before
 from relapse.grounding._read.quotes import (
@@ -324,7 +324,7 @@ class CopyWatch:
             ``text`` no copy (True does not say it is one).
         """
         if not self._framed:
-            self._framed = FRAME_LABEL.search(text, self._label_from) is not None
+            self._framed = bool(frame_labels(text, self._label_from))
             self._label_from = max(0, len(text) - MAX_LABEL_CHARS)
         if self._framed:
             return True

@@ -8,7 +8,11 @@ Measuring a grounding check, and the loop, on annotated data.
 * :func:`evaluate` runs a check over them and returns an :class:`EvalReport`:
   response-level precision, recall, F1 and false-alarm rate (overall, per
   task type, per finding code), span precision, numeric-span recall and
-  milliseconds per check;
+  milliseconds per check; the check's tokens per answer, and for a
+  :func:`relapse.checks.cascade` what each stage judged, caught and cost;
+* :func:`evaluate_batched` does the same in worker processes, in batches
+  (a model-based stage over many logged answers), on a local process pool
+  or a Ray pool, and reports the throughput per core;
 * :func:`evaluate_loop` runs a :class:`relapse.Loop` on a real model over each
   distinct question and returns a :class:`LoopReport` (with
   ``release="sentence"``, every call streamed, the time to the first
@@ -24,6 +28,7 @@ Measuring a grounding check, and the loop, on annotated data.
 
 from __future__ import annotations
 
+from relapse.evaluation._batch import ENGINES, evaluate_batched
 from relapse.evaluation._data import (
     AnnotatedRecord,
     DatasetError,
@@ -44,10 +49,19 @@ from relapse.evaluation._loop_eval import (
 )
 from relapse.evaluation._report import format_report, plot_report
 from relapse.evaluation._resolve import resolve_check
-from relapse.evaluation._score import CodeCounts, EvalReport, Miss, ResponseCounts, evaluate
+from relapse.evaluation._score import (
+    CodeCounts,
+    EvalReport,
+    Miss,
+    ResponseCounts,
+    StageCounts,
+    evaluate,
+    score_results,
+)
 from relapse.evaluation._spans import is_numeric_span, overlaps
 
 __all__ = [
+    "ENGINES",
     "OUTCOMES",
     "AnnotatedRecord",
     "CodeCounts",
@@ -59,8 +73,10 @@ __all__ = [
     "QuestionRecord",
     "QuestionRun",
     "ResponseCounts",
+    "StageCounts",
     "distinct_questions",
     "evaluate",
+    "evaluate_batched",
     "evaluate_loop",
     "format_loop_report",
     "format_report",
@@ -71,5 +87,6 @@ __all__ = [
     "plot_report",
     "resolve_check",
     "saved_output_tokens_estimate",
+    "score_results",
     "select_split",
 ]

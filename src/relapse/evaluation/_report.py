@@ -21,6 +21,40 @@ def _response_row(name: str, counts: ResponseCounts) -> str:
     )
 
 
+def _tokens(per_answer: float | None) -> str:
+    return "" if per_answer is None else f", {per_answer:.1f} check tokens per answer"
+
+
+def _throughput(report: EvalReport) -> str:
+    rate, per_core = report.answers_per_s, report.answers_per_s_per_core
+    if rate is None or per_core is None:
+        return ""
+    return (
+        f", {rate:.2f} answers/s over {report.wall_s:.1f} s wall"
+        f" ({per_core:.2f} per core; {report.workers} worker(s), engine {report.engine})"
+    )
+
+
+def _stage_rows(report: EvalReport) -> list[str]:
+    """The cascade's table: per stage, what it judged, caught, and cost."""
+    responses = report.overall.responses
+    rows = [
+        f"{'stage':<28} {'judged':>6} {'share':>6} {'caught':>6} {'false-alarms':>12}"
+        f" {'ms/judged':>10} {'tokens/judged':>13}"
+    ]
+    for name, counts in report.stages.items():
+        ms = counts.ms_per_judged
+        tokens = counts.tokens_per_judged
+        share = counts.judged / responses if responses else None
+        rows.append(
+            f"{name[:28]:<28} {counts.judged:>6} {_rate(share):>6}"
+            f" {counts.flagged_hallucinated:>6} {counts.flagged_clean:>12}"
+            f" {'n/a' if ms is None else f'{ms:.1f}':>10}"
+            f" {'n/a' if tokens is None else f'{tokens:.1f}':>13}"
+        )
+    return rows
+
+
 def format_report(report: EvalReport, *, dataset: str = "") -> str:
     """
     The report as plain-text tables, as ``relapse eval`` prints it.
@@ -30,11 +64,17 @@ def format_report(report: EvalReport, *, dataset: str = "") -> str:
         dataset: A heading naming the data (for example its path).
 
     Returns:
-        Several lines: a summary line, response-level metrics overall and per
-        task type, then per finding code. Undefined rates print as ``n/a``.
+        Several lines: a summary line (with the check's tokens per answer
+        when it reported any, and the throughput), response-level metrics
+        overall and per task type, then per finding code (with the mean
+        score when findings carried one), then, for a cascade, per stage:
+        records judged and their share, hallucinated records caught, false
+        alarms, milliseconds and tokens per record judged. Undefined rates
+        print as ``n/a``.
     """
     overall = report.overall
     ms = report.ms_per_check
+    scored = any(counts.scored for counts in report.by_code.values())
     lines = [
         f"check: {report.check}" + (f"   data: {dataset}" if dataset else ""),
         f"summary: {overall.responses} responses ({overall.hallucinated} hallucinated),"
@@ -45,7 +85,9 @@ def format_report(report: EvalReport, *, dataset: str = "") -> str:
         f" ({report.spans_overlapping}/{report.spans}),"
         f" numeric-span recall {_rate(report.numeric_recall)}"
         f" ({report.numeric_caught}/{report.numeric_spans}),"
-        f" {'n/a' if ms is None else f'{ms:.3f}'} ms per check",
+        f" {'n/a' if ms is None else f'{ms:.3f}'} ms per check"
+        + _tokens(report.tokens_per_answer)
+        + _throughput(report),
         "",
         f"{'task type':<12} {'responses':>9} {'hallucinated':>12} {'precision':>9}"
         f" {'recall':>7} {'F1':>7} {'false-alarm':>11}",
@@ -55,7 +97,7 @@ def format_report(report: EvalReport, *, dataset: str = "") -> str:
     lines += [
         "",
         f"{'code':<8} {'flagged':>7} {'precision':>9} {'recall':>7} {'spans':>6}"
-        f" {'span-precision':>14}",
+        f" {'span-precision':>14}" + (f" {'mean-score':>10}" if scored else ""),
     ]
     for code, counts in report.by_code.items():
         flagged = counts.flagged_hallucinated + counts.flagged_clean
@@ -63,9 +105,12 @@ def format_report(report: EvalReport, *, dataset: str = "") -> str:
             f"{code:<8} {flagged:>7} {_rate(counts.precision):>9}"
             f" {_rate(report.code_recall(code)):>7} {counts.spans:>6}"
             f" {_rate(counts.span_precision):>14}"
+            + (f" {_rate(counts.mean_score):>10}" if scored else "")
         )
     if not report.by_code:
         lines.append("(no finding)")
+    if report.stages:
+        lines += ["", *_stage_rows(report)]
     if report.unlocated_findings:
         lines.append(
             f"{report.unlocated_findings} finding(s) had no offsets: they flag their response"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from typing import Any, cast
 
-from relapse.checks import all_of
+from relapse.checks import all_of, cascade
 from relapse.evaluation._score import Check as GroundingCheck
 from relapse.grounding import default_grounding_check
 
@@ -51,18 +51,31 @@ def resolve_check(spec: str) -> GroundingCheck:
             ``"module:attribute"`` path to a check (the attribute may be
             dotted), or several of these joined by ``&``, combined with
             :func:`relapse.checks.all_of` (every check must pass; the first
-            failing one stops the rest).
+            failing one stops the rest), or stages joined by ``>``, a
+            :func:`relapse.checks.cascade` (``default > mod:judge``: the
+            judge runs on the answers the default check passed, and the
+            report gives each stage's share, catches and cost).
 
     Returns:
         The check.
 
     Raises:
         ValueError: ``spec`` is malformed, a module cannot be imported or an
-            attribute is missing; the message names the part.
+            attribute is missing; the message names the part. From
+            :func:`relapse.checks.cascade` (one stage).
         TypeError: the named attribute is not callable.
     """
+    if ">" in spec:
+        stages = [_joined(part.strip(), spec) for part in spec.split(">")]
+        # A cascade of synchronous checks answers synchronously.
+        return cast("GroundingCheck", cascade(*stages))
+    return _joined(spec, spec)
+
+
+def _joined(spec: str, whole: str) -> GroundingCheck:
+    """One check, or several joined by ``&``."""
     parts = [part.strip() for part in spec.split("&")]
-    checks = [_one(part, spec) for part in parts]
+    checks = [_one(part, whole) for part in parts]
     if len(checks) == 1:
         return checks[0]
     # all_of of synchronous checks answers synchronously.

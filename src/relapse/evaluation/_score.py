@@ -10,16 +10,25 @@ findings' character offsets.
 
 from __future__ import annotations
 
+import os
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from relapse._results import GroundingResult
+from relapse._results import GroundingResult, Usage
 from relapse.evaluation._data import AnnotatedRecord
 from relapse.evaluation._spans import is_numeric_span, overlaps
 
-__all__ = ["CodeCounts", "EvalReport", "Miss", "ResponseCounts", "evaluate"]
+__all__ = [
+    "CodeCounts",
+    "EvalReport",
+    "Miss",
+    "ResponseCounts",
+    "StageCounts",
+    "evaluate",
+    "score_results",
+]
 
 #: A check as the evaluation calls it: ``check(question, passages, response)``.
 Check = Callable[[str, Sequence[str], str], GroundingResult]
@@ -112,12 +121,21 @@ class CodeCounts:
         flagged_clean: Clean records with a finding of this code.
         spans: Located spans of this code's findings.
         spans_overlapping: Those overlapping an annotated span.
+        scored: Findings of this code that carried a score.
+        score_sum: The sum of their scores.
     """
 
     flagged_hallucinated: int = 0
     flagged_clean: int = 0
     spans: int = 0
     spans_overlapping: int = 0
+    scored: int = 0
+    score_sum: float = 0.0
+
+    @property
+    def mean_score(self) -> float | None:
+        """The mean score of this code's scored findings; None when none had a score."""
+        return self.score_sum / self.scored if self.scored else None
 
     @property
     def precision(self) -> float | None:
@@ -128,6 +146,57 @@ class CodeCounts:
     def span_precision(self) -> float | None:
         """Overlapping spans / located spans; None without located spans."""
         return _ratio(self.spans_overlapping, self.spans)
+
+
+@dataclass
+class StageCounts:
+    """
+    What one stage of a cascade did over the records (from :attr:`relapse.GroundingResult.stages`).
+
+    Attributes:
+        judged: Records the stage ran on (in mode ``"escalate"``, those every
+            earlier stage passed).
+        flagged_hallucinated: Hallucinated records it rejected (what it caught).
+        flagged_clean: Clean records it rejected (its false alarms).
+        seconds: Wall time it spent, in seconds.
+        input_tokens: Input tokens it reported.
+        output_tokens: Output tokens it reported.
+        usage_reported: Runs that reported tokens.
+    """
+
+    judged: int = 0
+    flagged_hallucinated: int = 0
+    flagged_clean: int = 0
+    seconds: float = 0.0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    usage_reported: int = 0
+
+    @property
+    def ms_per_judged(self) -> float | None:
+        """Mean wall time per record judged, in milliseconds."""
+        return 1000 * self.seconds / self.judged if self.judged else None
+
+    @property
+    def tokens_per_judged(self) -> float | None:
+        """Mean tokens (input and output) per record judged; None when no run reported any."""
+        if not self.usage_reported:
+            return None
+        return (self.input_tokens + self.output_tokens) / self.judged
+
+    def to_dict(self, responses: int) -> dict[str, Any]:
+        """The counts, the share of ``responses`` judged, and the means, JSON-ready."""
+        return {
+            "judged": self.judged,
+            "share_judged": _ratio(self.judged, responses),
+            "flagged_hallucinated": self.flagged_hallucinated,
+            "flagged_clean": self.flagged_clean,
+            "seconds": self.seconds,
+            "ms_per_judged": self.ms_per_judged,
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "tokens_per_judged": self.tokens_per_judged,
+        }
 
 
 @dataclass(frozen=True)
@@ -168,6 +237,16 @@ class EvalReport:
         checks: Checks run (one per record).
         false_alarms: The clean records the check flagged.
         numeric_misses: Numeric annotated spans no flagged span overlaps.
+        input_tokens: Input tokens the check reported over every record
+            (:attr:`relapse.GroundingResult.usage`: a judge's calls).
+        output_tokens: Output tokens likewise.
+        usage_reported: Records whose verdict reported tokens.
+        stages: Per stage of a cascade, in the order they run; empty for
+            any other check.
+        wall_s: Wall time of the whole run, in seconds (with workers, the
+            pool's; ``check_seconds`` sums the time inside each check).
+        workers: Worker processes that judged (1: this process).
+        engine: ``"local"`` (this process), ``"process"`` or ``"ray"``.
     """
 
     check: str
@@ -183,6 +262,33 @@ class EvalReport:
     checks: int = 0
     false_alarms: list[Miss] = field(default_factory=list)
     numeric_misses: list[Miss] = field(default_factory=list)
+    input_tokens: int = 0
+    output_tokens: int = 0
+    usage_reported: int = 0
+    stages: dict[str, StageCounts] = field(default_factory=dict)
+    wall_s: float = 0.0
+    workers: int = 1
+    engine: str = "local"
+
+    @property
+    def tokens_per_answer(self) -> float | None:
+        """Mean tokens the check spent per record; None when no verdict reported any."""
+        if not self.usage_reported:
+            return None
+        return (self.input_tokens + self.output_tokens) / self.checks
+
+    @property
+    def answers_per_s(self) -> float | None:
+        """Records judged per second of wall time."""
+        return self.checks / self.wall_s if self.wall_s > 0 else None
+
+    @property
+    def answers_per_s_per_core(self) -> float | None:
+        """:attr:`answers_per_s` over the cores used: the workers, at most the machine's cores."""
+        rate = self.answers_per_s
+        if rate is None:
+            return None
+        return rate / max(1, min(self.workers, os.cpu_count() or 1))
 
     @property
     def span_precision(self) -> float | None:
@@ -211,8 +317,11 @@ class EvalReport:
             ``{"check", "responses": {...}, "span_precision", "spans",
             "spans_overlapping", "unlocated_findings", "numeric_recall",
             "numeric_spans", "numeric_caught", "ms_per_check", "by_code":
-            {code: {...}}, "by_task_type": {type: {...}}, "false_alarms":
-            [...], "numeric_misses": [...]}``; undefined rates are None.
+            {code: {...}}, "by_task_type": {type: {...}}, "input_tokens",
+            "output_tokens", "tokens_per_answer", "stages": {name: {...}},
+            "wall_s", "workers", "engine", "answers_per_s",
+            "answers_per_s_per_core", "false_alarms": [...],
+            "numeric_misses": [...]}``; undefined rates are None.
         """
         return {
             "check": self.check,
@@ -234,13 +343,47 @@ class EvalReport:
                     "spans": counts.spans,
                     "spans_overlapping": counts.spans_overlapping,
                     "span_precision": counts.span_precision,
+                    "mean_score": counts.mean_score,
                 }
                 for code, counts in self.by_code.items()
             },
             "by_task_type": {name: c.to_dict() for name, c in self.by_task_type.items()},
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "tokens_per_answer": self.tokens_per_answer,
+            "stages": {
+                name: counts.to_dict(self.overall.responses) for name, counts in self.stages.items()
+            },
+            "wall_s": self.wall_s,
+            "workers": self.workers,
+            "engine": self.engine,
+            "answers_per_s": self.answers_per_s,
+            "answers_per_s_per_core": self.answers_per_s_per_core,
             "false_alarms": [m.__dict__ | {"texts": list(m.texts)} for m in self.false_alarms],
             "numeric_misses": [m.__dict__ | {"texts": list(m.texts)} for m in self.numeric_misses],
         }
+
+
+def _add_usage(counts: EvalReport | StageCounts, usage: Usage | None) -> None:
+    if usage is not None:
+        counts.input_tokens += usage.input_tokens
+        counts.output_tokens += usage.output_tokens
+        counts.usage_reported += 1
+
+
+def _score_cost(report: EvalReport, result: GroundingResult, *, hallucinated: bool) -> None:
+    """Count the check's tokens and what each stage of a cascade judged, caught and cost."""
+    _add_usage(report, result.usage)
+    for run in result.stages:
+        counts = report.stages.setdefault(run.name, StageCounts())
+        if not run.ran:
+            continue
+        counts.judged += 1
+        counts.seconds += run.duration_s
+        _add_usage(counts, run.usage)
+        if run.ok is False:
+            counts.flagged_hallucinated += hallucinated
+            counts.flagged_clean += not hallucinated
 
 
 def _score_record(report: EvalReport, record: AnnotatedRecord, result: GroundingResult) -> None:
@@ -255,7 +398,11 @@ def _score_record(report: EvalReport, record: AnnotatedRecord, result: Grounding
         counts = report.by_code.setdefault(code, CodeCounts())
         counts.flagged_hallucinated += hallucinated
         counts.flagged_clean += not hallucinated
+    _score_cost(report, result, hallucinated=hallucinated)
     for finding in result.findings:
+        if finding.score is not None:
+            report.by_code[finding.code].scored += 1
+            report.by_code[finding.code].score_sum += finding.score
         if not finding.offsets:
             report.unlocated_findings += 1
         for start, end in finding.offsets:
@@ -308,11 +455,46 @@ def evaluate(
         ValueError: a finding's offsets are not inside the response; the
             message names the line.
     """
+    began = time.perf_counter()
+
+    def judged() -> Iterator[tuple[AnnotatedRecord, object, float]]:
+        for record in records:
+            started = time.perf_counter()
+            result = check(record.question or "", record.passages, record.response)
+            yield record, result, time.perf_counter() - started
+
+    report = score_results(judged(), name=name, progress=progress)
+    report.wall_s = time.perf_counter() - began
+    return report
+
+
+def score_results(
+    judged: Iterable[tuple[AnnotatedRecord, object, float]],
+    *,
+    name: str = "check",
+    progress: Callable[[], None] | None = None,
+) -> EvalReport:
+    """
+    Score verdicts already given: the counting half of :func:`evaluate`.
+
+    Args:
+        judged: ``(record, verdict, seconds)`` per record, in record order:
+            the check's verdict on it and the seconds the check took.
+        name: The check's name in the report.
+        progress: Called once after each record.
+
+    Returns:
+        The :class:`EvalReport` (its ``wall_s`` left at 0.0 for the caller).
+
+    Raises:
+        TypeError: a verdict is not a :class:`relapse.GroundingResult`; the
+            message names the line.
+        ValueError: a finding's offsets are not inside the response; the
+            message names the line.
+    """
     report = EvalReport(check=name)
-    for record in records:
-        started = time.perf_counter()
-        result = check(record.question or "", record.passages, record.response)
-        report.check_seconds += time.perf_counter() - started
+    for record, result, seconds in judged:
+        report.check_seconds += seconds
         report.checks += 1
         if not isinstance(result, GroundingResult):
             raise TypeError(

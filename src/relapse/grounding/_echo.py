@@ -227,6 +227,46 @@ FRAME_LABEL = re.compile(
 #: the one its look-behind reads: a stream's look for a label in the text as
 #: written searches back this far from the new text.
 MAX_LABEL_CHARS = 40
+# What every label starts with, in lower case: the pattern is tried only
+# where one of these is (a search of every offset costs half a second a
+# megabyte; these searches are C).
+_LABEL_STARTS = (
+    *("context", "passage", "document", "question", "answer"),
+    *("[chunk", "<context", "</context"),
+)
+
+
+def frame_labels(text: str, start: int = 0) -> list[re.Match[str]]:
+    """
+    Return the labels :data:`FRAME_LABEL` finds in ``text`` from ``start``, in order.
+
+    The pattern is tried only where the text, in lower case, holds a word a
+    label starts with; a text whose lower case moves offsets is searched
+    whole.
+
+    Args:
+        text: Any text, as written or folded.
+        start: Where to look from (the look-behind reads the character before).
+
+    Returns:
+        The matches, in text order, none overlapping.
+    """
+    region = text[start:].lower()
+    if len(region) != len(text) - start:
+        return list(FRAME_LABEL.finditer(text, start))
+    found: dict[int, re.Match[str]] = {}
+    for word in _LABEL_STARTS:
+        at = region.find(word)
+        while at >= 0:
+            match = FRAME_LABEL.match(text, start + at)
+            if match is not None:
+                found[start + at] = match
+            at = region.find(word, at + 1)
+    labels: list[re.Match[str]] = []
+    for at in sorted(found):
+        if not labels or at >= labels[-1].end():
+            labels.append(found[at])
+    return labels
 
 
 def _common_prefix(text: str, start: int, chunk: str) -> int:
@@ -263,7 +303,7 @@ def _framed_copy(text: str, asked: str, starting: Callable[[str], Iterable[str]]
         True for a copy of the prompt.
     """
     spans: list[tuple[int, int]] = []
-    for label in FRAME_LABEL.finditer(text):
+    for label in frame_labels(text):
         spans.append(label.span())
         if label.group("intro") is None:
             continue
@@ -360,7 +400,7 @@ def is_copy(answer: str, asked: str, chunks: Sequence[str], folded_chunks: str) 
         True for a copy. Linear in the answer's and the chunks' lengths.
     """
     text = fold(answer)
-    if FRAME_LABEL.search(answer) and _framed_copy(
+    if frame_labels(answer) and _framed_copy(
         text, asked, lambda probe: (chunk for chunk in chunks if chunk.startswith(probe))
     ):
         return True
@@ -457,9 +497,7 @@ def copies(answer: str, asked: str, chunks: ChunkLookup) -> bool:
         True for a copy.
     """
     text = fold(answer)
-    if FRAME_LABEL.search(answer) and _framed_copy(
-        text, asked, lambda probe: _starting(chunks, probe)
-    ):
+    if frame_labels(answer) and _framed_copy(text, asked, lambda probe: _starting(chunks, probe)):
         return True
     decided = _decided(text, asked)
     if decided is not None:

@@ -28,7 +28,7 @@ logger = logging.getLogger("relapse.serve")
 
 def _tracing_from_env() -> None:
     """
-    Export spans over OTLP when ``OTEL_EXPORTER_OTLP_ENDPOINT`` is set (the ``otel`` extra).
+    Export spans and metrics over OTLP when ``OTEL_EXPORTER_OTLP_ENDPOINT`` is set (``otel`` extra).
 
     Each worker process sets its own provider; without the variable the
     global provider stays the API's no-op one and the loop pays nothing.
@@ -36,8 +36,11 @@ def _tracing_from_env() -> None:
     if not os.environ.get("OTEL_EXPORTER_OTLP_ENDPOINT"):
         return
     try:
-        from opentelemetry import trace
+        from opentelemetry import metrics, trace
+        from opentelemetry.exporter.otlp.proto.http.metric_exporter import OTLPMetricExporter
         from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+        from opentelemetry.sdk.metrics import MeterProvider
+        from opentelemetry.sdk.metrics.export import PeriodicExportingMetricReader
         from opentelemetry.sdk.resources import Resource
         from opentelemetry.sdk.trace import TracerProvider
         from opentelemetry.sdk.trace.export import BatchSpanProcessor
@@ -47,10 +50,14 @@ def _tracing_from_env() -> None:
             " no spans are exported (pip install 'relapse[serve,otel]')"
         )
         return
-    service = os.environ.get("OTEL_SERVICE_NAME", "relapse-serve")
-    provider = TracerProvider(resource=Resource.create({"service.name": service}))
+    resource = Resource.create(
+        {"service.name": os.environ.get("OTEL_SERVICE_NAME", "relapse-serve")}
+    )
+    provider = TracerProvider(resource=resource)
     provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter()))
     trace.set_tracer_provider(provider)
+    reader = PeriodicExportingMetricReader(OTLPMetricExporter())
+    metrics.set_meter_provider(MeterProvider(resource=resource, metric_readers=[reader]))
 
 
 def app_from_env() -> Starlette:
