@@ -12,7 +12,8 @@ The variants replace one private method of
 ``relapse.grounding._check.BoundGroundingCheck`` by one that finds nothing
 (the rule's verdicts change; only its cost is measured): the copy rule
 (FG004 ``_copies``), the subject rule (``_moved``, issue 21), the unit
-bindings (``_units_agree``), numbers in words (``_numbers_in_words``),
+bindings (``_units_agree``, the judgement of the ``units-agree`` rule in
+``relapse.grounding.rules.units``, replaced there), numbers in words (``_numbers_in_words``),
 echoes (``_echo``), quotations (``_quotations``) and the evidence's places
 (``_place_claims``); "none" switches off all of them, leaving the scanner
 and the claims' lookups.
@@ -45,6 +46,7 @@ from eval_ragtruth import DEFAULT_DATA
 from relapse.evaluation import EvalReport, evaluate, load_annotated
 from relapse.grounding import _check
 from relapse.grounding import default_grounding_check as check
+from relapse.grounding.rules import units
 
 QUERY = "What do the passages say about costs, dates and numbers?"
 
@@ -52,15 +54,18 @@ QUERY = "What do the passages say about costs, dates and numbers?"
 RULES: dict[str, Callable[..., Any]] = {
     "_copies": lambda self, answer: False,
     "_moved": lambda self, answer, supported: set(),
-    "_units_agree": lambda self, answer, claim: True,
-    "_numbers_in_words": lambda self, answer, failed, covered, judged, limit, placed: limit,
+    "_units_agree": lambda lookup, answer, claim: True,
+    "_numbers_in_words": lambda self, answer, failed, covered, judged, limit, *rest: limit,
     "_echo": lambda self, answer, failed, covered: None,
-    "_quotations": lambda self, answer, failed, covered, placed: len(answer),
+    "_quotations": lambda self, answer, failed, covered, placed, *rest: len(answer),
     "_place_claims": lambda self, supported, placed: None,
 }
 
+#: Where each rule lives: a pass of the check, or a rule's judgement in its module.
+OWNERS: dict[str, Any] = dict.fromkeys(RULES, _check.BoundGroundingCheck) | {"_units_agree": units}
+
 #: The rules as the check has them.
-ORIGINAL = {name: getattr(_check.BoundGroundingCheck, name) for name in RULES}
+ORIGINAL = {name: getattr(OWNERS[name], name) for name in RULES}
 
 
 def switch(off: Sequence[str]) -> None:
@@ -73,11 +78,10 @@ def switch(off: Sequence[str]) -> None:
     unknown = [name for name in off if name not in RULES]
     if unknown:
         raise KeyError(f"no such rule: {', '.join(unknown)} (the rules: {', '.join(RULES)})")
-    bound = _check.BoundGroundingCheck
     for name in RULES:
-        setattr(bound, name, ORIGINAL[name])
+        setattr(OWNERS[name], name, ORIGINAL[name])
     for name in off:
-        setattr(bound, name, RULES[name])
+        setattr(OWNERS[name], name, RULES[name])
 
 
 def variants() -> dict[str, Sequence[str]]:

@@ -7,6 +7,12 @@ under the Markdown heading HEADING, up to the next heading of the same or a
 higher level. So the README's set-up commands and the otel-collector
 example's README exist in one copy and the site shows them.
 
+A line ``--8<-- rules`` is replaced by the default check's rules, generated
+from their registry (``relapse.grounding.rules.RULES``): for each rule, in
+the order the check asks them, its name, codes, role, phase, readers and
+reach, then its specification (the docstring's Accepts, Why and Examples
+sections). So the rules' reference is the code's, and cannot drift from it.
+
 Relative links in the included text are relative to the included file's
 folder. A link into ``docs/`` is rewritten relative to the page, so
 ``mkdocs build --strict`` checks it like any other; a link to another file of
@@ -25,6 +31,11 @@ from pathlib import Path
 from typing import Any
 
 _INCLUDE = re.compile(r'^--8<-- "([^"]+)"(?: "([^"]+)")?[ \t]*$', re.MULTILINE)
+_RULES = re.compile(r"^--8<-- rules[ \t]*$", re.MULTILINE)
+# A docstring section's title: "Accepts:", "Why:", "Examples:".
+_SECTION = re.compile(r"^(Accepts|Why|Examples):[ \t]*$")
+# A Sphinx cross-reference in a docstring (":func:`x`"), shown as code.
+_ROLE = re.compile(r":(?:func|data|mod|meth|class|attr):`~?([^`]+)`")
 _LINK = re.compile(r"(\]\()([^)\s]+)(\))")
 _HEADING = re.compile(r"^(#+) (.*)$")
 # Under "mkdocs." so that mkdocs counts its warnings (and --strict fails on them).
@@ -47,6 +58,40 @@ def _section(text: str, heading: str, path: Path) -> str:
             )
             return "\n".join(lines[index + 1 : end]).strip("\n")
     raise ValueError(f"{path}: no heading {heading!r} to include")
+
+
+def rules_markdown() -> str:
+    """The default check's rules as Markdown, from their registry, in the check's order."""
+    # Imported when a page asks for it: the docs build runs in the project's environment.
+    from relapse.grounding.rules import RULES
+    from relapse.grounding.rules._rule import example_rows
+
+    parts: list[str] = []
+    for rule in RULES:
+        before, after = rule.reach
+        codes = ", ".join(sorted(rule.codes))
+        reads = ", ".join(sorted(read.value for read in rule.reads))
+        parts.append(f"#### `{rule.name}`\n")
+        preview = " **Preview**: off unless `GroundingCheck(preview=True)`." if rule.preview else ""
+        parts.append(
+            f"{codes}; {rule.role.value}; asked in the {rule.phase.value} phase; reads"
+            f" {reads}; reach {before} characters before the claim, {after} after.{preview}\n"
+        )
+        summary, _, body = _ROLE.sub(r"`\1`", rule.doc).partition("\n\n")
+        body, _, _ = body.partition("Examples:")
+        parts.append(summary + "\n")
+        for line in body.splitlines():
+            match = _SECTION.match(line)
+            if match:
+                parts.append(f"**{match.group(1)}.**")
+            else:
+                parts.append(line[4:] if line.startswith("    ") else line)
+        rows = example_rows(rule.doc)
+        if rows:
+            parts.append("**Examples.**\n")
+            parts.extend(rows)
+        parts.append("")
+    return "\n".join(parts)
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, **kwargs: Any) -> str:
@@ -86,4 +131,6 @@ def on_page_markdown(markdown: str, page: Any, config: Any, **kwargs: Any) -> st
         return _LINK.sub(lambda m: relink(m, included.parent), text)
 
     markdown = _INCLUDE.sub(include, markdown)
+    if _RULES.search(markdown):
+        markdown = _RULES.sub(lambda _: rules_markdown(), markdown)
     return _LINK.sub(lambda m: relink(m, page_dir, outside_only=True), markdown)

@@ -26,6 +26,7 @@ from relapse._read.compress import default_compress
 from relapse._read.streams import Streamed
 from relapse._read.usage import default_usage_of
 from relapse._results import (
+    ClaimTrace,
     Evidence,
     GroundingFinding,
     GroundingResult,
@@ -47,6 +48,7 @@ __all__ = [
     "AsyncGroundedStream",
     "Attempt",
     "Citation",
+    "ClaimTrace",
     "Evidence",
     "GroundedFunction",
     "GroundedStream",

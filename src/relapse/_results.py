@@ -222,6 +222,46 @@ class Evidence:
     chunk_id: str | None = None
 
 
+#: What a rule decided about a claim (:class:`ClaimTrace`).
+ClaimOutcome = Literal["supported", "exempt", "fails", "covered"]
+
+
+@dataclass(frozen=True)
+class ClaimTrace:
+    """
+    Why the default check judged one claim as it did: ``check(..., explain=True)``.
+
+    Attributes:
+        code: The finding code the claim would fail with (``"FG001"``...).
+        answer_span: ``(start, end)`` character offsets of the claim in the
+            answer (end exclusive); the whole answer for FG004's rules.
+        text: The claim's text, ``answer[start:end]``.
+        reader: What read the claim: ``"digits"`` (numbers, dates and times
+            in digits), ``"words"`` (numbers, years, times and decades in
+            words), ``"ordinals"`` (``fourth``), ``"quotations"``, or
+            ``"answer"`` (a rule of the whole answer: empty, echo, copy,
+            names).
+        rule: The name of the rule that decided it last
+            (``relapse.grounding.rules.RULES``); None when none decided (a
+            claim no rule supports).
+        outcome: ``"supported"`` (a rule found what states it), ``"exempt"``
+            (it claims nothing: a list marker, a trivial number), ``"fails"``
+            (it is in a finding), or ``"covered"`` (inside a failing
+            quotation or echoed line, whose finding covers it).
+        evidence: The chunk's place that supports it, when the check cites one.
+
+    .. versionadded:: 0.2.0
+    """
+
+    code: str
+    answer_span: tuple[int, int]
+    text: str
+    reader: str
+    rule: str | None
+    outcome: ClaimOutcome
+    evidence: Evidence | None = None
+
+
 @dataclass(frozen=True)
 class GroundingResult:
     """
@@ -247,8 +287,11 @@ class GroundingResult:
         stages: What each stage of a :func:`relapse.checks.cascade` did
             (ran or not, verdict, wall time, tokens), in cascade order;
             empty for any other check.
+        trace: Why each claim was judged as it was, in answer order: one
+            :class:`ClaimTrace` per claim, when the default check is asked
+            with ``explain=True``; empty otherwise.
 
-    .. versionchanged:: 0.2.0 ``evidence``, ``usage`` and ``stages``.
+    .. versionchanged:: 0.2.0 ``evidence``, ``usage``, ``stages`` and ``trace``.
     """
 
     ok: bool
@@ -256,6 +299,7 @@ class GroundingResult:
     evidence: tuple[Evidence, ...] = ()
     usage: Usage | None = None
     stages: tuple[StageRun, ...] = ()
+    trace: tuple[ClaimTrace, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.ok and self.findings and all(f.severity == "warning" for f in self.findings):

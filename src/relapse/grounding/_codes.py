@@ -23,6 +23,16 @@ MESSAGES = {
     FG004: "the answer repeats the grounding check's retry instructions instead of answering:"
     " {spans}",
 }
+#: Message templates of failing spans a rule failed for another reason than
+#: that no chunk holds them, by the rule's name (``relapse.grounding.rules``),
+#: filled with ``count`` and ``spans``. A finding's message gives each reason
+#: its part, after the code's own message for the spans no chunk holds.
+REASON_MESSAGES = {
+    "units-agree": "{count} number(s) the retrieved chunks state with another unit or bound"
+    " to something else: {spans}",
+    "subject": "{count} number(s) the retrieved chunks state only of another subject: {spans}",
+    "ordinal-slot": "{count} ordinal(s) the retrieved chunks rank otherwise: {spans}",
+}
 #: Added to every message when the answer holds more failing spans than a
 #: check reports (see ``MAX_FAILING_SPANS`` in ``._check``).
 STOPPED_MESSAGE = (

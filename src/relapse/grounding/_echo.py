@@ -19,7 +19,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Protocol
 
-from relapse.grounding._codes import COPY_MESSAGE, EMPTY_MESSAGE, MESSAGES
+from relapse.grounding._codes import COPY_MESSAGE, EMPTY_MESSAGE, MESSAGES, REASON_MESSAGES
 from relapse.grounding._text import CHUNK_SEPARATOR, fold
 from relapse.prompts import NO_ANSWER, prompt_texts
 
@@ -76,7 +76,10 @@ def _relapse_wordings() -> list[str]:
     """Return every retry wording relapse writes, its arguments replaced by the sentinel."""
     texts = prompt_texts(_SENTINEL)
     # The finding messages, which the retry query quotes.
-    texts += [template.format(count=_SENTINEL, spans=_SENTINEL) for template in MESSAGES.values()]
+    texts += [
+        template.format(count=_SENTINEL, spans=_SENTINEL)
+        for template in (*MESSAGES.values(), *REASON_MESSAGES.values())
+    ]
     texts += [EMPTY_MESSAGE, COPY_MESSAGE.format(spans=_SENTINEL)]
     return [text.replace(NO_ANSWER, _SENTINEL) for text in texts]
 
