@@ -91,7 +91,9 @@ class WordNumbers:
         """
         if self._values is None:
             with self._index.lock:
-                for head in head_words(value):
+                # Sorted: a set's order follows PYTHONHASHSEED, and the head read
+                # first decides which place is cited (the same verdict either way).
+                for head in sorted(head_words(value)):
                     if head not in self._heads_read and self._values is None:
                         self._read_head(head)
                         self._heads_read.add(head)
