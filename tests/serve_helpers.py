@@ -182,7 +182,14 @@ def run_python(gw: Server, model: str) -> str:
 
 
 def parsed(output: str) -> tuple[str, list[str], dict[str, Any]]:
-    """The printed answer, the lines about it, and the relapse object of the last line."""
-    lines = output.splitlines()
+    """The printed answer, the lines about it, and the relapse object of the last line.
+
+    The examples print the answer as streamed, then a line break, then the
+    ``outcome: ...`` line: the answer is everything before that line, line
+    breaks of its own included (a model's answer may hold some).
+    """
+    answer, marker, rest = output.rpartition("\noutcome: ")
+    assert marker, output
+    lines = ("outcome: " + rest).splitlines()
     assert lines[-1].startswith("relapse: "), output
-    return lines[0], lines[1:-1], json.loads(lines[-1].removeprefix("relapse: "))
+    return answer, lines[:-1], json.loads(lines[-1].removeprefix("relapse: "))
