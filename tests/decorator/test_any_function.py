@@ -11,13 +11,10 @@ import warnings
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-import openai
 import pytest
-from openai.types.chat import ChatCompletionChunk
 
 import relapse
 from helpers import forbid
-from openai_scripted import Server, client, text_of
 from relapse.testing import CapturedMetrics, CapturedSpans
 from sdk_shapes import (
     AnthropicUsage,
@@ -827,27 +824,6 @@ class TestKillSwitchStreams:
         async with await aanswer("When?", DOCS):
             pass
         assert ["sync", "async"] == closed
-
-    def test_the_environment_variable_keeps_an_sdk_stream_a_grounded_stream(
-        self, monkeypatch: pytest.MonkeyPatch
-    ) -> None:
-        """RELAPSE_ENABLED=0: the real openai Stream comes back as a GroundedStream of chunks."""
-        monkeypatch.setenv("RELAPSE_ENABLED", "0")
-        server = Server("It opened in 1999.")
-        sdk = client(server)
-
-        @relapse.grounded(chunks_arg="docs", release="sentence")
-        def answer(query: str, docs: list[str]) -> openai.Stream[ChatCompletionChunk]:
-            return sdk.chat.completions.create(
-                model="m", messages=[{"role": "user", "content": query}], stream=True
-            )
-
-        with answer("When?", DOCS) as stream:
-            chunks = list(stream)
-        assert isinstance(stream, relapse.GroundedStream)
-        assert all(isinstance(chunk, ChatCompletionChunk) for chunk in chunks)
-        assert "It opened in 1999." == text_of(chunks)
-        assert ("disabled", tuple(chunks)) == (stream.result.outcome, stream.response.pieces)
 
     async def test_an_async_def_returning_an_async_stream(self) -> None:
         """``await answer(...)`` gives an AsyncGroundedStream; async with, then its result."""
