@@ -1,27 +1,27 @@
-"""FG001: numbers compared by value, in every format a real answer uses."""
+"""
+Numbers in digits read by value: separators, decimals, scales, signs, exponents, scripts, tokens.
+
+Each case is an answer, its chunks and the verdict a careful reader gives,
+worked out by hand from the rule in ``docs/findings.md``; the cases come in
+pairs where they can (the same claim against a chunk that supports it and one
+that does not), so a rule that passes everything, or fails everything, fails
+here. Each class says the file it came from (issue 40 gave the tests a
+folder per stage).
+"""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
+from hypothesis import HealthCheck, assume, example, given, settings
+from hypothesis import strategies as st
 
-import relapse
-from grounding_verdicts import failing_spans
-from relapse.grounding import (
-    GroundingCheck,
-    default_grounding_check,
-)
-from relapse.grounding._values.keys import fraction_key
+from grounding_verdicts import PASSES, failing_spans, fg001, fg002, flagged, flagged_spans
+from relapse.grounding import default_grounding_check
 
 
-def flagged(
-    chunks: str | list[str], answer: str, query: str = "", code: str = "FG001"
-) -> tuple[str, ...]:
-    """Return the spans the default check flags under ``code``."""
-    texts = [chunks] if isinstance(chunks, str) else chunks
-    result = default_grounding_check(query, texts, answer)
-    return next((f.spans for f in result.findings if f.code == code), ())
-
-
+# from test_numbers.py
 class TestThousandsSeparators:
     @pytest.mark.parametrize(
         ("chunk", "answer"),
@@ -37,56 +37,34 @@ class TestThousandsSeparators:
     def test_separators_are_one_number(self, chunk: str, answer: str) -> None:
         """Comma, space, no-break space and narrow no-break space group thousands."""
         # Bound to nothing: the euros of the last chunk are no people.
-        assert () == flagged(chunk, f"The total was {answer}.")
+        assert () == flagged_spans(chunk, f"The total was {answer}.")
 
     def test_comma_before_non_three_digit_groups_is_a_list(self) -> None:
         """``seeds 3,11,33`` is the list 3, 11, 33, so ``31,133 seeds`` is unsupported."""
-        assert ("31,133",) == flagged("The seeds 3,11,33 sprouted.", "There are 31,133 seeds.")
+        assert ("31,133",) == flagged_spans(
+            "The seeds 3,11,33 sprouted.", "There are 31,133 seeds."
+        )
 
     def test_list_items_are_supported_one_by_one(self) -> None:
         """Each item of ``3,11,33`` is a number of its own."""
-        assert () == flagged("The seeds 3,11,33 sprouted.", "Seeds 3, 11 and 33 sprouted.")
+        assert () == flagged_spans("The seeds 3,11,33 sprouted.", "Seeds 3, 11 and 33 sprouted.")
 
     def test_space_grouped_number_may_be_two_numbers(self) -> None:
         """``in 19 100 cases`` is supported when the chunk has 19 and 100 apart."""
-        assert () == flagged("Of 19 boxes, 100 were red.", "In 19 100 cases it held.")
+        assert () == flagged_spans("Of 19 boxes, 100 were red.", "In 19 100 cases it held.")
 
 
-class TestUnits:
-    def test_percent_sign_equals_percent_word(self) -> None:
-        """``45.5%`` = ``45.5 percent`` = ``45.5 per cent``, both ways."""
-        assert () == flagged("Turnout was 45.5%.", "Turnout was 45.5 percent, 45.5 per cent.")
-        assert () == flagged("Turnout was 45.5 percent.", "Turnout was 45.5%.")
-
-    def test_currency_symbol_equals_currency_word(self) -> None:
-        """``$35,499`` = ``35499 dollars``, both ways."""
-        assert () == flagged("It costs $35,499.", "It costs 35499 dollars.")
-        assert () == flagged("It costs 35499 dollars.", "It costs $35,499.")
-
-    def test_currency_codes_are_not_part_of_the_value(self) -> None:
-        """``USD 35,499`` and ``35,499 USD`` have the value 35499; ``EUR`` is another unit."""
-        assert () == flagged("It costs $35,499.", "It costs USD 35,499, or 35,499 USD.")
-        assert ("35,499",) == flagged("It costs $35,499.", "It costs 35,499 EUR.")
-
-    def test_currency_symbol_is_part_of_the_span(self) -> None:
-        """An unsupported price is flagged with its currency symbol."""
-        assert ("$36,000",) == flagged("It costs $35,499.", "It costs $36,000.")
-
-    def test_full_width_percent(self) -> None:
-        """The full-width percent sign is a percent sign."""
-        assert () == flagged("Turnout was 45%.", "Turnout was 45％.")
-
-
+# from test_numbers.py
 class TestScale:
     @pytest.mark.parametrize("answer", ["$3,800 million", "$3.8 billion", "$3,800,000,000"])
     def test_scale_words_are_part_of_the_value(self, answer: str) -> None:
         """``$3.8 billion`` = ``$3,800 million`` = 3.8e9."""
-        assert () == flagged("Revenue reached $3.8 billion.", f"Revenue reached {answer}.")
+        assert () == flagged_spans("Revenue reached $3.8 billion.", f"Revenue reached {answer}.")
 
     def test_wrong_scale_is_flagged_with_its_scale_word(self) -> None:
         """``2.1 billion`` against a chunk's ``2.1 million`` is FG001 ``2.1 billion``."""
         chunk = "The bank has 2.1 million customers."
-        assert ("2.1 billion",) == flagged(chunk, "The bank has 2.1 billion customers.")
+        assert ("2.1 billion",) == flagged_spans(chunk, "The bank has 2.1 billion customers.")
 
     @pytest.mark.parametrize(
         ("chunk", "answer"),
@@ -99,222 +77,72 @@ class TestScale:
     )
     def test_scale_abbreviations(self, chunk: str, answer: str) -> None:
         """``k``, ``bn`` and ``m`` after a currency symbol scale the number."""
-        assert () == flagged(f"It was {chunk}.", f"It was {answer}.")
+        assert () == flagged_spans(f"It was {chunk}.", f"It was {answer}.")
 
     def test_m_without_currency_is_a_unit(self) -> None:
         """``5m`` without a currency symbol is five metres, not five million."""
-        assert ("5 million",) == flagged("The wall is 5m high.", "The wall is 5 million high.")
+        assert ("5 million",) == flagged_spans(
+            "The wall is 5m high.", "The wall is 5 million high."
+        )
 
     def test_scaled_chunk_number_grounds_its_mantissa(self) -> None:
         """A chunk's ``3.8 billion`` also grounds a bare ``3.8``."""
-        assert () == flagged("Revenue was $3.8 billion.", "Revenue was 3.8 (in billions).")
+        assert () == flagged_spans("Revenue was $3.8 billion.", "Revenue was 3.8 (in billions).")
 
 
+# from test_numbers.py
 class TestDecimals:
     def test_decimal_point_is_significant(self) -> None:
         """``1.25%`` against a chunk's ``12.5%`` is FG001."""
-        assert ("1.25%",) == flagged("Rates rose 12.5%.", "Rates rose 1.25%.")
+        assert ("1.25%",) == flagged_spans("Rates rose 12.5%.", "Rates rose 1.25%.")
 
     def test_different_number_is_flagged(self) -> None:
         """``85%`` against a chunk's ``87%`` is FG001."""
-        assert ("85%",) == flagged("Approval was 87%.", "Approval was 85%.")
+        assert ("85%",) == flagged_spans("Approval was 87%.", "Approval was 85%.")
 
     def test_trailing_zero_decimals_are_the_same_value(self) -> None:
         """``3.50`` = ``3.5`` and ``1945.0`` = ``1945``."""
-        assert () == flagged("It costs 3.5 euros.", "It costs 3.50 euros.")
+        assert () == flagged_spans("It costs 3.5 euros.", "It costs 3.50 euros.")
 
 
-class TestNumberWords:
-    def test_word_number_is_a_claim(self) -> None:
-        """``seventy people`` against a chunk that says ``77`` is FG001 ``seventy``."""
-        assert ("seventy",) == flagged("The hall held 77 people.", "The hall held seventy people.")
-
-    def test_chunk_words_ground_digits(self) -> None:
-        """``Seventy years ago`` in a chunk grounds ``70 years``."""
-        assert () == flagged("Seventy years ago the town was founded.", "It was 70 years ago.")
-
-    def test_chunk_digits_ground_words(self) -> None:
-        """A chunk's ``77`` grounds ``seventy-seven``."""
-        assert () == flagged("The hall held 77 people.", "It held seventy-seven people.")
-
-    @pytest.mark.parametrize(
-        ("words", "digits"),
-        [
-            ("seventy-seven", "77"),
-            ("seventy seven", "77"),
-            ("twelve", "12"),
-            ("a dozen", "12"),
-            ("two hundred and twelve", "212"),
-            ("three thousand five hundred", "3,500"),
-            ("twelve hundred", "1,200"),
-            ("forty million", "40,000,000"),
-        ],
-    )
-    def test_compound_words_have_their_value(self, words: str, digits: str) -> None:
-        """Compound number words are read as one number."""
-        assert () == flagged(f"There were {digits} of them.", f"There were {words} of them.")
-
-    def test_chunk_compound_words_ground_digits(self) -> None:
-        """A chunk's ``two hundred and twelve`` grounds ``212``."""
-        assert () == flagged("They built two hundred and twelve homes.", "They built 212 homes.")
-
-    def test_bare_scale_word_is_not_a_number(self) -> None:
-        """``hundred-year flood`` and ``million-dollar question`` count nothing."""
-        assert () == flagged("A flood.", "The hundred-year flood, the million-dollar question.")
-
-    def test_words_inside_other_words_are_not_numbers(self) -> None:
-        """``often``, ``someone`` and ``canine`` hold no number."""
-        assert () == flagged("A dog.", "Someone often sees a canine.")
-
-
-class TestHedges:
-    @pytest.mark.parametrize(
-        "hedge",
-        [
-            "about",
-            "around",
-            "approximately",
-            "roughly",
-            "nearly",
-            "almost",
-            "over",
-            "more than",
-            "some",
-            "~",
-        ],
-    )
-    def test_hedged_number_rounds_to_a_chunk_number(self, hedge: str) -> None:
-        """``about 1.2 million`` is supported by a chunk's ``1,234,567``."""
-        chunk = "The city has 1,234,567 inhabitants."
-        assert () == flagged(chunk, f"The city has {hedge} 1.2 million inhabitants.")
-
-    def test_unhedged_rounded_number_is_flagged(self) -> None:
-        """Unhedged ``1.2 million`` is not supported by ``1,234,567``."""
-        chunk = "The city has 1,234,567 inhabitants."
-        assert ("1.2 million",) == flagged(chunk, "The city has 1.2 million inhabitants.")
-
-    def test_hedged_number_outside_the_rounding_is_flagged(self) -> None:
-        """``about 1.3 million`` does not round from ``1,234,567``."""
-        chunk = "The city has 1,234,567 inhabitants."
-        assert ("1.3 million",) == flagged(chunk, "The city has about 1.3 million inhabitants.")
-
-    def test_hedged_integer_precision_is_its_last_nonzero_digit(self) -> None:
-        """``about 30`` covers 25 to 35; ``about 31`` covers 30.5 to 31.5."""
-        assert () == flagged("It took 27 minutes.", "It took about 30 minutes.")
-        assert ("31",) == flagged("It took 27 minutes.", "It took about 31 minutes.")
-
-    def test_hedged_word_number(self) -> None:
-        """``about seventy`` is supported by a chunk's ``72``."""
-        assert () == flagged("It held 72 people.", "It held about seventy people.")
-
-
-class TestQuestionNumbers:
-    def test_question_number_is_supported(self) -> None:
-        """A number the question states is not flagged."""
-        query = "Is a 2006 Chevy Impala reliable at 150,000 miles?"
-        answer = "A 2006 Chevy Impala at 150,000 miles can be reliable."
-        assert () == flagged("Impalas are durable.", answer, query)
-        assert () == flagged("Impalas are durable.", answer, query, code="FG002")
-
-    def test_question_exemption_can_be_turned_off(self) -> None:
-        """With ``exempt_question=False``, question numbers need chunk support."""
-        check = GroundingCheck(exempt_question=False)
-        result = check("What about 150,000 miles?", ["Impalas are durable."], "At 150,000 miles.")
-        assert [("FG001", ("150,000",))] == [(f.code, f.spans) for f in result.findings]
-
-
+# from test_numbers.py
 class TestTokens:
     @pytest.mark.parametrize("token", ["COVID-19", "GPT-4", "ISO 9001", "B12", "H1N1", "v2.0.1"])
     def test_token_in_a_chunk_is_supported(self, token: str) -> None:
         """Tokens such as ``COVID-19`` are supported when a chunk holds them."""
-        assert () == flagged(f"The report covers {token} in detail.", f"It covers {token}.")
+        assert () == flagged_spans(f"The report covers {token} in detail.", f"It covers {token}.")
 
     def test_other_token_is_flagged(self) -> None:
         """``GPT-5`` is not supported by a chunk's ``GPT-4`` and its 5 pages."""
-        assert ("GPT-5",) == flagged("GPT-4 is described in 5 pages.", "GPT-5 is described.")
+        assert ("GPT-5",) == flagged_spans("GPT-4 is described in 5 pages.", "GPT-5 is described.")
 
     def test_token_suffix_is_part_of_the_token(self) -> None:
         """``GPT-4o`` is not ``GPT-4``."""
-        assert ("GPT-4o",) == flagged("GPT-4 is described.", "GPT-4o is described.")
+        assert ("GPT-4o",) == flagged_spans("GPT-4 is described.", "GPT-4o is described.")
 
     def test_version_strings(self) -> None:
         """``3.11.2`` is a version, supported only by the same version."""
-        assert () == flagged("Python 3.11.2 was released.", "Version 3.11.2 is out.")
-        assert ("3.11.3",) == flagged("Python 3.11.2 was released.", "Version 3.11.3 is out.")
+        assert () == flagged_spans("Python 3.11.2 was released.", "Version 3.11.2 is out.")
+        assert ("3.11.3",) == flagged_spans("Python 3.11.2 was released.", "Version 3.11.3 is out.")
 
     def test_ordinal_is_its_number(self) -> None:
         """``3rd`` is the ordinal 3: supported by a 3, flagged without one."""
-        assert () == flagged("She came 3rd in the race.", "She finished 3rd.")
-        assert () == flagged("Only 3 runners finished.", "She finished 3rd.")
-        assert ("4th",) == flagged("Only 3 runners finished.", "She finished 4th.")
+        assert () == flagged_spans("She came 3rd in the race.", "She finished 3rd.")
+        assert () == flagged_spans("Only 3 runners finished.", "She finished 3rd.")
+        assert ("4th",) == flagged_spans("Only 3 runners finished.", "She finished 4th.")
 
     def test_hyphenated_lowercase_prefix_is_no_token(self) -> None:
         """``mid-1990s`` is a decade, not a token."""
-        assert () == flagged(
+        assert () == flagged_spans(
             "Sales peaked in the 1990s.", "Sales peaked in the mid-1990s.", code="FG002"
         )
 
     def test_dimensions(self) -> None:
         """``4x4s`` = ``4 by 4s`` = ``4 x 4``."""
-        assert () == flagged("Cut two 4 by 4s to length.", "Cut two 4x4s, or 4 × 4 posts.")
+        assert () == flagged_spans("Cut two 4 by 4s to length.", "Cut two 4x4s, or 4 × 4 posts.")
 
 
-class TestTrivialNumbers:
-    def test_zero_one_two_are_not_flagged(self) -> None:
-        """0, 1 and 2 claim too little to flag."""
-        assert () == flagged("Nothing here.", "There are 0 risks, 1 option and 2 ways, or one.")
-
-    def test_trivial_numbers_with_units_are_claims(self) -> None:
-        """``2%`` and ``$1 billion`` are claims, not trivial numbers."""
-        assert ("2%", "$1 billion") == flagged("Nothing here.", "It grew 2% to $1 billion.")
-
-    def test_trivial_set_is_configurable(self) -> None:
-        """``GroundingCheck(trivial_numbers=...)`` replaces the default set."""
-        check = GroundingCheck(trivial_numbers=frozenset({0, 1, 2, 3}))
-        assert check("", ["Nothing."], "There are 3 ways and 2 risks.").ok
-        strict = GroundingCheck(trivial_numbers=frozenset())
-        result = strict("", ["Nothing."], "There are 2 risks.")
-        assert [("FG001", ("2",))] == [(f.code, f.spans) for f in result.findings]
-
-
-class TestRanges:
-    def test_range_needs_a_range_or_both_ends_on_their_own(self) -> None:
-        """``10-15 minutes`` is not supported by ``8-10 minutes`` and ``15 minutes``."""
-        chunk = "Cook for 8-10 minutes. Rest for 15 minutes."
-        assert ("10-15",) == flagged(chunk, "Rest for 10-15 minutes.")
-
-    def test_range_from_a_list_of_values(self) -> None:
-        """``28% to 52%`` is supported by a chunk listing 28% and 52% apart."""
-        chunk = "Monday: 28% chance of rain. Tuesday: 52% chance of rain."
-        assert () == flagged(chunk, "The chance of rain ranges from 28% to 52%.")
-
-    @pytest.mark.parametrize("answer", ["8-10", "8 – 10", "8 to 10", "between 8 and 10"])
-    def test_range_spellings(self, answer: str) -> None:
-        """Hyphen, en dash, ``to`` and ``between ... and`` make the same range."""
-        assert () == flagged("Cook for 8-10 minutes.", f"Cook for {answer} minutes.")
-
-    def test_range_of_trivial_numbers(self) -> None:
-        """``1-2 minutes`` is a claim: a range measures something, even of small numbers."""
-        assert ("1-2",) == flagged("Stir well.", "Stir for 1-2 minutes.")
-        assert () == flagged("Stir for 1-2 minutes.", "Stir for 1-2 minutes.")
-
-    @pytest.mark.parametrize(
-        ("chunk", "answer"),
-        [
-            ("The ADA covers employers with four to fifteen employees.", "4 to 15 employees"),
-            ("It takes three to four weeks.", "It takes 3-4 weeks."),
-            ("Rest for five minutes, or 10 at most.", "Rest for 5-10 minutes."),
-        ],
-    )
-    def test_range_ends_spelled_out_in_a_chunk(self, chunk: str, answer: str) -> None:
-        """Each end of a range may be written in words in the chunk, or stated on its own."""
-        assert () == flagged(chunk, answer)
-
-    def test_range_end_not_spelled_out_is_flagged(self) -> None:
-        """``3-5 weeks`` is not ``three to four weeks``: 5 is nowhere."""
-        assert ("3-5",) == flagged("It takes three to four weeks.", "It takes 3-5 weeks.")
-
-
+# from test_numbers.py
 class TestFractions:
     @pytest.mark.parametrize(
         ("chunk", "answer"),
@@ -330,97 +158,57 @@ class TestFractions:
     )
     def test_fraction_equals_its_decimal(self, chunk: str, answer: str) -> None:
         """A proper fraction, alone or after a whole number, is its value in decimals."""
-        assert () == flagged(chunk, answer)
+        assert () == flagged_spans(chunk, answer)
 
     def test_other_mixed_number_is_flagged_whole(self) -> None:
         """``2 1/4`` against ``2 1/2`` is flagged as one number, span ``2 1/4``."""
-        assert ("2 1/4",) == flagged("Add 2 1/2 cups of flour.", "Add 2 1/4 cups of flour.")
+        assert ("2 1/4",) == flagged_spans("Add 2 1/2 cups of flour.", "Add 2 1/4 cups of flour.")
 
     def test_decimal_not_equal_to_the_fraction_is_flagged(self) -> None:
         """``2.5`` is not ``1 1/2`` (1.5)."""
-        assert ("2.5",) == flagged("Add 1 1/2 cups of flour.", "Add 2.5 cups of flour.")
+        assert ("2.5",) == flagged_spans("Add 1 1/2 cups of flour.", "Add 2.5 cups of flour.")
 
     def test_fraction_without_ending_decimals_has_no_decimal_value(self) -> None:
         """1/3 has no exact decimal: ``1.33`` is not ``1 1/3``."""
-        assert ("1.33",) == flagged("Add 1 1/3 cups of flour.", "Add 1.33 cups of flour.")
+        assert ("1.33",) == flagged_spans("Add 1 1/3 cups of flour.", "Add 1.33 cups of flour.")
 
     def test_improper_fraction_after_a_number_is_two_numbers(self) -> None:
         """``3 5/4`` is no mixed number: 3 and the pair 5/4, each checked."""
-        assert ("3",) == flagged("The ratio was 5/4.", "In 3 5/4 of cases.")
-
-    @pytest.mark.parametrize(
-        ("whole", "numerator", "denominator", "key"),
-        [
-            (0, 3, 4, ("n", "75", -2)),
-            (0, 1, 8, ("n", "125", -3)),
-            (2, 1, 4, ("n", "225", -2)),
-            (0, 1, 64, ("n", "15625", -6)),
-            (0, 1, 3, None),
-            (0, 1, 128, None),  # 0.0078125: seven places
-        ],
-    )
-    def test_fraction_keys(
-        self, whole: int, numerator: int, denominator: int, key: tuple[object, ...] | None
-    ) -> None:
-        """The key of a fraction is the key of its decimals, when they end within six places."""
-        assert key == fraction_key(whole, numerator, denominator)
-
-    @pytest.mark.parametrize(
-        ("chunk", "answer"),
-        [
-            ("It takes 1.5 hours.", "It takes 1.5 hours (90 minutes)."),
-            ("It costs £10 ($13).", "It costs £10 ($13)."),
-            ("The post is 6 feet tall.", "The post is 6 feet (1.8 m) tall."),
-        ],
-    )
-    def test_other_conversions(self, chunk: str, answer: str) -> None:
-        """Time and length conversions are computed; an amount in another currency is held."""
-        assert () == flagged(chunk, answer)
-
-    def test_currency_conversions_are_not_computed(self) -> None:
-        """Exchange rates change: ``($13)`` after a supported ``£10`` must be in the chunks."""
-        assert ("$13",) == flagged("It costs £10.", "It costs £10 ($13).")
-
-    def test_parenthesised_number_without_unit_is_a_claim(self) -> None:
-        """``5 people (3 adults)`` is no conversion: 3 is a claim of its own."""
-        assert ("3",) == flagged("5 people came.", "5 people (3 adults) came.")
-
-    def test_unit_conversion_in_parentheses(self) -> None:
-        """``58 degrees Fahrenheit (15 degrees Celsius)`` converts a supported number."""
-        chunk = "September averages 58 degrees."
-        answer = "September averages 58 degrees Fahrenheit (15 degrees Celsius)."
-        assert () == flagged(chunk, answer)
-        # 60 °F is 15.6 °C: the conversion is right, the number it converts is not.
-        assert ("60",) == flagged(chunk, "It averages 60 degrees Fahrenheit (15 degrees Celsius).")
+        assert ("3",) == flagged_spans("The ratio was 5/4.", "In 3 5/4 of cases.")
 
 
+# from test_numbers.py
 class TestOtherScripts:
     @pytest.mark.parametrize("digits", ["１２３", "١٢٣", "۱۲۳", "१२३"])
     def test_digits_compare_by_value(self, digits: str) -> None:
         """Full-width, Arabic-Indic, Persian and Devanagari digits compare by value."""
-        assert () == flagged("There are 123 rooms.", f"There are {digits} rooms.")
-        assert () == flagged(f"There are {digits} rooms.", "There are 123 rooms.")
+        assert () == flagged_spans("There are 123 rooms.", f"There are {digits} rooms.")
+        assert () == flagged_spans(f"There are {digits} rooms.", "There are 123 rooms.")
 
     def test_other_script_number_is_flagged_as_written(self) -> None:
         """An unsupported full-width number is flagged exactly as written."""
-        assert ("１２４",) == flagged("There are 123 rooms.", "There are １２４ rooms.")
+        assert ("１２４",) == flagged_spans("There are 123 rooms.", "There are １２４ rooms.")
 
 
+# from test_numbers.py
 class TestHugeNumbers:
     def test_thousands_of_digits_compare_exactly(self) -> None:
         """A 5,000-digit number is compared by value, without int or float limits."""
         number = "7" * 5000
-        assert () == flagged(f"The key is {number}.", f"The key is {number}.")
+        assert () == flagged_spans(f"The key is {number}.", f"The key is {number}.")
         other = "7" * 4999 + "8"
-        assert (other,) == flagged(f"The key is {number}.", f"The key is {other}.")
+        assert (other,) == flagged_spans(f"The key is {number}.", f"The key is {other}.")
 
     def test_huge_hedged_number_does_not_overflow(self) -> None:
         """``about 1`` followed by 400 zeros neither overflows nor raises."""
         number = "1" + "0" * 400
-        assert () == flagged(f"It is {number}.", f"It is about {number}.")
-        assert ("2" + "0" * 400,) == flagged(f"It is {number}.", f"It is about {'2' + '0' * 400}.")
+        assert () == flagged_spans(f"It is {number}.", f"It is about {number}.")
+        assert ("2" + "0" * 400,) == flagged_spans(
+            f"It is {number}.", f"It is about {'2' + '0' * 400}."
+        )
 
 
+# from test_numbers.py
 # The kinds of issue 12.
 class TestSign:
     @pytest.mark.parametrize(
@@ -454,63 +242,7 @@ class TestSign:
         assert () == failing_spans(chunk, answer)
 
 
-# The kinds of issue 12.
-class TestDirectionalHedges:
-    @pytest.mark.parametrize(
-        ("chunk", "answer", "expected"),
-        [
-            ("About 150 came.", "At least 200 came.", ("200",)),
-            ("About 250 came.", "At least 200 came.", ()),
-            ("About 200 came.", "At least 200 came.", ()),
-            ("It had 1,900 seats.", "It had more than 2,000 seats.", ("2,000",)),
-            ("It had 2,400 seats.", "It had more than 2,000 seats.", ()),
-            ("It weighs 46 kg.", "It weighs over 50 kg.", ("50",)),
-            ("It weighs 52 kg.", "It weighs over 50 kg.", ()),
-            ("It had 150 staff.", "It had fewer than 100 staff.", ("100",)),
-            ("It had 80 staff.", "It had fewer than 100 staff.", ()),
-            ("It takes 25 minutes.", "It takes under 20 minutes.", ("20",)),
-            ("It takes 15 minutes.", "It takes under 20 minutes.", ()),
-            ("It holds 35 people.", "It holds up to 30 people.", ("30",)),
-            ("It holds 28 people.", "It holds up to 30 people.", ()),
-            ("It holds 35 people.", "It holds no more than 30 people.", ("30",)),
-            # "about" keeps rounding: about 30 is 25 to 35.
-            ("It holds 34 people.", "It holds about 30 people.", ()),
-            ("It holds 36 people.", "It holds about 30 people.", ("30",)),
-            ("It holds 26 people.", "It holds around 30 people.", ()),
-        ],
-    )
-    def test_bounds_need_a_value_on_their_side(
-        self, chunk: str, answer: str, expected: tuple[str, ...]
-    ) -> None:
-        """A lower bound needs a chunk value at or above it, an upper bound one at or below."""
-        assert expected == failing_spans(chunk, answer)
-
-
-# The kinds of issue 12.
-class TestSmallNumbersThatMeasure:
-    @pytest.mark.parametrize(
-        ("answer", "span"),
-        [
-            ("Plant them 1-2 inches deep.", "1-2"),
-            ("The level is 0-1 ng/mL.", "0-1"),
-            ("Walk 1 kilometer.", "1"),
-            ("Add 2 cups of flour.", "2"),
-            ("It rose 2%.", "2%"),
-            ("Walk one kilometer.", "one"),
-        ],
-    )
-    def test_with_a_unit_or_in_a_range_they_are_claims(self, answer: str, span: str) -> None:
-        """0, 1 and 2 with a unit or in a range measure something: FG001 when unsupported."""
-        assert (span,) == failing_spans("Nothing here.", answer)
-
-    @pytest.mark.parametrize(
-        "answer", ["It is 1 of the best.", "There are 2 ways.", "One said no."]
-    )
-    def test_bare_they_are_trivial(self, answer: str) -> None:
-        """Written bare, they still claim too little to flag."""
-        assert () == failing_spans("Nothing here.", answer)
-
-
+# from test_numbers.py
 # The kinds of issue 12.
 class TestFormats:
     @pytest.mark.parametrize(
@@ -553,18 +285,6 @@ class TestFormats:
     ) -> None:
         """``1,5`` is 1.5, ``.5`` is 0.5, and ``8,22,443`` is 8, 22 and 443."""
         assert expected == failing_spans(chunk, answer)
-
-    @pytest.mark.parametrize(
-        "answer",
-        [
-            'He said \u201cthe plan was rejected" by all.',
-            'He said "the plan was rejected\u201d by all.',
-        ],
-    )
-    def test_mismatched_quote_glyphs_open_and_close_a_quotation(self, answer: str) -> None:
-        """A curly opener closed by a straight quote (or the reverse) is a quotation to check."""
-        assert ("the plan was rejected",) == failing_spans("The plan was approved.", answer)
-        assert () == failing_spans("Then the plan was rejected by all.", answer)
 
     @pytest.mark.parametrize(
         ("chunk", "answer", "expected"),
@@ -694,26 +414,316 @@ class TestFormats:
         assert answer[start:end] == f"12{invisible}500"
 
 
-class TestInlineEnumerations:
+# from test_quantities.py (issue 21)
+class TestSigns:
     @pytest.mark.parametrize(
-        "answer",
+        ("answer", "chunk", "expected"),
         [
-            "Causes include 1. hormones 2. genes 3. diet 4. sun exposure.",
-            "1) Use a towel. 2) Use a hair dryer. 3) Comb it.",
+            ("It was \u20135 \u00b0C at night.", "It was 5 \u00b0C at night.", fg001("\u20135")),
+            ("It was minus 5 degrees.", "It was 5 \u00b0C.", fg001("minus 5")),
+            ("It was negative 12 degrees.", "It was 12 \u00b0C.", fg001("negative 12")),
+            ("It was \u20135 \u00b0C at night.", "It was -5 \u00b0C at night.", PASSES),
+            ("It was minus 5 degrees.", "It was \u22125 \u00b0C.", PASSES),
+            ("It was -5 \u00b0C.", "It was minus 5 degrees Celsius.", PASSES),
+            # An en dash between numbers is a range, and "minus" between them arithmetic.
+            ("It lasts 10\u201315 minutes.", "It lasts 10-15 minutes.", PASSES),
+            ("Then 12 minus 5 is 7.", "Take 12 and 5, which leaves 7.", PASSES),
         ],
     )
-    def test_counting_markers_are_not_claims(self, answer: str) -> None:
-        """Markers that count up from 1 on one line order the answer; no FG001."""
-        chunks = ["Hormones, genes, diet and sun exposure. Use a towel, a hair dryer, a comb."]
-        assert relapse.default_grounding_check("why", chunks, answer).ok
+    def test_minus_signs(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+    @pytest.mark.parametrize("minus", ["-", "\u2013", "\u2212"])
+    def test_a_minus_after_only_spaces_at_the_start_is_a_sign(self, minus: str) -> None:
+        """
+        `` -3`` opens its text as ``-3`` does: minus 3, in an answer and in
+        any chunk, first or not (each chunk reads as a text of its own).
+        """
+        answer = f" {minus}3 \u00b0C"
+        assert flagged("It was 3 \u00b0C.", answer) == fg001(f"{minus}3")
+        assert flagged("It was -3 \u00b0C.", answer) == PASSES
+        # Copied from the second chunk: found as minus 3 there too.
+        verdict = default_grounding_check("", ["Cold.", answer], answer)
+        assert () == verdict.findings
+        assert fg001(f"{minus}3") == tuple(
+            (f.code, f.spans)
+            for f in default_grounding_check("", ["Cold.", " 3 \u00b0C"], answer).findings
+        )
+
+
+# from test_quantities.py (issue 21)
+class TestExponents:
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("It has 1e6 cells.", "It has 1,000,000 cells.", PASSES),
+            ("It has 2.5E-3 mol.", "It has 0.0025 mol.", PASSES),
+            ("It has 1,000,000 cells.", "It has 1e6 cells.", PASSES),
+            ("It has 1e6 cells.", "It has 1,000 cells.", fg001("1e6")),
+        ],
+    )
+    def test_e_notation(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
 
     @pytest.mark.parametrize(
-        ("answer", "span"),
-        [("It has 4. Then it stops.", "4"), ("Steps 1. towel 2. dryer and 3 hours rest.", "3")],
+        ("answer", "chunk", "expected"),
+        [
+            ("It was 4.2 × 10^3 mol/L.", "It was 4.2 × 10^-3 mol/L.", fg001("4.2 × 10^3")),
+            ("It was 10^5 per hour.", "It was 10^-5 per hour.", fg001("10^5")),
+            ("It has 2.5 × 10^6 cells.", "It has 2.5 million cells.", PASSES),
+            ("It has 2.5 x 10^6 cells.", "It has 2,500,000 cells.", PASSES),
+            ("It has 1 billion cells.", "It has 10^9 cells.", PASSES),
+            ("It is 6.022 × 10^23.", "It is 6.022 × 10²³.", PASSES),
+            ("It has 2.5 x 10^6 cells.", "It has 2.5e6 cells.", PASSES),
+            ("It has 2.5e6 cells.", "It has 2.5 x 10^6 cells.", PASSES),
+            ("It has 2.5 x 10^6 cells.", "It has 2.5e5 cells.", fg001("2.5 x 10^6")),
+        ],
     )
-    def test_a_number_that_does_not_continue_the_count_is_a_claim(
-        self, answer: str, span: str
+    def test_caret_notation(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @example(whole=3, decimals="", exponent=0, times="×", written="{}", minus="-")  # "3×10^0": 3
+    # "150×10^1" is the number 1500, which four digits alone may write as a year.
+    @example(whole=150, decimals="", exponent=1, times="×", written="{}", minus="-")
+    @example(whole=1, decimals="9", exponent=3, times=" x ", written="{}", minus="-")
+    @given(
+        whole=st.integers(1, 999),
+        decimals=st.text("0123456789", max_size=4),
+        exponent=st.integers(-40, 40),
+        times=st.sampled_from(["×", "x", "*", "·", " × ", " x ", " * "]),
+        written=st.sampled_from(["{}", "({})", "{{{}}}"]),
+        minus=st.sampled_from(["-", "\u2212"]),
+    )
+    def test_a_caret_power_is_its_value(
+        self, whole: int, decimals: str, exponent: int, times: str, written: str, minus: str
     ) -> None:
-        """Without the previous marker, or without the marker shape, the number is checked."""
-        result = relapse.default_grounding_check("q", ["Use a towel and a dryer."], answer)
-        assert [("FG001", (span,))] == [(f.code, f.spans) for f in result.findings]
+        """``m × 10^e`` is supported by its plain decimal and ``m × 10ᵉ``, not ``m × 10^(e+1)``."""
+        mantissa = f"{whole}.{decimals}" if decimals else str(whole)
+        value = Decimal(mantissa).scaleb(exponent)
+        assume(value not in (0, 1, 2))  # trivial numbers are never flagged
+
+        def caret(power: int) -> str:
+            sign = minus if power < 0 else ""
+            return f"{mantissa}{times}10^" + written.format(f"{sign}{abs(power)}")
+
+        superscript = str(exponent).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+        answer = f"The sample held {caret(exponent)} cells."
+        plain = format(value.normalize(), "f")
+        assert flagged(f"The sample held {plain} cells.", answer) == PASSES
+        assert flagged(f"The sample held {mantissa} × 10{superscript} cells.", answer) == PASSES
+        assert flagged(f"The sample held {caret(exponent + 1)} cells.", answer) == fg001(
+            caret(exponent)
+        )
+        # And the other way round: the caret power supports the plain decimal.
+        assert flagged(answer, f"The sample held {plain} cells.") == PASSES
+
+
+# from test_quantities.py (issue 21)
+class TestSeparatorsAndOrdinals:
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("It has 12\u2009345 people.", "It has 12,345 people.", PASSES),
+            ("It has 29'000 people.", "It has 29,000 people.", PASSES),
+            ("It has 1\u2019234\u2019567 people.", "It has 1,234,567 people.", PASSES),
+            ("It has 1.234.567 people.", "It has 1,234,567 people.", PASSES),
+            ("It has 1.234.567,5 people.", "It has 1,234,567.5 people.", PASSES),
+            ("It has 1\u202f234\u202f567,891 people.", "It has 1,234,567.891 people.", PASSES),
+            ("It has 12\u2009345 people.", "It has 12,346 people.", fg001("12\u2009345")),
+            ("It was the 3rd attempt.", "It was the third attempt.", PASSES),
+            ("It was the 4th attempt.", "It was the third attempt.", fg001("4th")),
+        ],
+    )
+    def test_formats(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+
+# from test_quantities.py (issue 21), class TestOtherScripts
+class TestCircledDigits:
+    def test_circled_digits_are_numbers(self) -> None:
+        assert flagged("They invited 7 guests.", "They invited \u2462 guests.") == fg001("\u2462")
+        assert flagged("They invited 3 guests.", "They invited \u2462 guests.") == PASSES
+        assert flagged("They invited \u2473 guests.", "They invited 20 guests.") == PASSES
+        # An enclosed number opening a line is a list marker.
+        assert flagged("Rinse the rice.", "\u2462 Rinse the rice.") == PASSES
+
+
+# from test_quantity_writings.py (issue 21)
+class TestADecimalCommaInAChunkIsOneNumber:
+    """
+    ``2,5`` in a chunk may be the list 2, 5; ``3,75 %``, ``0,25 mm`` and ``1.299,99 €`` may not.
+
+    A number that is plainly one (grouped, a percent, money, with a unit, or
+    with a digit no list item starts with) supports neither its integer part
+    alone nor its decimals alone.
+    """
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("The rate is 75%.", "The rate is 3,75 %.", fg001("75%")),
+            ("The rate is 5%.", "Der Zinssatz liegt bei 4,5 %.", fg001("5%")),
+            ("The rate is 4%.", "Der Zinssatz liegt bei 4,5 %.", fg001("4%")),
+            ("The rate is 4.5%.", "Der Zinssatz liegt bei 4,5 %.", PASSES),
+            ("It is 25 mm thick.", "Die Schicht ist 0,25 mm dick.", fg001("25")),
+            ("It is 0.25 mm thick.", "Die Schicht ist 0,25 mm dick.", PASSES),
+            ("It weighs 75 kg.", "The parcel weighs 2,75 kg.", fg001("75")),
+            ("The price is €99.", "Der Preis beträgt 1.299,99 €.", fg001("€99")),
+            ("The price is €1,299.", "Der Preis beträgt 1.299,99 €.", fg001("€1,299")),
+            ("The price is €1,299.99.", "Der Preis beträgt 1.299,99 €.", PASSES),
+            ("The price is €75.", "Le prix est de 2\u202f450,75 €.", fg001("€75")),
+            ("The price is €450.", "Le prix est de 2\u00a0450,75 €.", fg001("€450")),
+            ("The price is €2,450.75.", "Le prix est de 2\u00a0450,75 €.", PASSES),
+            ("It is 5 mm.", "Rainfall is 1 234,5 mm per year.", fg001("5")),
+            ("It is 1,234.5 mm.", "Rainfall is 1 234,5 mm per year.", PASSES),
+            ("The margin was 5%.", "The margin was 12,5 %.", fg001("5%")),
+            # A bare pair of small numbers may still be a list.
+            ("See items 2, 5 and 7.", "See items 2,5 and 7.", PASSES),
+        ],
+    )
+    def test_one_number(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+
+# from test_quantity_writings.py (issue 21)
+class TestACapitalMGluedIsAMillion:
+    """
+    ``8.4M residents`` is 8.4 million, as ``$8.4M`` is, and ``3B units`` 3 billion.
+
+    A small ``m`` is a million before people or a unit (``62m users``, ``5m
+    tonnes``), and else stays metres (``400m hurdles``).
+    """
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            (
+                "The city has 8.4M residents.",
+                "The city has 8.4 billion residents.",
+                fg001("8.4M"),
+            ),
+            ("The city has 8.4M residents.", "The city has 8.4 million residents.", PASSES),
+            ("Sales totalled 3M units.", "Sales totalled 3 thousand units.", fg001("3M")),
+            ("Sales totalled 2.5M units.", "Sales totalled 2,500,000 units.", PASSES),
+            ("Sales totalled 0.3M units.", "Sales totalled 300,000 units.", PASSES),
+            ("Sales totalled 2.5 million units.", "Sales totalled 2.5M units.", PASSES),
+            (
+                "Sales totalled 2.5 billion units.",
+                "Sales totalled 2.5M units.",
+                fg001("2.5 billion"),
+            ),
+            ("She ran 100m in 10.5 seconds.", "She ran 100 m in 10.5 seconds.", PASSES),
+            ("They sold 3B units.", "They sold 3 billion units.", PASSES),
+            ("They sold 3B units.", "They sold 3 million units.", fg001("3B")),
+            ("They sold 3B units.", "They sold 3 units.", fg001("3B")),
+            ("It is worth 1.5B.", "It is worth 1.5 billion.", PASSES),
+            ("They sold 3 billion units.", "They sold 3B units.", PASSES),
+            ("See Form 3B.", "See Form 3B.", PASSES),  # a label, read as one
+            ("The app has 62m users.", "The app has 62 million users.", PASSES),
+            ("The app has 62m users.", "The app has 62 users.", fg001("62m")),
+            ("The app has 62m users.", "The app has 15 million users.", fg001("62m")),
+            ("The app has 62 million users.", "The app has 62m users.", PASSES),
+            ("They shipped 5m tonnes.", "They shipped 5 million tonnes.", PASSES),
+            ("She won the 400m hurdles.", "She won the 400 metres hurdles.", PASSES),
+            ("She won the 400 metres hurdles.", "She won the 400m hurdles.", PASSES),
+        ],
+    )
+    def test_scale_letter(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+
+# from test_quantity_writings.py (issue 21)
+class TestMoreScalesAndShares:
+    """``mln`` and ``$4.2MM`` are scales, ``2,5 × 10⁶`` a decimal comma, ``0.6`` a share."""
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("Revenue was $4.2 mln.", "Revenue was $4.2 billion.", fg001("$4.2 mln")),
+            ("Revenue was $4.2 mln.", "Revenue was $4.2 million.", PASSES),
+            ("Revenue was $4.2 bln.", "Revenue was $4.2 billion.", PASSES),
+            ("Revenue was 4.2 million euros.", "Revenue was 4.2 mln euros.", PASSES),
+            ("Revenue was $4.2MM.", "Revenue was $4.2 billion.", fg001("$4.2MM")),
+            ("Revenue was $4.2MM.", "Revenue was $4.2 million.", PASSES),
+            ("It is 5mm thick.", "It is 5 mm thick.", PASSES),  # no currency: millimetres
+            ("The count was 2,5 × 10⁶.", "The count was 2.5 million.", PASSES),
+            ("The count was 2,6 × 10⁶.", "The count was 2.5 million.", fg001("2,6 × 10⁶")),
+            ("The count was 2,5 × 10⁶.", "The count was 25 million.", fg001("2,5 × 10⁶")),
+            ("The share was 0.6.", "60% of voters agreed.", PASSES),
+            ("The share was 0.7.", "60% of voters agreed.", fg001("0.7")),
+            ("The layer was 0.6 mm.", "60% of voters agreed.", fg001("0.6")),
+            ("The share was 0.6.", "60 voters agreed.", fg001("0.6")),
+        ],
+    )
+    def test_writings(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+
+# from test_quantity_writings.py (issue 21)
+class TestWhatTheseReadingsLeaveAlone:
+    """Writings next to the ones above that a careful reader reads otherwise (a regression hunt)."""
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk"),
+        [
+            # Durations written as a clock: 2 hours 30 minutes.
+            ("It has a run time of 02:30.", "The film runs 2 hours 30 minutes."),
+            ("The race lasted 01:05.", "The race lasted 1 hour 5 minutes."),
+            ("The film runs 2 hours 30 minutes.", "The film has a run time of 02:30."),
+            ("The film runs 2 hours 30 minutes.", "The film has a run time of 2:30."),
+            ("The video is 4 minutes 15 seconds long.", "The video is 4:15 long."),
+            # A list of small numbers written without spaces.
+            ("Weeks 0, 4 and 8 were measured.", "Weeks 0,4 and 8 were measured."),
+            ("Entry (0, 3) is nonzero.", "The matrix entry (0,3) is nonzero."),
+            # A capital M glued that is no million: molar, metres, megaohms.
+            ("Add 5M HCl to the flask.", "Add 5 M HCl to the flask."),
+            ("She won the 100M sprint.", "She won the 100m sprint."),
+            ("Use a 10M resistor.", "Use a 10 M resistor."),
+            # "minus" and "negative" before a number in words that no sign.
+            ("The score was minus three.", "The score was minus three."),
+            ("Sentiment turned negative three months ago.", "It turned negative three months ago."),
+            ("He got an A minus three times.", "He got an A minus three times."),
+        ],
+    )
+    def test_still_supported(self, answer: str, chunk: str) -> None:
+        assert flagged(chunk, answer) == PASSES
+
+    @pytest.mark.parametrize(
+        ("answer", "chunk", "expected"),
+        [
+            ("9 people arrived.", "At 9.30am, 30 people arrived.", fg001("9")),
+            ("The meeting lasted 10 hours.", "The meeting began at 10.15am.", fg001("10")),
+            (
+                "Built in the 5th century AD.",
+                "Built in the fifth century BC.",
+                fg002("5th century AD"),
+            ),
+            (
+                "The temple dates to the 3rd century BCE.",
+                "The temple dates to the third century AD.",
+                fg002("3rd century BCE"),
+            ),
+            ("They upgraded to version 0.6.", "60% of users upgraded.", fg001("0.6")),
+            ("The p-value was 0.6.", "The treatment reduced risk by 60%.", fg001("0.6")),
+            ("Prices rose 0.6 percentage points.", "Prices rose 60%.", fg001("0.6")),
+            ("Battery at 0.6 V.", "Battery at 60%.", fg001("0.6")),
+            ("Add 5 million HCl.", "Add 5M HCl to the flask.", fg001("5 million")),
+        ],
+    )
+    def test_still_flagged(self, answer: str, chunk: str, expected: object) -> None:
+        assert flagged(chunk, answer) == expected
+
+
+# from test_quantity_writings.py (issue 21)
+class TestTrillionAbbreviated:
+    """``trn`` and ``trln`` (news agencies) are trillions, as ``tn`` is."""
+
+    @pytest.mark.parametrize("written", ["trn", "trln", "tn"])
+    def test_trillion(self, written: str) -> None:
+        chunk = f"Debt hit $3 {written} this year."
+        assert failing_spans(chunk, "Debt hit $3 trillion.") == ()
+        assert failing_spans(chunk, "Debt hit $3,000 billion.") == ()
+        assert failing_spans("Debt hit $3 billion.", f"Debt hit $3 {written}.") == (
+            f"$3 {written}",
+        )
