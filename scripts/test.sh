@@ -10,8 +10,9 @@ cd "$(dirname "$0")/.."
 # in .venv (mypy reads the extras' types, so .venv is the one the full run
 # sets up), then the tests that need no extra, no oracle and no slow, torch or
 # load marker, in .venv-core: relapse with the dev group and no extra, where
-# every test that needs an extra skips (pytest.importorskip). Nothing else
-# (the Phoenix venv, Node, the docs site, the release step) is touched.
+# every test that needs an extra skips (pytest.importorskip), spread over the
+# CPUs by pytest-xdist. Nothing else (the Phoenix venv, Node, the docs site,
+# the release step) is touched.
 if [ $# -gt 0 ]; then
   if [ "$1" != --fast ] || [ $# -gt 1 ]; then
     echo "usage: bash scripts/test.sh [--fast]" >&2
@@ -35,7 +36,7 @@ if [ $# -gt 0 ]; then
   .venv/bin/mypy
   .venv/bin/mypy --strict tests/typing
   .venv/bin/python scripts/inner_imports.py
-  exec .venv-core/bin/pytest -q -m "not slow and not oracle and not torch and not load"
+  exec .venv-core/bin/pytest -q -n auto -m "not slow and not oracle and not torch and not load"
 fi
 
 # The local extra's llama-cpp-python is compiled the first time (about 6
