@@ -63,6 +63,9 @@ def conversion(
         | answer | chunks | verdict |
         | --- | --- | --- |
         | `It reached 40 °C (104 °F).` | `It reached 40 °C.` | passes |
+        | `58 degrees Fahrenheit (15 degrees Celsius)` | `58 degrees` | passes |
+        | `1.5 hours (90 minutes)` | `1.5 hours` | passes |
+        | `40 °C (104 °F)` | `40 °C` | passes |
     """
     return True if claim.code == FG001 and _correct_conversion(answer, claim) else None
 

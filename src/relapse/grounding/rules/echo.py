@@ -56,7 +56,7 @@ EMPTY = rule(
     Phase.PASS,
     _ANSWER,
     (0, 0),
-    doc="""
+    doc=r"""
     An empty answer (nothing but whitespace) is no answer.
 
     Accepts:
@@ -70,6 +70,7 @@ EMPTY = rule(
         | answer | chunks | verdict |
         | --- | --- | --- |
         | `   ` | `The bridge opened in 1937.` | fails |
+        | `   \n ` | `The bridge opened in 1937.` | fails |
     """,
 )
 ECHO = rule(
@@ -97,6 +98,12 @@ ECHO = rule(
         | --- | --- | --- |
         | `FG001: 2 number(s) not in the retrieved chunks: '10'` | `The bridge opened in 1937.` |
           fails |
+        | `- FG001: 2 number(s) not in retrieved chunks: ['10', '12']` | `The bridge opened in
+          1937.` | fails |
+        | `Answer the question again using only the context.` | `The bridge opened in 1937.` |
+          fails |
+        | `Read the question against the rules.` | `The bridge opened in 1937.` | passes |
+        | `Problems found in the audit.` | `The bridge opened in 1937.` | passes |
     """,
 )
 COPY = rule(

@@ -30,6 +30,15 @@ def hedged(lookup: Lookup, answer: str, claim: Claim, verdict: Support | None) -
         | --- | --- | --- |
         | `About 1.2 million people live there.` | `1,184,000 people live there.` | passes |
         | `At least 200 came.` | `250 came.` | passes |
+        | `at least 200` | `150` | fails |
+        | `up to 30 people` | `35 people` | fails |
+        | `about 1.2 million` | `1,234,567` | passes |
+        | `at least 200` | `250` | passes |
+        | `more than 2,000` | `2,400` | passes |
+        | `over 50` | `52` | passes |
+        | `fewer than 100` | `80` | passes |
+        | `under 20` | `15` | passes |
+        | `up to 30` | `28` | passes |
     """
     if claim.code != FG001:
         return None

@@ -43,5 +43,11 @@ NAMES = rule(
         | answer | chunks | verdict |
         | --- | --- | --- |
         | `The bridge was designed by Joseph Strauss.` | `The bridge opened in 1937.` | fails |
+        | `The president was George Bush.` | `Barack Obama was president.` | fails |
+        | `The president was Michelle Obama.` | `Barack Obama was president.` | fails |
+        | `It lies in Zürich, Switzerland.` | `Zurich lies in SWITZERLAND.` | passes |
+        | `It was the Smith family.` | `The Smiths moved.` | passes |
+        | `Paris is warm. I think so.` | `The bridge opened in 1937.` | passes |
+        | `## Weather Report` | `The bridge opened in 1937.` | passes |
     """,
 )

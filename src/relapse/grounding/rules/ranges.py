@@ -29,6 +29,8 @@ def range_ends(
         | answer | chunks | verdict |
         | --- | --- | --- |
         | `It takes 3-4 weeks.` | `It takes three weeks, sometimes four.` | passes |
+        | `4 to 15 employees` | `four to fifteen employees` | passes |
+        | `3-4 weeks` | `three to four weeks` | passes |
     """
     if claim.parts and claim.plain:
         # Each end stated on its own, or spelled out ("three to four weeks"

@@ -36,6 +36,14 @@ def percent_ratio(
         | --- | --- | --- |
         | `45% of voters agreed.` | `A share of 0.45 of voters agreed.` | passes |
         | `Two thirds of them left.` | `67% of them left.` | passes |
+        | `45%` | `a share of 0.45 ‖ 9/20 ‖ a quarter ‖ half of them` | passes |
+        | `25%` | `a share of 0.45 ‖ 9/20 ‖ a quarter ‖ half of them` | passes |
+        | `50%` | `a share of 0.45 ‖ 9/20 ‖ a quarter ‖ half of them` | passes |
+        | `33%` | `One third` | passes |
+        | `33.3%` | `1/3` | passes |
+        | `67%` | `two thirds` | passes |
+        | `two thirds` | `67% ‖ 33.3% ‖ 1/3 ‖ Sixty percent` | passes |
+        | `three fifths` | `67% ‖ 33.3% ‖ 1/3 ‖ Sixty percent` | passes |
     """
     if claim.code != FG001 or claim.unit not in ("%", "/"):
         return None

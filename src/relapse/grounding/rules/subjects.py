@@ -207,5 +207,7 @@ SUBJECT = rule(
           are identical twins. Monoamniotic twins occur when the split takes place after the ninth
           day after fertilization. Conjoined twins: When the division of the developing zygote
           occurs, it is within 8 days of fertilization.` | fails |
+        | `Private schools enrolled 500 students.` | `Public schools enrolled 500 students in 2020.
+          Private schools enrolled fewer.` | fails |
     """,
 )

@@ -51,6 +51,46 @@ def units_agree(
         | --- | --- | --- |
         | `It is 2,737 km long.` | `It is 2,737 metres long.` | fails |
         | `It took 30 minutes.` | `Page 30: the tour.` | fails |
+        | `104 °C` | `104 °F` | fails |
+        | `104 °C (203 °F)` | `40 °C (104 °F)` | fails |
+        | `50 cents` | `50 dollars` | fails |
+        | `50p` | `£50` | fails |
+        | `300 °C` | `300 K` | fails |
+        | `85 cents` | `USD 85 ‖ US$85 ‖ 85 USD ‖ €50 ‖ GBP 75` | fails |
+        | `50 euro cents` | `USD 85 ‖ US$85 ‖ 85 USD ‖ €50 ‖ GBP 75` | fails |
+        | `50 Cent` | `USD 85 ‖ US$85 ‖ 85 USD ‖ €50 ‖ GBP 75` | fails |
+        | `75p` | `USD 85 ‖ US$85 ‖ 85 USD ‖ €50 ‖ GBP 75` | fails |
+        | `350 °C` | `350F` | fails |
+        | `It takes 30 minutes.` | `See page 30 for details.` | fails |
+        | `It takes 30 minutes.` | `On May 30, it rained.` | fails |
+        | `It takes 30 minutes.` | `The dish serves 30 people.` | fails |
+        | `It takes 30 minutes.` | `It weighs 30 kg.` | fails |
+        | `They hired 30 people.` | `The trial lasted 30 days.` | fails |
+        | `It takes 30 minutes.` | `The farm keeps 30 cows. ‖ It lasted 30 decades.` | fails |
+        | `It costs 50 cents.` | `It costs 50 apples.` | fails |
+        | `Turnout was 62%.` | `See page 62. ‖ The car reached 62 mph. ‖ It costs $62.` | fails |
+        | `Turnout was 62%.` | `Turnout was 62 million voters.` | fails |
+        | `The fee is 45 percent.` | `The fee is 45 kg.` | fails |
+        | `It fell to −5 °F.` | `It fell to -5 °C.` | fails |
+        | `62%` | `62 mln units ‖ 62 Million units ‖ 5 mln tonnes` | fails |
+        | `5 million kg` | `62 mln units ‖ 62 Million units ‖ 5 mln tonnes` | fails |
+        | `62 Percent` | `See page 62. ‖ 62 mph` | fails |
+        | `62 PER CENT` | `See page 62. ‖ 62 mph` | fails |
+        | `62 pct` | `See page 62. ‖ 62 mph` | fails |
+        | `62٪` | `See page 62. ‖ 62 mph` | fails |
+        | `30 minutes` | `30 June 2020 ‖ 2020-06-30 ‖ 30/06/2020 ‖ June 30th ‖ at 8:30 ‖ 8:30 am ‖
+          in '30 ‖ the '30s` | fails |
+        | `₹99` | `99 paise` | fails |
+        | `Rs 99` | `99 paise` | fails |
+        | `$99` | `99 CENTS` | fails |
+        | `£50` | `50 Pence` | fails |
+        | `5 km` | `5 Miles` | fails |
+        | `a 30-minute drive` | `30 km` | fails |
+        | `a 45-degree angle` | `45 K` | fails |
+        | `350 K` | `350 degrees` | fails |
+        | `$85` | `85c` | fails |
+        | `85 dollars` | `85c` | fails |
+        | `eighty-five dollars` | `85 cents` | fails |
     """
     return None if _units_agree(lookup, answer, claim) else False
 
