@@ -1,14 +1,16 @@
 """
-Every example row of docs/findings.md before the rule registry (commit 2df1526) survives as a row.
+Every example row of the hand-kept docs/findings.md survives as a row that runs.
 
 Issue 40 moved the rules' reference out of hand-kept tables into the rules'
-docstrings. ``findings_2df1526.json`` lists the 193 example rows of that
-findings.md (its line, its section and the row as written) and the answers
-each became: one or more rows of a rule's Examples table (run by
+docstrings. ``findings_rows.json`` lists the 193 example rows of findings.md
+when the issue was filed (commit 2df1526), and the 6 added after it until the
+tables went (commit 5ba4aa1): each with its line, its section, the row as
+written, and the answers it became: rows of a rule's Examples table (run by
 ``test_examples.py``), or, where a row needs what an Examples row cannot hold
-(a question, a whole passage, a character no docstring shows), a row of
-:data:`TABLE` below, run here. An old row that listed several writings in
-one cell became a row per writing.
+(a question, a whole passage, a character no docstring shows), rows of
+:data:`TABLE` below, run here. An old row that listed several writings in one
+cell became a row per writing. Every row's verdict is the one findings.md
+documented.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from relapse.grounding import ALL_CODES, DEFAULT_CODES, GroundingCheck
 from relapse.grounding.rules import RULES
 from relapse.grounding.rules._rule import examples
 
-OLD_ROWS = json.loads(Path(__file__).with_name("findings_2df1526.json").read_text("utf-8"))
+OLD_ROWS = json.loads(Path(__file__).with_name("findings_rows.json").read_text("utf-8"))
 
 
 class Case(NamedTuple):
@@ -87,6 +89,12 @@ TABLE = [
         "passes",
     ),
     Case(MICE_QUESTION, _PASSAGES, MICE[:120], "passes"),
+    # FG004: the prompt's framed context (a label, then a chunk's start).
+    Case(MICE_QUESTION, _PASSAGES, f"Context: {MICE[:142]}", "fails"),
+    Case(MICE_QUESTION, _PASSAGES, f"[chunk 1] {MICE[:142]}", "fails"),
+    # FG004: no label opens a chunk's start: answers.
+    Case(MICE_QUESTION, _PASSAGES, f"Answer: {MICE[:142]}", "passes"),
+    Case(MICE_QUESTION, _PASSAGES, f"Context: {MICE[82:200]}", "passes"),
     # FG005: names (opt-in): the question's words.
     Case("weather in wellesley", (), "It is warm in Wellesley.", "passes", ALL_CODES),
 ]
@@ -95,13 +103,17 @@ TABLE = [
 EXAMPLE_ANSWERS = {row.answer for rule in RULES for row in examples(rule)}
 
 
-def test_the_old_rows_are_findings_md_s_193() -> None:
-    lines = [row["line"] for row in OLD_ROWS]
-    assert 193 == len(lines) == len(set(lines))
+def test_the_old_rows_are_findings_md_s() -> None:
+    by_commit = {
+        commit: [row["line"] for row in OLD_ROWS if row["commit"] == commit]
+        for commit in ("2df1526", "5ba4aa1")
+    }
+    assert (193, 6) == tuple(len(set(lines)) for lines in by_commit.values())
+    assert len(OLD_ROWS) == 199
     assert all(row["row"].startswith("| ") and row["answers"] for row in OLD_ROWS)
 
 
-@pytest.mark.parametrize("old", OLD_ROWS, ids=lambda old: f"line-{old['line']}")
+@pytest.mark.parametrize("old", OLD_ROWS, ids=lambda old: f"{old['commit']}-{old['line']}")
 def test_an_old_row_survives_as_rows(old: dict[str, object]) -> None:
     answers = old["answers"]
     assert isinstance(answers, list)

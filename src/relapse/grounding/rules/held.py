@@ -288,6 +288,13 @@ def held(lookup: Lookup, answer: str, claim: Claim, verdict: Support | None) -> 
         | `File form FG012 by May.` | `Form FG012 is due each year.` | passes |
         | `Check form FG001.` | `Form fg001 lists the fees.` | passes |
         | `The archive holds 987654 letters.` | `The archive holds 987654 letters.` | passes |
+        | `a million and a half` | `1.5 million` | passes |
+        | `a billion and a half` | `1,500,000,000` | passes |
+        | `a thousand and a quarter` | `1,250` | passes |
+        | `a dozen and a half` | `18` | passes |
+        | `8,22,443` | `8,22,443` | passes |
+        | `Prices rose sevenfold.` | `Prices rose 7-fold.` | passes |
+        | `Prices rose sevenfold.` | `Prices rose 7 times.` | passes |
     """
     plain = lookup.trivial(answer, claim) if claim.key is not None else claim.plain
     needs = claim.needs

@@ -91,6 +91,8 @@ def units_agree(
         | `$85` | `85c` | fails |
         | `85 dollars` | `85c` | fails |
         | `eighty-five dollars` | `85 cents` | fails |
+        | `Prices rose sevenfold.` | `Prices rose 7 percent.` | fails |
+        | `Prices rose 7x.` | `Prices rose 7 percent.` | fails |
     """
     return None if _units_agree(lookup, answer, claim) else False
 
