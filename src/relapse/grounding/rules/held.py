@@ -55,6 +55,16 @@ def held(lookup: Lookup, answer: str, claim: Claim, verdict: Support | None) -> 
         held, so the lazy reading returns it too: the evidence does not
         depend on which chunks were read first.
 
+        Value, not spelling: answers reformat numbers all the time (``29,000`` becomes ``29
+        thousand``); only a different value is a different claim. A number's key is its value
+        written as significant digits and a power of ten (``("n", "29", 3)`` for ``29,000``, ``29
+        000``, ``29 thousand`` and ``twenty-nine thousand`` alike), so numbers of any length compare
+        exactly; the scale is part of the value (``2.1 billion`` is not ``2.1 million``), the sign
+        too (``-5`` is not ``5``), and a token is matched whole (``GPT-5`` is not a ``GPT-4`` and
+        some other ``5``). The question's claims are held too (``exempt_question=False`` turns that
+        off): repeating the user's numbers is not a hallucination. How the readers read each writing
+        into its key is in docs/findings.md, "How the readers read a claim".
+
     Examples:
         | answer | chunks | verdict |
         | --- | --- | --- |
@@ -359,6 +369,10 @@ def trivial(lookup: Lookup, answer: str, claim: Claim, verdict: Support | None) 
         A trivial number in digits is held by the held-values rule instead,
         so that its evidence, if any, is found the same way.
 
+        The trivial numbers are configured with ``GroundingCheck(trivial_numbers=...)``. With a unit
+        after them (``1 kilometer``, ``2 cups``, ``0.5 mg``) or in a range (``1-2 inches``, ``0-1
+        ng/mL``) they measure something and are claims.
+
     Examples:
         | answer | chunks | verdict |
         | --- | --- | --- |
@@ -417,6 +431,15 @@ def marker(lookup: Lookup, answer: str, claim: Claim, verdict: Support | None) -
     Why:
         Markers and references order the answer or point into the context;
         they claim nothing about the world, so nothing needs to hold them.
+
+        Not claims: a line-leading list marker (``3.``, ``2)``, ``(4)``, ``**7.**``, ``Step 3:``);
+        an inline enumeration, ``N.`` or ``N)`` before a word where ``N-1`` stands the same way at
+        most 600 characters before (``it has 4. Then`` alone is still a claim); references to
+        passages, documents, sources or chunks (``(Passage 3)``, ``passages 1, 2, and 3``, ``[2]``,
+        ``Document 7``: the RAG prompt's own structure) and to the answer's own steps, questions and
+        options (``Question 3:``, ``repeat step 4 and 5``, ``Option 2``); counts of the passages
+        (``the three provided passages``). These rules run only on numbers the chunks do not
+        support.
 
     Examples:
         | answer | chunks | verdict |

@@ -105,6 +105,17 @@ def verbatim(lookup: Lookup, answer: str, claim: Claim, verdict: Support | None)
         A quotation claims the source's exact words; any fragment no text
         holds is words the model put in the source's mouth.
 
+        Typography is not content: case, runs of whitespace, quote glyphs and apostrophes, dash
+        styles (``-``, ``--``, ``–``, ``—``) and spacing around dashes, ellipses (``…``, ``...``,
+        ``. . .``, in the answer and in the chunks) and punctuation at the edges of the quotation
+        (which American style puts inside the quotes) are folded on both sides. A quotation whose
+        first or last character is a letter or digit must not continue a longer word of the chunk at
+        that edge (``"legal under state law"`` is not in ``illegal under state law``), except at an
+        edge in Han or kana, which has no word boundary. The span is the quotation's text, without
+        its delimiters. Digits inside a failing quotation are covered by its finding; a quotation
+        that passes, quotes a refusal or restates the question covers nothing: its numbers and dates
+        are checked like any other.
+
     Examples:
         | answer | chunks | verdict |
         | --- | --- | --- |
