@@ -98,7 +98,7 @@ def another_unit(
         last written decimal: ``0.5 kg`` is ``1 lb`` rounded, ``0.50 kg`` is not, and ``2 years`` is
         no ``12 months``. A four-digit whole number from 1500 to 2099 before a unit (``1610
         meters``) still reads as a year, and is not converted. pint is the oracle of every pair of
-        units converted (docs/findings.md, "Oracles").
+        units converted (docs/findings.md, "Oracles and the limits of the reading").
 
     Examples:
         | answer | chunks | verdict |

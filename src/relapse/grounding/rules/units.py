@@ -118,6 +118,18 @@ def units_agree(
         grounds an answer's ``7%``; a dotted date (``30.06.2020``) reads as the decimal 30.06 and
         binds nothing.
 
+        A percent is never made foreign by people (``62 people`` grounds ``62%``: 62 of 100 people)
+        nor by a bare number (a table's ``62``); only what binds other units binds it, so a chunk's
+        ``62 points`` (a count) or ``62 new voters`` (nothing bound) still grounds ``62%``, while
+        ``a 62-mph wind`` does not. A number bound elsewhere still grounds a percent it is the ratio
+        of (``0.45`` beside ``45 minutes`` for ``45%``). A chunk's sign in words before a currency
+        symbol (``minus $30``) is read, and so is a minus after it (``$-30``, ``$ −30``). An
+        answer's ``$0%`` (a currency and a percent) stays ambiguous and is never judged foreign; a
+        scale word binds its mantissa only right after it (``62 million``, ``62-million``; not ``62
+        (million)``); letters glued to a number are read as the scanner reads them (``62m users``,
+        ``3M users``, ``5k``, ``$3m``); and an answer's plural noun other than people is not read,
+        so ``5k runners`` still grounds ``5 runners``.
+
     Examples:
         | answer | chunks | verdict |
         | --- | --- | --- |
