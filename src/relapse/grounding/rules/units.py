@@ -177,6 +177,7 @@ def units_agree(
         | `eighty-five dollars` | `85 cents` | fails |
         | `Prices rose sevenfold.` | `Prices rose 7 percent.` | fails |
         | `Prices rose 7x.` | `Prices rose 7 percent.` | fails |
+        | `85 dollars` | `eighty-five cents` | passes |
     """
     return None if _units_agree(lookup, answer, claim) else False
 
