@@ -18,7 +18,7 @@ from relapse.checks import (
 from relapse.checks._incremental import LOOK_AHEAD, claim_spans, open_quotation
 from relapse.grounding import default_grounding_check, sentence_spans
 from relapse.grounding._index.blocks import LOOK_AHEAD as BLOCKS_LOOK_AHEAD
-from relapse.grounding._read.sentences import sentence_ends
+from relapse._read.sentences import sentence_ends
 
 CHUNKS = ["Paris has 2.1 million residents. The city was founded in 1998 by the Parisii."]
 QUERY = "How many people live in Paris?"

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from relapse.grounding import sentence_spans
-from relapse.grounding._read.sentences import sentence_ends
+from relapse._read.sentences import sentence_ends
 
 
 def texts(text: str) -> list[str]:

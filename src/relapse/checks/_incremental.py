@@ -57,6 +57,28 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
+from relapse._read.quotation_marks import (
+    CLOSERS as _CLOSERS,
+)
+from relapse._read.quotation_marks import (
+    DELIMITERS as _DELIMITERS,
+)
+from relapse._read.quotation_marks import (
+    MAX_QUOTE,
+    delimiters,
+)
+from relapse._read.quotation_marks import (
+    PARAGRAPH_BREAK as _PARAGRAPH_BREAK,
+)
+from relapse._read.quotation_marks import (
+    next_closer as _next_closer,
+)
+from relapse._read.sentences import (
+    CJK_CLOSING,
+    CJK_STOPS,
+    sentence_ends,
+    spans_between,
+)
 from relapse._results import GroundingFinding, GroundingResult
 from relapse.checks._contract import Check, Verdict, _AllOf, can_judge_incrementally, prepare
 from relapse.checks._window import WINDOW_BACK, CopyWatch, QuoteTracker, RankWatch, window_start
@@ -68,20 +90,6 @@ from relapse.grounding._check import (
 )
 from relapse.grounding._codes import COPY_MESSAGE, EMPTY_MESSAGE, FG001, FG004, FG005, MESSAGES
 from relapse.grounding._echo import copies, echo_hits
-from relapse.grounding._read.quotes import (
-    _CLOSERS,
-    _DELIMITERS,
-    _PARAGRAPH_BREAK,
-    MAX_QUOTE,
-    _next_closer,
-    delimiters,
-)
-from relapse.grounding._read.sentences import (
-    CJK_CLOSING,
-    CJK_STOPS,
-    sentence_ends,
-    spans_between,
-)
 from relapse.grounding._read.words import SMALL_WORDS, TENS_WORDS
 from relapse.grounding._values.calendar import MONTHS
 

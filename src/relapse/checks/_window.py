@@ -74,20 +74,32 @@ import re
 from bisect import bisect_left, bisect_right
 from operator import itemgetter
 
+from relapse._read.quotation_marks import (
+    CLOSERS as _CLOSERS,
+)
+from relapse._read.quotation_marks import (
+    DELIMITERS as _DELIMITERS,
+)
+from relapse._read.quotation_marks import (
+    MAX_QUOTE,
+)
+from relapse._read.quotation_marks import (
+    PARAGRAPH_BREAK as _PARAGRAPH_BREAK,
+)
+from relapse._read.quotation_marks import (
+    is_closer as _is_closer,
+)
+from relapse._read.quotation_marks import (
+    is_opener as _is_opener,
+)
+from relapse._read.quotation_marks import (
+    next_closer as _next_closer,
+)
+from relapse._read.sentences import CJK_CLOSING, CJK_STOPS
 from relapse.grounding._check import BoundGroundingCheck
 from relapse.grounding._echo import COPY_SHARE, MAX_LABEL_CHARS, frame_labels
 from relapse.grounding._index.blocks import LOOK_BACK
 from relapse.grounding._read.ordinal_slots import MAX_SLOT_WORDS, slot_word_before
-from relapse.grounding._read.quotes import (
-    _CLOSERS,
-    _DELIMITERS,
-    _PARAGRAPH_BREAK,
-    MAX_QUOTE,
-    _is_closer,
-    _is_opener,
-    _next_closer,
-)
-from relapse.grounding._read.sentences import CJK_CLOSING, CJK_STOPS
 from relapse.grounding._read.words import ORDINAL_WORDS
 from relapse.grounding._text import fold
 
