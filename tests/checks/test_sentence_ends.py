@@ -14,8 +14,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from relapse.grounding import sentence_spans
 from relapse._read.sentences import sentence_ends
+from relapse.grounding import sentence_spans
 
 
 def texts(text: str) -> list[str]:
