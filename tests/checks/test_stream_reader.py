@@ -76,7 +76,7 @@ class TestTheHoldBackReachFollowsTheRules:
         )
 
     def test_a_failure_is_final_the_reach_past_its_claim(self) -> None:
-        """An unsupported number in a line (no terminator) fails once READ_AFTER characters follow."""
+        """An unsupported number ending a line fails once READ_AFTER characters follow it."""
         # A line break may be crossed (``3\npassages``): the failure waits the reach.
         text = "It has 9 residents\n" + "And more " * 40
         made = incremental(default_grounding_check, QUERY, CHUNKS)
