@@ -1,5 +1,5 @@
 """
-Quotation marks and sentences' scripts: where a quotation opens and closes in a text.
+Quotation marks: where a quotation opens and closes in a text, and the scripts without spaces.
 
 The pairing of quotation marks is read the same way by the default check
 (FG003 looks up each quotation's text, :mod:`relapse.grounding._read.quotes`)
@@ -27,10 +27,12 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterator
 
+#: Every quotation mark, opening or closing.
 DELIMITERS = re.compile(
     '["\u201c\u201d\u201e\u00ab\u00bb\u2018\u2019\uff02\u300c\u300d\u300e\u300f'
     "\ufe41\ufe42\ufe43\ufe44\uff62\uff63]"
 )
+#: A blank line: no quotation runs across one.
 PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n")
 #: Longest quotation read, in characters: a "quotation" longer than this is
 #: an unmatched delimiter far from its false closer.
@@ -39,9 +41,8 @@ MAX_QUOTE = 2000
 _OPEN_AFTER = frozenset(" \t\n\r\f\v\u00a0\u202f([{<-\u2013\u2014/:;,")
 # After a closer: end, space or punctuation.
 _CLOSE_BEFORE = frozenset(" \t\n\r\f\v\u00a0\u202f.,;:!?)]}>-\u2013\u2014/'\u2019\u2026*")
-# The closers each opener accepts.
-# A curly opener may close with a straight quote and the reverse: models
-# and editors mix the glyphs.
+#: The closers each opener accepts. A curly opener may close with a straight
+#: quote and the reverse: models and editors mix the glyphs.
 CLOSERS = {
     '"': '"\u201d',
     "\uff02": "\uff02",
@@ -167,7 +168,7 @@ def next_closer(closers: dict[str, list[int]], accepted: str, index: int) -> int
     return best
 
 
-# Han ideographs and kana: the scripts written without spaces between words.
+#: Han ideographs and kana: the scripts written without spaces between words.
 CJK = re.compile(
     "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\U00020000-\U0002ffff]"
 )
