@@ -59,6 +59,9 @@ def spelled_out(
         | --- | --- | --- |
         | `It has 70 rooms.` | `Seventy rooms.` | passes |
         | `It has 71 rooms.` | `Seventy rooms.` | fails |
+        | `70 years` | `Seventy years ago` | passes |
+        | `3rd` | `third` | passes |
+        | `500,000 people` | `Half a million people` | passes |
     """
     key = claim.key
     assert key is not None  # the century rule decided every claim without one
