@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # `bash scripts/test.sh --fast`: the quick loop while you work (CONTRIBUTING.md),
-# about six CPU-minutes, spread over the cores. ruff, mypy and the import guard
+# about five CPU-minutes, spread over the cores. ruff, mypy and the import guard
 # in .venv (mypy reads the extras' types, so .venv is the one the full run
 # sets up), then the tests that need no extra, no oracle and no slow, torch or
 # load marker, in .venv-core: relapse with the dev group and no extra, where
