@@ -36,7 +36,8 @@ if [ $# -gt 0 ]; then
   .venv/bin/mypy
   .venv/bin/mypy --strict tests/typing
   .venv/bin/python scripts/inner_imports.py
-  exec .venv-core/bin/pytest -q -n auto -m "not slow and not oracle and not torch and not load"
+  # Property tests run a tenth of their examples (tests/property_budget.py).
+  RELAPSE_TEST_FAST=1 exec .venv-core/bin/pytest -q -n auto -m "not slow and not oracle and not torch and not load"
 fi
 
 # The local extra's llama-cpp-python is compiled the first time (about 6

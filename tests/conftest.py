@@ -12,12 +12,14 @@ import os
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import settings
 from opentelemetry.sdk._logs import LoggerProvider
 from opentelemetry.sdk._logs.export import InMemoryLogRecordExporter, SimpleLogRecordProcessor
 
 from helpers import CapturedLogs
 from llama_server import LlamaServer
 from llama_server import llama_server as start_llama_server
+from property_budget import FAST
 from relapse.testing import (
     CapturedMetrics,
     CapturedSpans,
@@ -30,6 +32,12 @@ from relapse.testing import (
 # tests reach no outside host (and the examples they run inherit this). Set
 # before any test module imports haystack.
 os.environ.setdefault("HAYSTACK_TELEMETRY_ENABLED", "False")
+
+# Under `bash scripts/test.sh --fast` a property test that names no example
+# count runs 10, as those that name one run a tenth (tests/property_budget.py).
+settings.register_profile("fast", max_examples=10)
+if FAST:
+    settings.load_profile("fast")
 
 
 @pytest.fixture

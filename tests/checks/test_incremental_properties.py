@@ -35,6 +35,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from property_budget import examples
 from relapse.checks import IncrementalCheck, reader_of
 from relapse.checks._contract import prepare
 from relapse.evaluation import load_annotated
@@ -184,7 +185,7 @@ _NAMES_CHECK = GroundingCheck(codes=ALL_CODES)
 
 class TestGuarantee:
     @settings(
-        max_examples=600,
+        max_examples=examples(600),
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
@@ -195,7 +196,9 @@ class TestGuarantee:
         points = data.draw(cuts(len(text)))
         assert_guarantee(default_grounding_check, QUERY, CHUNKS, text, points)
 
-    @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(
+        max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    )
     @given(data=st.data())
     def test_generated_answers_with_names(self, data: st.DataObject) -> None:
         """The same with FG005 (names) on, whose claims are capitalised words."""
@@ -292,7 +295,7 @@ class TestWindow:
     """Judging by a window gives the progress judging the whole text gives, piece by piece."""
 
     @settings(
-        max_examples=120,
+        max_examples=examples(120),
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
@@ -307,7 +310,9 @@ class TestWindow:
         )
         assert by_whole == by_window, text
 
-    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(
+        max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    )
     @given(data=st.data())
     def test_long_answers_with_names(self, data: st.DataObject) -> None:
         """The same with FG005 (names) on."""
@@ -316,7 +321,9 @@ class TestWindow:
         by_window, by_whole, _ = progress_both_ways(_NAMES_CHECK, QUERY, CHUNKS, text, points)
         assert by_whole == by_window, text
 
-    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(
+        max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    )
     @given(data=st.data())
     def test_long_answers_keep_the_guarantee(self, data: st.DataObject) -> None:
         """The guarantee against check(full) holds for long answers too."""
@@ -344,7 +351,9 @@ class TestWindow:
         assert windows == made.window_checks
         assert made.whole_checks < 40 < made.window_checks
 
-    @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(
+        max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    )
     @given(data=st.data())
     def test_copy_watch_is_a_necessary_condition(self, data: st.DataObject) -> None:
         """Whenever CopyWatch says the text so far cannot be a copy, the copy rule agrees."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from property_budget import examples
 from relapse._read.sentences import sentence_ends
 from relapse.grounding import sentence_spans
 
@@ -91,7 +92,7 @@ _PIECES = st.sampled_from(
 
 
 class TestGrowingText:
-    @settings(max_examples=400, deadline=None)
+    @settings(max_examples=examples(400), deadline=None)
     @given(parts=st.lists(_PIECES, max_size=20), data=st.data())
     def test_fed_in_pieces_the_ends_are_the_whole_texts(
         self, parts: list[str], data: st.DataObject

@@ -20,6 +20,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from property_budget import examples
 from relapse.checks import IncrementalCheck, reader_of
 from relapse.checks._contract import prepare
 from relapse.grounding import ALL_CODES, GroundingCheck, default_grounding_check
@@ -168,7 +169,7 @@ def edge_answers(draw: st.DrawFn) -> str:
 
 
 _SETTINGS = settings(
-    max_examples=80,
+    max_examples=examples(80),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -322,7 +323,9 @@ def list_answers(draw: st.DrawFn) -> str:
 
 
 class TestWindowsThatOpen:
-    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(
+        max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    )
     @given(data=st.data())
     def test_chinese_answers_progress_as_the_whole_text(self, data: st.DataObject) -> None:
         """Judged by windows or whole, every StreamProgress of a Chinese answer is the same."""
@@ -335,7 +338,9 @@ class TestWindowsThatOpen:
         assert by_whole == by_window, text
         assert_guarantee(default_grounding_check, QUERY, ZH_CHUNKS, text, points)
 
-    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(
+        max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    )
     @given(data=st.data())
     def test_lists_progress_as_the_whole_text(self, data: st.DataObject) -> None:
         """The same for lists, parenthesised sentences and no-break spaces."""

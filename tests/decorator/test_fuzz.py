@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import relapse
+from property_budget import examples
 from relapse.prompts import (
     MAX_QUOTED_ANSWER_CHARS,
     MAX_QUOTED_FINDINGS_CHARS,
@@ -69,7 +70,9 @@ FINDINGS = st.lists(
     max_size=4,
 ).map(tuple)
 
-FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(
+    max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 class TestCheck:
@@ -289,7 +292,7 @@ def decoration_error(options: dict[str, Any], shape: Shape) -> str:
 
 
 class TestBinding:
-    @settings(max_examples=300, deadline=None)
+    @settings(max_examples=examples(300), deadline=None)
     @given(data=st.data(), shape=shapes())
     def test_random_call_shapes_replace_only_the_query(self, data: Any, shape: Shape) -> None:
         """Iteration 2 gets the retry query in the query slot and every other value unchanged."""
@@ -309,14 +312,14 @@ class TestBinding:
         del first[shape.query], second[shape.query]
         assert first == second
 
-    @settings(max_examples=200, deadline=None)
+    @settings(max_examples=examples(200), deadline=None)
     @given(shape=shapes(), name=st.sampled_from(["p0", "p1", "p9", "args", "kwargs", "self"]))
     def test_decoration_raises_only_value_error(self, shape: Shape, name: str) -> None:
         """Any chunks_arg/query_arg pair either decorates or raises ValueError naming it."""
         for options in ({"chunks_arg": name}, {"chunks_arg": shape.chunks, "query_arg": name}):
             assert decoration_error(options, shape) in ("", name)
 
-    @settings(max_examples=200, deadline=None)
+    @settings(max_examples=examples(200), deadline=None)
     @given(
         query=st.one_of(TEXT, st.none(), st.integers(), st.binary(max_size=4)),
         chunks=st.one_of(
@@ -352,7 +355,7 @@ class TestBinding:
 
 
 @pytest.mark.parametrize("bad", [None, 3, b"x", ["x"]])
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(query=TEXT)
 def test_run_with_a_bad_llm_raises_type_error(bad: Any, query: str) -> None:
     """run() with a call_llm returning no readable answer raises TypeError, whatever the query."""

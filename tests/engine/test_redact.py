@@ -15,6 +15,7 @@ from openai.types.chat import ChatCompletionChunk
 import relapse
 from helpers import forbid
 from openai_scripted import Server, client
+from property_budget import examples
 from relapse import GroundingFinding, GroundingResult, Redaction
 from relapse._read.rebuild import rebuilt
 from relapse.grounding import default_grounding_check
@@ -301,7 +302,7 @@ def failing_answers(draw: st.DrawFn) -> str:
 
 
 class TestProperties:
-    @settings(max_examples=60, deadline=None)
+    @settings(max_examples=examples(60), deadline=None)
     @given(failing_answers(), st.sampled_from([None, "[unsupported]"]))
     def test_the_redacted_answer_passes_the_check(self, answer: str, marker: str | None) -> None:
         """A generated failing answer's redaction passes the check; exactly the bad sentences go."""

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import relapse
 from grounding_texts import DENSE_TEXT, SENTENCES, TEXT, fully_read, lazily
+from property_budget import examples
 from relapse import Evidence, GroundingResult
 from relapse.grounding import GroundingCheck, default_grounding_check
 from relapse.grounding._check import MAX_EVIDENCE
@@ -347,7 +348,7 @@ _GENERATED = st.one_of(TEXT, DENSE_TEXT, SENTENCES)
 
 
 class TestProperties:
-    @settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples(400), deadline=None, suppress_health_check=list(HealthCheck))
     @given(chunks=st.lists(_GENERATED, max_size=5), answer=_GENERATED, data=st.data())
     @example(chunks=["It opened in 1931."], answer="It opened in 1931.", data=None)
     # A number inside a failing token ("5" in "5COVID-0") is not cited.
@@ -363,7 +364,7 @@ class TestProperties:
         for check in (lazily, fully_read):
             _sound(chunks, answer, check("", chunks, answer))
 
-    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples(300), deadline=None, suppress_health_check=list(HealthCheck))
     @given(chunks=st.lists(_GENERATED, min_size=1, max_size=5), data=st.data())
     # A circled digit copied alone is a list marker: no claim, so no evidence.
     @example(chunks=["\u2462"], data=None)
@@ -397,7 +398,7 @@ class TestProperties:
             if any(len(needs) == 1 and needs[0] in provided for needs in claim.needs):
                 assert span in cited, (claim, answer)
 
-    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples(300), deadline=None, suppress_health_check=list(HealthCheck))
     @given(text=st.one_of(TEXT, DENSE_TEXT, st.text()))
     def test_fold_map_folds_as_fold_does(self, text: str) -> None:
         folded, origin = fold_map(text)

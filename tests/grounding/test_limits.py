@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 import relapse.grounding._check as check_module
 import relapse.grounding._index.blocks as blocks_module
+from property_budget import examples
 from relapse._results import GroundingResult
 from relapse.grounding import ALL_CODES, GroundingCheck, default_grounding_check
 from relapse.grounding._check import MAX_FAILING_SPANS
@@ -117,7 +118,7 @@ def _line_around(answer: str, start: int, end: int) -> tuple[int, int]:
     return line_start, line_end
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(answer=st.text(st.sampled_from("ab \n\t")), data=st.data())
 def test_the_line_around_a_hit(answer: str, data: st.DataObject) -> None:
     start = data.draw(st.integers(0, len(answer)))
@@ -162,7 +163,7 @@ def _first_spans(result: GroundingResult, limit: int) -> list[tuple[int, int, st
     return spans[:limit]
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     pieces=st.lists(_FAILING_PIECES, min_size=900, max_size=1_400),
     block=st.sampled_from([64, 2_048]),

@@ -6,6 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from grounding_texts import SENTENCES, TRICKY
+from property_budget import examples
 from relapse import GroundingResult
 from relapse.grounding import default_grounding_check
 
@@ -22,7 +23,9 @@ def _fg001_spans(result: GroundingResult) -> tuple[tuple[str, ...], tuple[tuple[
 
 # from test_properties.py
 class TestProperties:
-    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(
+        max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    )
     @given(chunks=_CHUNKS, data=st.data())
     def test_verbatim_sentences_are_grounded(
         self, chunks: list[list[str]], data: st.DataObject
@@ -41,7 +44,9 @@ class TestProperties:
         for finding in result.findings:
             assert "copies the retrieved chunks" in finding.message
 
-    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(
+        max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    )
     @given(
         chunks=_CHUNKS,
         data=st.data(),
@@ -68,7 +73,7 @@ class TestProperties:
         result = default_grounding_check("", [" ".join(chunk) for chunk in chunks], answer)
         assert ((number,), ((start, start + len(number)),)) == _fg001_spans(result)
 
-    @settings(max_examples=300, deadline=None)
+    @settings(max_examples=examples(300), deadline=None)
     @given(
         query=st.text(st.characters(exclude_categories=())),
         chunks=st.lists(st.text(st.characters(exclude_categories=())), max_size=4),
@@ -82,7 +87,7 @@ class TestProperties:
         for finding in result.findings:
             assert list(finding.spans) == [answer[s:e] for s, e in finding.offsets]
 
-    @settings(max_examples=300, deadline=None)
+    @settings(max_examples=examples(300), deadline=None)
     @given(
         pieces=st.lists(
             st.one_of(

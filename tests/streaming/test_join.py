@@ -25,6 +25,7 @@ from openai.types.chat import ChatCompletionChunk
 
 import relapse
 from openai_scripted import Events, chat_event, text_of
+from property_budget import examples
 from relapse._read.rebuild import edited
 from relapse._stream.release import joins, piece_text
 from stream_cases import BAD, DOCS, FIRST, GOOD, REST, TAIL, words
@@ -313,7 +314,7 @@ SOURCES: dict[str, tuple[Callable[[str], Any], Callable[[Any], str]]] = {
 
 class TestTheCallerReadsTheAnswer:
     @pytest.mark.parametrize("source", sorted(SOURCES))
-    @settings(max_examples=25, deadline=None)
+    @settings(max_examples=examples(25), deadline=None)
     @given(cuts=st.lists(st.integers(1, len(FIRST + GOOD) - 1), max_size=40, unique=True))
     def test_a_restart_cut_anywhere(self, source: str, cuts: list[int]) -> None:
         """Whatever the retry's piece ends, the caller reads FIRST + GOOD, as result.answer."""

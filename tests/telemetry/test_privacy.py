@@ -17,13 +17,14 @@ from opentelemetry.sdk._logs import LoggerProvider
 from opentelemetry.sdk._logs.export import InMemoryLogRecordExporter, SimpleLogRecordProcessor
 
 import relapse
+from property_budget import examples
 from relapse.checks import LLMJudge, all_of
 from relapse.testing import ScriptedLLM, capture_metrics, capture_spans
 
 MARKERS = st.text(alphabet=string.ascii_letters, min_size=16, max_size=24)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(marker=MARKERS, via_logs=st.booleans(), newline=st.booleans())
 def test_no_marker_in_any_exported_telemetry(marker: str, via_logs: bool, newline: bool) -> None:
     """Failing spans over 60 chars, newlines and judge claims: the marker never leaks."""

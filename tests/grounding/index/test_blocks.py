@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import relapse.grounding._index.blocks as blocks_module
 from grounding_texts import DENSE_TEXT, PIECES, SENTENCES, TEXT
+from property_budget import examples
 from relapse._results import GroundingResult
 from relapse.grounding import ALL_CODES, GroundingCheck, default_grounding_check
 from relapse.grounding._read.context import CONTEXT_AFTER, CONTEXT_BEFORE, INLINE_MARKER_WINDOW
@@ -127,7 +128,7 @@ class TestSameVerdictsAsOnePass:
             by_blocks, whole = _both(answer, 300, check=check)
             assert by_blocks == whole
 
-    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples(300), deadline=None, suppress_health_check=list(HealthCheck))
     @given(
         piece=st.one_of(TEXT, DENSE_TEXT, SENTENCES),
         times=st.integers(1, 60),
@@ -138,7 +139,7 @@ class TestSameVerdictsAsOnePass:
         by_blocks, whole = _both(piece * times + tail, block)
         assert by_blocks == whole
 
-    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples(300), deadline=None, suppress_health_check=list(HealthCheck))
     @given(
         answer=st.lists(st.one_of(PIECES, st.sampled_from(_REPEATED)), max_size=200).map("".join),
         chunks=st.lists(st.one_of(TEXT, SENTENCES), max_size=4),

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from grounding_texts import MICE, MICE_QUESTION, WOOL
 from grounding_verdicts import COPY, copy_verdict
+from property_budget import examples
 from relapse.grounding import _echo
 from relapse.grounding._index.digests import Digests
 from relapse.grounding._index.folded import FOLDS_TO_ASCII, FoldedChunks
@@ -63,7 +64,7 @@ class TestFoldedChunks:
         assert FOLDS_TO_ASCII == derived
 
     @given(st.lists(_TEXTS, max_size=5), _TEXTS, st.lists(_TEXTS, max_size=3), st.integers(0, 6))
-    @settings(max_examples=400)
+    @settings(max_examples=examples(400))
     def test_candidates_hold_every_piece_a_fragment_is_in(
         self, texts: list[str], answer: str, extra: list[str], start: int
     ) -> None:
@@ -87,7 +88,7 @@ class TestFoldedChunks:
             assert [fold(text) for text in texts] == pieces
 
     @given(st.lists(_TEXTS, max_size=5), _TEXTS, st.sampled_from(["", MICE_QUESTION]))
-    @settings(max_examples=400)
+    @settings(max_examples=examples(400))
     @example(  # chunks holding the separator: an empty piece (found by this test under CI)
         [_THIRTY_WORDS + CHUNK_SEPARATOR, CHUNK_SEPARATOR + _THIRTY_WORDS],
         CHUNK_SEPARATOR * 2 + _THIRTY_WORDS + " " + _THIRTY_WORDS,

@@ -20,6 +20,7 @@ from grounding_texts import (
     real_texts,
     same,
 )
+from property_budget import examples
 from relapse import Evidence
 from relapse.grounding import GroundingCheck
 from relapse.grounding._index.prefilter import (
@@ -205,7 +206,7 @@ class TestEveryProvidedKeyHasItsEvidence:
         missed = [miss for text in real_texts() for miss in _unevidenced(text)]
         assert missed == []
 
-    @settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples(1500), deadline=None, suppress_health_check=list(HealthCheck))
     @given(text=st.one_of(TEXT, DENSE_TEXT, SENTENCES))
     # Found by this test in CI: the scanner reads the product "1 x 1", then the
     # fraction 1/1500, which the date rule for "1/1/1500" hid from the digest.
@@ -227,7 +228,7 @@ class TestEveryProvidedKeyHasItsEvidence:
 
 
 class TestVerdictsEqualAFullReading:
-    @settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples(400), deadline=None, suppress_health_check=list(HealthCheck))
     @given(
         chunks=st.lists(st.one_of(TEXT, SENTENCES), max_size=6),
         answer=TEXT,
@@ -238,7 +239,7 @@ class TestVerdictsEqualAFullReading:
     ) -> None:
         assert same(lazily(query, chunks, answer), fully_read(query, chunks, answer))
 
-    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples(300), deadline=None, suppress_health_check=list(HealthCheck))
     @given(
         query=st.text(st.characters(exclude_categories=())),
         chunks=st.lists(st.text(st.characters(exclude_categories=())), max_size=4),
@@ -248,7 +249,7 @@ class TestVerdictsEqualAFullReading:
         """Surrogates, other scripts' digits, invisible characters: never a raise nor a change."""
         assert same(lazily(query, chunks, answer), fully_read(query, chunks, answer))
 
-    @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples(200), deadline=None, suppress_health_check=list(HealthCheck))
     @given(chunks=st.lists(SENTENCES, min_size=1, max_size=6), data=st.data())
     def test_on_answers_copied_from_the_chunks(
         self, chunks: list[str], data: st.DataObject

@@ -7,13 +7,14 @@ from itertools import chain
 from hypothesis import given, settings
 
 from grounding_texts import DENSE_TEXT
+from property_budget import examples
 from relapse.grounding._index.text_index import TextIndex
 from relapse.grounding._read.scan import scan
 
 
 # from test_properties.py
 class TestProperties:
-    @settings(max_examples=300, deadline=None)
+    @settings(max_examples=examples(300), deadline=None)
     @given(text=DENSE_TEXT)
     def test_index_reads_plain_numbers_as_the_claims_do(self, text: str) -> None:
         """The index's shortcut for plain digit runs keeps every key and drops no claim."""

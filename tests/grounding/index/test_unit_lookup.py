@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import relapse.grounding._index.text_index as index_module
 from grounding_verdicts import failing_spans
+from property_budget import examples
 from relapse._results import GroundingResult
 from relapse.grounding import default_grounding_check
 from relapse.grounding._index.text_index import TextIndex
@@ -230,7 +231,7 @@ class TestVerdicts:
         assert search_verdict(texts, mantissa, "%") == FOREIGN
         assert search_verdict(texts, mantissa, "kg") == UNRELATED  # a bare 3.8 kg, as before
 
-    @settings(max_examples=600, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples(600), deadline=None, suppress_health_check=list(HealthCheck))
     @given(
         texts=st.lists(_TEXT, max_size=4),
         key=st.sampled_from(_KEYS),
@@ -249,7 +250,7 @@ class TestInTheCheck:
         for result in _both(["It was 104 °F."], "It was 104 °C."):
             assert [finding.code for finding in result.findings] == ["FG001"]
 
-    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples(300), deadline=None, suppress_health_check=list(HealthCheck))
     @given(chunks=st.lists(_TEXT, max_size=4), answer=_TEXT)
     def test_the_same_verdicts_both_ways(self, chunks: list[str], answer: str) -> None:
         searching, reading = _both(chunks, answer)
@@ -260,7 +261,7 @@ class TestInTheCheck:
 class TestTheView:
     """``UnitBindings`` gives the occurrences and verdicts that searching every text gives."""
 
-    @settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples(400), deadline=None, suppress_health_check=list(HealthCheck))
     @given(
         # NUL, the chunk separator, inside a text too: positions must still map.
         texts=st.lists(st.one_of(_TEXT, _TEXT.map(lambda text: text + "\x00" + text)), max_size=5),

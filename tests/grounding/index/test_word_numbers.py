@@ -8,13 +8,14 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from grounding_texts import WORD_PIECES
+from property_budget import examples
 from relapse.grounding._index.text_index import TextIndex
 from relapse.grounding._read.words import word_values
 
 
 # from test_quantities.py (issue 21)
 class TestWordsOfAChunk:
-    @settings(max_examples=1_000, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples(1_000), deadline=None, suppress_health_check=list(HealthCheck))
     @given(
         texts=st.lists(st.lists(WORD_PIECES, max_size=30).map("".join), min_size=1, max_size=3),
         extra=st.lists(

@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from grounding_oracles import BABEL_EXAMPLES, grounded
+from property_budget import examples
 from relapse.grounding._read.numbers import written_without_spaces
 
 #: The oracle properties run in the full suite; `bash scripts/test.sh --fast` leaves them out.
@@ -99,7 +100,11 @@ def _date_non_goal(locale: str) -> bool:
 
 # from test_oracles.py (issue 21)
 class TestBabelDecimals:
-    @settings(max_examples=BABEL_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples(BABEL_EXAMPLES),
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(locale=st.sampled_from(LOCALES), value=_VALUES, negative=st.booleans())
     def test_a_locale_writing_is_its_plain_value(
         self, locale: str, value: Decimal, negative: bool
@@ -113,7 +118,11 @@ class TestBabelDecimals:
         other = value + (1 if value == value.to_integral() else Decimal("0.001"))
         assert not grounded(f"The total was {_plain(other)} units.", answer), (locale, written)
 
-    @settings(max_examples=BABEL_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples(BABEL_EXAMPLES),
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(
         locale=st.sampled_from(LOCALES),
         whole=st.integers(3, 10**9),
@@ -138,7 +147,11 @@ class TestBabelDecimals:
 class TestBabelPercentsTimesDates:
     """Babel's percents, short times and short dates in every locale read as their plain form."""
 
-    @settings(max_examples=BABEL_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples(BABEL_EXAMPLES),
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(locale=st.sampled_from(LOCALES), percent=st.integers(3, 999))
     def test_a_percent(self, locale: str, percent: int) -> None:
         written = format_percent(Decimal(percent) / 100, locale=locale)
@@ -147,7 +160,11 @@ class TestBabelPercentsTimesDates:
         assert grounded(f"Turnout was {percent}%.", answer), (locale, written)
         assert not grounded(f"Turnout was {percent + 1}%.", answer), (locale, written)
 
-    @settings(max_examples=BABEL_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples(BABEL_EXAMPLES),
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(locale=st.sampled_from(LOCALES), hour=st.integers(0, 23), minute=st.integers(0, 58))
     # Danish "01.00": its decimal reading is 1 stated on its own, which the
     # minutes of the other time ("03:01") are not.
@@ -164,7 +181,11 @@ class TestBabelPercentsTimesDates:
         other = f"It opens at {(hour + 2) % 24:02d}:{minute + 1:02d}."
         assert not grounded(other, answer), (locale, written)
 
-    @settings(max_examples=BABEL_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples(BABEL_EXAMPLES),
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(locale=st.sampled_from(LOCALES), day=st.dates(date(1990, 1, 1), date(2030, 12, 31)))
     def test_a_short_date(self, locale: str, day: date) -> None:
         assume(not _date_non_goal(locale))

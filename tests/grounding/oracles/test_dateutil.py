@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from grounding_oracles import WORDS_EXAMPLES, grounded
+from property_budget import examples
 
 #: The oracle properties run in the full suite; `bash scripts/test.sh --fast` leaves them out.
 pytestmark = pytest.mark.oracle
@@ -41,7 +42,11 @@ _DATE_FORMS = (
 class TestDateutilDates:
     """English dates as dateutil parses them: the check reads the same day."""
 
-    @settings(max_examples=WORDS_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples(WORDS_EXAMPLES),
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(form=st.sampled_from(_DATE_FORMS), day=st.dates(date(1600, 1, 1), date(2098, 12, 31)))
     def test_an_english_date(self, form: str, day: date) -> None:
         written = day.strftime(form.replace("{ord}", _ordinal(day.day)))

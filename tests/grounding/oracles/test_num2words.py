@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from num2words import num2words
 
 from grounding_oracles import WORDS_EXAMPLES, grounded
+from property_budget import examples
 from relapse.grounding._read.words import word_numbers
 
 #: The oracle properties run in the full suite; `bash scripts/test.sh --fast` leaves them out.
@@ -142,26 +143,42 @@ _PHRASE_SHAPES = (
 
 # from test_oracles.py (issue 21)
 class TestNum2WordsEnglish:
-    @settings(max_examples=WORDS_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples(WORDS_EXAMPLES),
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(number=st.integers(3, 10**15 - 2))
     def test_cardinals(self, number: int) -> None:
         _assert_read_as(
             number, f"There were {num2words(number)} of them.", "There were {} of them."
         )
 
-    @settings(max_examples=WORDS_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples(WORDS_EXAMPLES),
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(number=st.integers(11, 10**15 - 2))
     def test_ordinals(self, number: int) -> None:
         """Spelled ordinals from eleven up are claims (``third`` orders the answer's steps)."""
         answer = f"It was the {num2words(number, to='ordinal')} of them."
         _assert_read_as(number, answer, "It was number {} of them.")
 
-    @settings(max_examples=WORDS_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples(WORDS_EXAMPLES),
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(year=st.integers(1000, 2098))
     def test_years(self, year: int) -> None:
         _assert_read_as(year, f"It happened in {num2words(year, to='year')}.", "It happened in {}.")
 
-    @settings(max_examples=WORDS_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples(WORDS_EXAMPLES),
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(number=st.integers(3, 999).map(lambda n: n * 10 ** (n % 4)))
     def test_words_in_a_chunk_ground_digits(self, number: int) -> None:
         """
@@ -174,7 +191,11 @@ class TestNum2WordsEnglish:
         assert grounded(chunk, f"There were {number} of them."), chunk
         assert not grounded(chunk, f"There were {number + 1} of them."), chunk
 
-    @settings(max_examples=WORDS_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples(WORDS_EXAMPLES),
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(hundredths=st.integers(1, 99_999).filter(lambda n: n % 100))
     def test_decimals(self, hundredths: int) -> None:
         """
@@ -209,7 +230,11 @@ class TestNum2WordsPhraseShapes:
     own) before.
     """
 
-    @settings(max_examples=WORDS_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples(WORDS_EXAMPLES),
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(phrase=_phrase(), capital=st.booleans())
     @example(phrase=("a million and a half", 1_500_000), capital=False)
     @example(phrase=("a dozen and a half", 18), capital=True)

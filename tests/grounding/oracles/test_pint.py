@@ -17,6 +17,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from grounding_oracles import PINT_EXAMPLES, grounded
+from property_budget import examples
 from relapse.grounding._values.units import UNITS, convert
 from relapse.grounding.rules.conversions import CONVERSION_TOLERANCE
 
@@ -175,7 +176,7 @@ class TestPintConversions:
                 theirs = _pint_convert(value, first, second)
                 assert ours == pytest.approx(theirs, rel=FACTOR_TOLERANCE, abs=1e-9)
 
-    @settings(max_examples=PINT_EXAMPLES, deadline=None)
+    @settings(max_examples=examples(PINT_EXAMPLES), deadline=None)
     @given(
         pair=st.sampled_from(_PAIRS_OF_UNITS),
         value=st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False),
@@ -197,7 +198,7 @@ class TestPintConversions:
 class TestPintConvertedAnswers:
     """An answer that converts a chunk's quantity into another unit is grounded by it."""
 
-    @settings(max_examples=PINT_EXAMPLES, deadline=None)
+    @settings(max_examples=examples(PINT_EXAMPLES), deadline=None)
     @given(pair=st.sampled_from(_SPELLED_PAIRS), value=st.integers(3, 5000), forward=st.booleans())
     def test_a_converted_quantity(self, pair: tuple[str, str], value: int, forward: bool) -> None:
         source, target = pair if forward else pair[::-1]

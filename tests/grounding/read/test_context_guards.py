@@ -16,6 +16,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from property_budget import examples
 from relapse._read import quotation_marks
 from relapse.grounding import _echo as echo
 from relapse.grounding._read import context
@@ -215,7 +216,7 @@ def _numbers(text: str) -> list[tuple[int, int]]:
 
 
 class TestGuardedRules:
-    @settings(max_examples=1000, deadline=None)
+    @settings(max_examples=examples(1000), deadline=None)
     @given(text=_TEXTS)
     def test_reference_and_hedge_as_unguarded(self, text: str) -> None:
         for start, end in _numbers(text):
@@ -233,7 +234,7 @@ class TestGuardedRules:
                 text, start, end
             ), (text, start)
 
-    @settings(max_examples=1500, deadline=None)
+    @settings(max_examples=examples(1500), deadline=None)
     @given(text=_BINDING_TEXTS)
     def test_binding_before_a_number_as_unguarded(self, text: str) -> None:
         for start, end in _numbers(text):
@@ -254,7 +255,7 @@ class TestGuardedRules:
                 start,
             )
 
-    @settings(max_examples=800, deadline=None)
+    @settings(max_examples=examples(800), deadline=None)
     @given(
         window=st.one_of(
             st.from_regex(context._REFERENCE_BEFORE, fullmatch=True),
@@ -264,7 +265,7 @@ class TestGuardedRules:
     def test_every_reference_window_holds_a_stem(self, window: str) -> None:
         assert context.may_hold(window, context.REFERENCE_STEMS), window
 
-    @settings(max_examples=800, deadline=None)
+    @settings(max_examples=examples(800), deadline=None)
     @given(window=st.from_regex(context._HEDGE_BEFORE, fullmatch=True))
     def test_every_hedge_window_holds_a_stem(self, window: str) -> None:
         assert context.may_hold(window, context.HEDGE_STEMS), window
@@ -309,7 +310,7 @@ _PHRASE_WORDS = sorted({word for phrase in echo.ECHO_PHRASES for word in phrase.
 class TestEchoPhraseFilter:
     """An echo phrase whose longest word the answer lacks is not searched: the same hits."""
 
-    @settings(max_examples=800, deadline=None)
+    @settings(max_examples=examples(800), deadline=None)
     @given(
         pieces=st.lists(
             st.one_of(
@@ -338,7 +339,7 @@ class TestAsciiFastPaths:
         marks = quotation_marks.DELIMITERS
         assert [chr(code) for code in range(128) if marks.match(chr(code))] == ['"']
 
-    @settings(max_examples=500, deadline=None)
+    @settings(max_examples=examples(500), deadline=None)
     @given(text=_TEXTS)
     def test_delimiters_as_the_search_finds_them(self, text: str) -> None:
         openers: list[tuple[int, str]] = []

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from grounding_texts import WORD_PIECES
 from grounding_verdicts import PASSES, fg001, flagged
+from property_budget import examples
 from relapse.grounding._read.words import (
     READ_WINDOW,
     WORDS_RE,
@@ -214,7 +215,7 @@ class TestReadingsKept:
     first time, moved. The reference reads every run word by word.
     """
 
-    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples(300), deadline=None, suppress_health_check=list(HealthCheck))
     @given(
         pieces=st.lists(WORD_PIECES, max_size=400),
         repeats=st.integers(1, 6),

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from grounding_verdicts import PASSES, failing_spans, fg001, fg002, flagged, flagged_spans
+from property_budget import examples
 from relapse.grounding import default_grounding_check
 
 
@@ -482,7 +483,9 @@ class TestExponents:
     def test_caret_notation(self, answer: str, chunk: str, expected: object) -> None:
         assert flagged(chunk, answer) == expected
 
-    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(
+        max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    )
     @example(whole=3, decimals="", exponent=0, times="×", written="{}", minus="-")  # "3×10^0": 3
     # "150×10^1" is the number 1500, which four digits alone may write as a year.
     @example(whole=150, decimals="", exponent=1, times="×", written="{}", minus="-")

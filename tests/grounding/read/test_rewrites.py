@@ -6,6 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from property_budget import examples
 from relapse.grounding._read.scan import scan
 
 
@@ -13,7 +14,7 @@ from relapse.grounding._read.scan import scan
 class TestRewriteOnDemand:
     """The scanner rescans a rewritten copy only when it meets a character to rewrite."""
 
-    @settings(max_examples=1000, deadline=None)
+    @settings(max_examples=examples(1000), deadline=None)
     @given(
         text=st.lists(
             st.sampled_from(

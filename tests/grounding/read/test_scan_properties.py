@@ -8,6 +8,7 @@ from itertools import chain
 from hypothesis import given, settings
 
 from grounding_texts import DENSE_TEXT
+from property_budget import examples
 from relapse.grounding._read import scan as scan_module
 from relapse.grounding._read.claims import Claim, plain_number_keys
 from relapse.grounding._read.scan import _RANGE_JOIN, scan
@@ -24,13 +25,13 @@ def _index_keys(claims: list[Claim], plain: list[str]) -> set[Key]:
 
 # from test_properties.py
 class TestProperties:
-    @settings(max_examples=500, deadline=None)
+    @settings(max_examples=examples(500), deadline=None)
     @given(text=DENSE_TEXT)
     def test_short_paths_change_no_result(self, text: str) -> None:
         """The scanner's short paths for bare numbers read exactly what the general path reads."""
         assert scan(text, short_paths=False) == scan(text)
 
-    @settings(max_examples=500, deadline=None)
+    @settings(max_examples=examples(500), deadline=None)
     @given(text=DENSE_TEXT)
     def test_range_joins_tested_first_miss_none(self, text: str) -> None:
         """Matching the range join before holding a claim back finds every range it found."""

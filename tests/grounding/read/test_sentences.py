@@ -10,6 +10,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from property_budget import examples
 from relapse.grounding._read.subjects import (
     SENTENCE_ENDS,
     SENTENCE_WINDOW,
@@ -109,7 +110,7 @@ def test_singular_and_sentences() -> None:
 class TestSentences:
     """``Sentences.at`` finds, by bisection, the sentence a search per mark finds."""
 
-    @settings(max_examples=400, deadline=None)
+    @settings(max_examples=examples(400), deadline=None)
     @given(
         parts=st.lists(st.tuples(_MARKED, _FILLER), max_size=8),
         data=st.data(),

@@ -12,6 +12,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from grounding_texts import real_texts
+from property_budget import examples
 from relapse.grounding._read import words
 from relapse.grounding._read.words import (
     LOWER_EXPANDS,
@@ -135,7 +136,7 @@ class TestSameRunsAsFinditer:
         text = "\u212a one \u212aone tho\u212a usand"
         assert _spans(text) == _reference(text)
 
-    @settings(max_examples=600, deadline=None)
+    @settings(max_examples=examples(600), deadline=None)
     @given(
         st.lists(
             st.one_of(

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 import relapse
 from grounding_texts import MICE, MICE_QUESTION, WOOL
 from grounding_verdicts import COPY, codes_and_spans, copy_verdict, failing_spans, verdict
+from property_budget import examples
 from relapse import GroundingFinding
 from relapse.grounding import ECHO_PHRASES, GroundingCheck, _echo, default_grounding_check
 from relapse.testing import attempt_after
@@ -315,7 +316,7 @@ class TestFrameLabels:
     """``frame_labels`` tries the pattern only where a label's first word is: the same labels."""
 
     @given(st.lists(_LABEL_PIECES | st.text(max_size=6), max_size=30).map("".join), st.data())
-    @settings(max_examples=500)
+    @settings(max_examples=examples(500))
     def test_the_labels_a_search_of_every_offset_finds(
         self, text: str, data: st.DataObject
     ) -> None:

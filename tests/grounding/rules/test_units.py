@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grounding_verdicts import PASSES, failing_spans, fg001, flagged
+from property_budget import examples
 from relapse.grounding import default_grounding_check
 from relapse.grounding._index.unit_lookup import UNRELATED, search_verdict, units_by_number
 from relapse.grounding._values.keys import number_key
@@ -323,7 +324,7 @@ class TestSignedUnits:
         for text in ("It was 10-5 °F.", "GPT-5 °F"):
             assert search_verdict([text], signed, "°C") == UNRELATED
 
-    @settings(max_examples=300, deadline=None)
+    @settings(max_examples=examples(300), deadline=None)
     @given(
         chunk_sign=st.sampled_from(_SIGNS),
         answer_sign=st.sampled_from(_SIGNS),
@@ -409,7 +410,7 @@ class TestPercentBoundElsewhere:
             ["See page 30. Sales hit 30 million."], MINUTES
         )
 
-    @settings(max_examples=300, deadline=None)
+    @settings(max_examples=examples(300), deadline=None)
     @given(
         writing=st.sampled_from(
             [

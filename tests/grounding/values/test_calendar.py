@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grounding_verdicts import verdict
+from property_budget import examples
 from relapse.grounding._values.calendar import (
     MONTH_BEFORE,
     MONTH_CAPITALS,
@@ -103,7 +104,7 @@ class TestMonthBeforeANumber:
         assert digits == _lead_ends(text)
         assert digits == _before_ends(text)
 
-    @settings(max_examples=400, deadline=None)
+    @settings(max_examples=examples(400), deadline=None)
     @given(
         pieces=st.lists(
             st.sampled_from(_MONTH_PIECES),

@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grounding_verdicts import failing_spans, flagged_spans
+from property_budget import examples
 from relapse.grounding._index.unit_lookup import (
     AGREE,
     FOREIGN,
@@ -231,7 +232,7 @@ class TestGluedTemperatureScale:
 class TestUnitGuard:
     """The unnamed alternatives that guard the unit lookup match where the named ones do."""
 
-    @settings(max_examples=1500, deadline=None)
+    @settings(max_examples=examples(1500), deadline=None)
     @given(
         before=st.sampled_from(["5", "5 ", "5\u00a0", "5\u202f", "5  ", "5\n", "5-", "x ", ""]),
         writing=_writings(),
