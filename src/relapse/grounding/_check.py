@@ -44,11 +44,13 @@ from relapse.grounding._index.folded import FoldedChunks
 from relapse.grounding._index.text_index import TextIndex
 from relapse.grounding._read.claims import Claim, new_claim
 from relapse.grounding._read.context import INLINE_MARKER_WINDOW
+from relapse.grounding._read.quantity import Quantity, kind_of
 from relapse.grounding._read.quotes import find_quotations
 from relapse.grounding._read.regions import Regions
 from relapse.grounding._read.word_claims import SMALL_ORDINAL, word_claims
 from relapse.grounding._text import fold
 from relapse.grounding._values.keys import Key, number_key
+from relapse.grounding._values.tags import TIME_OF_DAY, Kind
 from relapse.grounding.rules import (
     Lookup,
     Quoted,
@@ -59,6 +61,7 @@ from relapse.grounding.rules import (
     Support,
     judge,
     plan,
+    plans,
 )
 from relapse.grounding.rules.echo import COPY, ECHO, EMPTY, copied, echo_spans
 from relapse.grounding.rules.held import CITED_MARKER, MARKER
@@ -269,8 +272,9 @@ class BoundGroundingCheck:
             config.min_quote_words,
             config._echo_patterns,
         )
-        self._digits = plan(Reads.DIGITS, config.preview)
-        self._words = plan(Reads.WORDS, config.preview)
+        # The rules of each reader's claims, by the claim's kind.
+        self._digits = plans(Reads.DIGITS, config.preview)
+        self._words = plans(Reads.WORDS, config.preview)
 
     def check(self, answer: str, *, explain: bool = False) -> GroundingResult:
         """
@@ -446,7 +450,7 @@ class BoundGroundingCheck:
                 where = places[support] = self._place_of(support)
             if where is not None:
                 kind = _KINDS[code]
-                if isinstance(support, tuple) and support[0] == "tod":
+                if isinstance(support, tuple) and support[0] == TIME_OF_DAY:
                     kind = "time"
                 placed.append((kind, start, end, where))
 
@@ -563,8 +567,9 @@ class BoundGroundingCheck:
         return limit
 
     def _word_verdict(self, answer: str, claim: Claim) -> tuple[Support, Rule | None]:
-        """Walk a claim in words through the words' rules: its verdict and the deciding rule."""
-        return judge(self._words, self._lookup, answer, claim)
+        """Walk a claim in words through the words' rules of its kind: its verdict and the rule."""
+        kind = kind_of(claim)
+        return judge(self._words[kind], self._lookup, Quantity(answer, claim, kind))
 
     def _quotations(
         self,
@@ -591,7 +596,7 @@ class BoundGroundingCheck:
         walk = plan(Reads.QUOTATIONS, self._config.preview)
         for start, end in find_quotations(answer):
             claim = new_claim(Claim, (FG003, start, end, (), (), None, 0, False, (), ""))
-            support, rule = judge(walk, lookup, answer, claim)
+            support, rule = judge(walk, lookup, Quantity(answer, claim, Kind.QUOTATION))
             if trace is not None:
                 trace.add(FG003, start, end, "quotations", rule, support)
             if isinstance(support, Quoted):
@@ -654,7 +659,7 @@ class _ClaimJudge:
             support): the support's place is their evidence.
         """
         check, answer, codes, verdicts = self._check, self._answer, self._codes, self._verdicts
-        lookup, walk, trace = check._lookup, check._digits, self._trace
+        lookup, walks, trace = check._lookup, check._digits, self._trace
         if not self._warmed:
             self._warmed = True
             check._chunks.warm(claim.needs[0] for claim in claims[:MAX_WARMED_CLAIMS])
@@ -677,9 +682,12 @@ class _ClaimJudge:
             )
             judged = verdicts.get(context)
             if judged is None:
-                # The digits' pass rescues numbers only (FG001).
+                # Each distinct claim in its surroundings is read once, and
+                # walked through its kind's rules; the digits' pass rescues
+                # numbers only (FG001).
+                kind = kind_of(claim)
                 judged = verdicts[context] = judge(
-                    walk, lookup, answer, claim, rescue=code == FG001
+                    walks[kind], lookup, Quantity(answer, claim, kind), rescue=code == FG001
                 )
             verdict = judged[0]
             if trace is not None:
