@@ -4,9 +4,12 @@ The CPU time of the default check of several source trees: the fastest of many c
 On a machine shared with other work, wall times drift with the load;
 ``time.process_time`` counts only this process's CPU, and the fastest of
 many checks is the one least disturbed (caches evicted, the CPU's clock
-lowered). Each tree runs in a process of its own (``PYTHONPATH`` set to
-it), the trees in turn, for several rounds; each process prepares and
-checks the same input ``--checks`` times and reports its fastest check.
+lowered). Each tree runs in a worker process of its own (``PYTHONPATH``
+set to it) for the whole run; round after round, each worker in turn (the
+order rotating) prepares and checks the same input ``--checks`` times and
+reports its fastest check, so every tree sees nearly the same load. The
+table gives each tree's fastest check over all rounds, the median of its
+rounds, and the median of its per-round ratio to the first tree.
 
 The inputs are ``bench_ab.py``'s: ``RAGTruth 10 KB`` (the sample's passages,
 ``bench_check.py``'s answer of about 24 numeric claims) and the 1 MB
@@ -17,6 +20,9 @@ Usage::
     python benchmarks/bench_cpu.py TREE_SRC [TREE_SRC ...] [--checks N] [--rounds R]
         [--input LABEL ...]
 
+Give the base tree twice (``/tmp/base/src /tmp/new/src /tmp/base/src``):
+the third row is then the A/A noise.
+
 for instance ``python benchmarks/bench_cpu.py /tmp/base40/src src``.
 """
 
@@ -24,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -38,62 +45,99 @@ from bench_ab import PIECES  # noqa: E402
 INPUTS = ("RAGTruth 10 KB", "RAGTruth 100 KB", *PIECES)
 
 
-def fastest(label: str, checks: int) -> float:
-    """Return the fastest CPU time, in milliseconds, of ``checks`` checks of one input."""
+def _call(label: str) -> Callable[[], object]:
+    """Return a call of the check of the tree this process imports, on one input."""
     # Imported here: the tree is the one PYTHONPATH names in this worker.
     import bench_check
 
     from relapse.grounding import default_grounding_check as check
 
-    call: Callable[[], object]
     if label in PIECES:
-        piece = PIECES[label]
-        answer = piece * (1_000_000 // len(piece))
-        call = lambda: check("q", ["Some 5 context."], answer)  # noqa: E731
-    else:
-        texts = bench_check.passages(bench_check.DEFAULT_DATA)
-        chunks = bench_check.context_of(texts, bench_check.SIZES[label.removeprefix("RAGTruth ")])
-        query = "What do the passages say about costs, dates and numbers?"
-        rag_answer = bench_check.answer_of(texts)
-        call = lambda: check(query, chunks, rag_answer)  # noqa: E731
-    call()  # the regexes compiled, the caches warm
-    best = float("inf")
-    for _ in range(checks):
-        started = time.process_time()
-        call()
-        best = min(best, time.process_time() - started)
-    return best * 1000
+        answer = PIECES[label] * (1_000_000 // len(PIECES[label]))
+        return lambda: check("q", ["Some 5 context."], answer)
+    texts = bench_check.passages(bench_check.DEFAULT_DATA)
+    chunks = bench_check.context_of(texts, bench_check.SIZES[label.removeprefix("RAGTruth ")])
+    query = "What do the passages say about costs, dates and numbers?"
+    rag_answer = bench_check.answer_of(texts)
+    return lambda: check(query, chunks, rag_answer)
+
+
+def serve(label: str) -> None:
+    """
+    Answer each request line ``N`` with the fastest CPU time of N checks, in ms (a worker).
+
+    The first line printed is ``ready``, once the input is built and checked
+    once (the regexes compiled, the caches warm).
+    """
+    call = _call(label)
+    call()
+    print("ready", flush=True)
+    for line in sys.stdin:
+        best = float("inf")
+        for _ in range(int(line)):
+            started = time.process_time()
+            call()
+            best = min(best, time.process_time() - started)
+        print(best * 1000, flush=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run each tree's worker in turn for every round and print the fastest times."""
+    """Run each tree's worker in turn, round after round, and print the fastest times."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("trees", type=Path, nargs="*", help="source trees to time")
-    parser.add_argument("--checks", type=int, default=200, help="checks per worker")
-    parser.add_argument("--rounds", type=int, default=2, help="workers per tree and input")
+    parser.add_argument("--checks", type=int, default=20, help="checks per worker and round")
+    parser.add_argument("--rounds", type=int, default=20, help="rounds (each asks every tree)")
     parser.add_argument(
         "--input", action="append", choices=INPUTS, help="inputs to time (RAGTruth 10 KB)"
     )
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        print(fastest(args.worker, args.checks))
+        serve(args.worker)
         return 0
     if not args.trees:
         parser.error("name at least one source tree")
     for label in args.input or ["RAGTruth 10 KB"]:
-        times: dict[Path, list[float]] = {tree: [] for tree in args.trees}
-        for _ in range(args.rounds):
-            for tree in args.trees:
-                env = {**os.environ, "PYTHONPATH": str(tree.resolve())}
-                worker = [__file__, "--worker", label, "--checks", str(args.checks)]
-                out = subprocess.run(
-                    [sys.executable, *worker], env=env, check=True, capture_output=True, text=True
-                )
-                times[tree].append(float(out.stdout))
-        print(f"{label}: fastest of {args.checks} checks (ms of CPU), per round")
-        for tree, found in times.items():
-            print(f"  {tree}: {', '.join(f'{ms:.3f}' for ms in found)}  (min {min(found):.3f})")
+        workers = []
+        for tree in args.trees:
+            env = {**os.environ, "PYTHONPATH": str(tree.resolve())}
+            worker = subprocess.Popen(
+                [sys.executable, __file__, "--worker", label],
+                env=env,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            assert worker.stdout is not None
+            assert worker.stdout.readline().strip() == "ready"
+            workers.append(worker)
+        times: list[list[float]] = [[] for _ in workers]
+        for round_number in range(args.rounds):
+            # The order rotates from round to round: no tree always goes first.
+            shift = round_number % len(workers)
+            for index in [*range(shift, len(workers)), *range(shift)]:
+                worker = workers[index]
+                assert worker.stdin is not None
+                assert worker.stdout is not None
+                worker.stdin.write(f"{args.checks}\n")
+                worker.stdin.flush()
+                times[index].append(float(worker.stdout.readline()))
+        for worker in workers:
+            assert worker.stdin is not None
+            worker.stdin.close()
+            worker.wait()
+        print(
+            f"{label}: fastest CPU time of a check (ms), {args.rounds} rounds of"
+            f" {args.checks} checks per tree, interleaved"
+        )
+        first = times[0]
+        for tree, found in zip(args.trees, times, strict=True):
+            ratios = sorted(now / then for now, then in zip(found, first, strict=True))
+            print(
+                f"  {tree}: min {min(found):.3f}, median of rounds"
+                f" {statistics.median(found):.3f}; per round vs the first tree:"
+                f" median {statistics.median(ratios):.3f}"
+            )
     return 0
 
 

@@ -637,15 +637,20 @@ class _ClaimJudge:
     claim (:data:`MEMO_BEFORE`, :data:`MEMO_AFTER`, and the inline
     enumeration's look-back for a number before "." or ")"), so an answer
     that repeats a claim ("7 7 7 ...") is judged once per distinct context.
+    A claim met for the first time is judged without its context being
+    cut out: most answers repeat few claims, and a claim met again is then
+    judged at most once more before the memo holds it.
     """
 
-    __slots__ = ("_answer", "_check", "_codes", "_trace", "_verdicts", "_warmed")
+    __slots__ = ("_answer", "_check", "_codes", "_seen", "_trace", "_verdicts", "_warmed")
 
     def __init__(self, check: BoundGroundingCheck, answer: str, trace: Trace | None) -> None:
         self._check = check
         self._answer = answer
         self._codes = check._config.codes
-        self._verdicts: dict[tuple[object, ...], tuple[Support, Rule | None]] = {}
+        self._verdicts: dict[tuple[object, ...], tuple[Support, Rule | None, str]] = {}
+        # The claims met so far, without their offsets and code.
+        self._seen: set[tuple[object, ...]] = set()
         self._warmed = check._chunks.complete
         self._trace = trace
 
@@ -659,7 +664,7 @@ class _ClaimJudge:
             support): the support's place is their evidence.
         """
         check, answer, codes, verdicts = self._check, self._answer, self._codes, self._verdicts
-        lookup, walks, trace = check._lookup, check._digits, self._trace
+        seen, trace = self._seen, self._trace
         if not self._warmed:
             self._warmed = True
             check._chunks.warm(claim.needs[0] for claim in claims[:MAX_WARMED_CLAIMS])
@@ -669,34 +674,53 @@ class _ClaimJudge:
             code, start, end = claim[:3]
             if code not in codes:
                 continue
-            context = (
-                code,
-                claim[3:],
-                answer[max(0, start - MEMO_BEFORE) : start],
-                answer[start : end + MEMO_AFTER],
-                # Only a number before "." or ")" may continue an inline
-                # enumeration, whose previous marker is looked for far back.
-                answer[max(0, start - INLINE_MARKER_WINDOW) : start]
-                if answer[end : end + 1] in (".", ")")
-                else "",
-            )
-            judged = verdicts.get(context)
-            if judged is None:
-                # Each distinct claim in its surroundings is read once, and
-                # walked through its kind's rules; the digits' pass rescues
-                # numbers only (FG001).
-                kind = kind_of(claim)
-                judged = verdicts[context] = judge(
-                    walks[kind], lookup, Quantity(answer, claim, kind), rescue=code == FG001
+            shape = claim[3:]
+            if shape in seen:
+                context = (
+                    code,
+                    shape,
+                    answer[max(0, start - MEMO_BEFORE) : start],
+                    answer[start : end + MEMO_AFTER],
+                    # Only a number before "." or ")" may continue an inline
+                    # enumeration, whose previous marker is looked for far back.
+                    answer[max(0, start - INLINE_MARKER_WINDOW) : start]
+                    if answer[end : end + 1] in (".", ")")
+                    else "",
                 )
+                judged = verdicts.get(context)
+                if judged is None:
+                    judged = verdicts[context] = self._judged(claim)
+            else:
+                seen.add(shape)
+                judged = self._judged(claim)
             verdict = judged[0]
             if trace is not None:
                 trace.add(code, start, end, "digits", judged[1], verdict)
             if not verdict:
-                failing.append((failing_code(code, judged[1]), start, end))
+                failing.append((judged[2], start, end))
             elif verdict is not True:
                 supported.append((code, start, end, verdict))
         return failing, supported
+
+    def _judged(self, claim: Claim) -> tuple[Support, Rule | None, str]:
+        """
+        Read a claim once and walk it through its kind's rules.
+
+        Returns:
+            ``(verdict, rule, code)``: the verdict, the rule that decided it,
+            and the code of the claim's failing span (carrying the rule that
+            vetoed it, if one did).
+        """
+        check, code = self._check, claim.code
+        kind = kind_of(claim)
+        # The digits' pass rescues numbers only (FG001).
+        verdict, rule = judge(
+            check._digits[kind],
+            check._lookup,
+            Quantity(self._answer, claim, kind),
+            rescue=code == FG001,
+        )
+        return verdict, rule, code if verdict else failing_code(code, rule)
 
 
 #: The kind of an :class:`relapse.Evidence`, by the code of the claim it supports.

@@ -15,6 +15,7 @@ kind.
 
 from __future__ import annotations
 
+import enum
 import re
 from typing import NamedTuple
 
@@ -132,9 +133,28 @@ def _typed(binding: str | None) -> Binding | None:
     """Return a binding as :func:`relapse.grounding._values.units.binding_of` writes it, typed."""
     if binding is None:
         return None
-    if binding.startswith(AMBIGUOUS):
-        return Binding(binding[len(AMBIGUOUS) :], True)
-    return Binding(binding, False)
+    typed = _BINDINGS.get(binding)
+    if typed is None:
+        if binding.startswith(AMBIGUOUS):
+            typed = Binding(binding[len(AMBIGUOUS) :], True)
+        else:
+            typed = Binding(binding, False)
+        _BINDINGS[binding] = typed
+    return typed
+
+
+# Each binding typed once: they are the units' names and the binding tags, a
+# few hundred at most.
+_BINDINGS: dict[str, Binding] = {}
+
+
+class _Unread(enum.Enum):
+    """The value of a reading not made yet (None is a reading: no hedge, no unit)."""
+
+    UNREAD = 0
+
+
+_UNREAD = _Unread.UNREAD
 
 
 class Quantity:
@@ -164,47 +184,44 @@ class Quantity:
         "kind",
     )
 
-    # The readings, each set on first use.
-    _binding: Binding | None
-    _hedge: Hedge | None
-    _marker: bool
-    _percent_binding: Binding
-    _unit: str | None
-    _unit_after: str | None
-    _unsigned_start: int
-
     def __init__(self, answer: str, claim: Claim, kind: Kind) -> None:
         self.answer = answer
         self.claim = claim
         self.kind = kind
+        # The readings, each made on first use.
+        self._binding: Binding | _Unread | None = _UNREAD
+        self._hedge: Hedge | _Unread | None = _UNREAD
+        self._marker: bool | _Unread = _UNREAD
+        self._percent_binding: Binding | _Unread = _UNREAD
+        self._unit: str | _Unread | None = _UNREAD
+        self._unit_after: str | _Unread | None = _UNREAD
+        self._unsigned_start: int | _Unread = _UNREAD
 
     @property
     def hedge(self) -> Hedge | None:
         """The hedge before the number (``about``, ``at least``), or None."""
-        try:
-            return self._hedge
-        except AttributeError:
+        found = self._hedge
+        if found is _UNREAD:
             found = self._hedge = hedge(self.answer, self.claim.start)
-            return found
+        return found
 
     @property
     def unsigned_start(self) -> int:
         """Where the number starts after its sign (``-``, ``−``, ``minus``); its start unsigned."""
-        try:
-            return self._unsigned_start
-        except AttributeError:
+        found = self._unsigned_start
+        if found is _UNREAD:
             claim = self.claim
-            start = claim.start
+            found = claim.start
             key = claim.key
             if key is not None and key[0] == NEGATIVE:
                 answer = self.answer
-                if answer[start] in MINUS_SIGNS:
-                    start += 1
+                if answer[found] in MINUS_SIGNS:
+                    found += 1
                 else:
-                    word = _SIGN_WORD.match(answer, start, claim.end)
-                    start = start if word is None else word.end()
-            self._unsigned_start = start
-            return start
+                    word = _SIGN_WORD.match(answer, found, claim.end)
+                    found = found if word is None else word.end()
+            self._unsigned_start = found
+        return found
 
     @property
     def binding(self) -> Binding | None:
@@ -214,13 +231,12 @@ class Quantity:
         Read from its unsigned start to its end
         (:func:`relapse.grounding._values.units.binding_of`, no plural noun).
         """
-        try:
-            return self._binding
-        except AttributeError:
+        found = self._binding
+        if found is _UNREAD:
             found = self._binding = _typed(
                 binding_of(self.answer, self.unsigned_start, self.claim.end, plurals=False)
             )
-            return found
+        return found
 
     @property
     def percent_binding(self) -> Binding:
@@ -231,43 +247,39 @@ class Quantity:
         binding does not read as a percent (``$0%1``) is ``%`` ambiguous:
         never foreign.
         """
-        try:
-            return self._percent_binding
-        except AttributeError:
+        found = self._percent_binding
+        if found is _UNREAD:
             answer, start, end = self.answer, self.unsigned_start, self.claim.end
             match = _PERCENT_END.search(answer, start, end)
             digits_end = end if match is None else match.start()
             bound = binding_of(answer, start, digits_end, plurals=False) == PERCENT_MARK
             found = self._percent_binding = Binding(PERCENT_MARK, not bound)
-            return found
+        return found
 
     @property
     def unit(self) -> str | None:
         """The unit the number is written with (:func:`relapse.grounding._values.units.unit_of`)."""
-        try:
-            return self._unit
-        except AttributeError:
+        found = self._unit
+        if found is _UNREAD:
             claim = self.claim
             found = self._unit = _unit_of(self.answer, claim.start, claim.end)
-            return found
+        return found
 
     @property
     def unit_after(self) -> str | None:
         """The unit written right after the number (``1 kilometer``), or None."""
-        try:
-            return self._unit_after
-        except AttributeError:
+        found = self._unit_after
+        if found is _UNREAD:
             found = self._unit_after = unit_after(self.answer, self.claim.end)
-            return found
+        return found
 
     @property
     def marker(self) -> bool:
         """Whether the number is a list marker (``3. Print``) or a reference (``passage 2``)."""
-        try:
-            return self._marker
-        except AttributeError:
-            answer, claim = self.answer, self.claim
-            found = self._marker = is_list_marker(answer, claim.start, claim.end) or is_reference(
-                answer, claim.start, claim.end
+        found = self._marker
+        if found is _UNREAD:
+            answer, start, end = self.answer, self.claim.start, self.claim.end
+            found = self._marker = is_list_marker(answer, start, end) or is_reference(
+                answer, start, end
             )
-            return found
+        return found
