@@ -637,20 +637,20 @@ class _ClaimJudge:
     claim (:data:`MEMO_BEFORE`, :data:`MEMO_AFTER`, and the inline
     enumeration's look-back for a number before "." or ")"), so an answer
     that repeats a claim ("7 7 7 ...") is judged once per distinct context.
-    A claim met for the first time is judged without its context being
-    cut out: most answers repeat few claims, and a claim met again is then
-    judged at most once more before the memo holds it.
+    An answer shorter than :data:`MEMO_FROM` characters is judged claim by
+    claim, without the memo: it holds a few dozen claims, rarely one twice
+    in the same surroundings, and cutting out and hashing each claim's
+    surroundings would cost more than it saves.
     """
 
-    __slots__ = ("_answer", "_check", "_codes", "_seen", "_trace", "_verdicts", "_warmed")
+    __slots__ = ("_answer", "_check", "_codes", "_memo", "_trace", "_verdicts", "_warmed")
 
     def __init__(self, check: BoundGroundingCheck, answer: str, trace: Trace | None) -> None:
         self._check = check
         self._answer = answer
         self._codes = check._config.codes
         self._verdicts: dict[tuple[object, ...], tuple[Support, Rule | None, str]] = {}
-        # The claims met so far, without their offsets and code.
-        self._seen: set[tuple[object, ...]] = set()
+        self._memo = len(answer) >= MEMO_FROM
         self._warmed = check._chunks.complete
         self._trace = trace
 
@@ -664,7 +664,7 @@ class _ClaimJudge:
             support): the support's place is their evidence.
         """
         check, answer, codes, verdicts = self._check, self._answer, self._codes, self._verdicts
-        seen, trace = self._seen, self._trace
+        memo, trace = self._memo, self._trace
         if not self._warmed:
             self._warmed = True
             check._chunks.warm(claim.needs[0] for claim in claims[:MAX_WARMED_CLAIMS])
@@ -674,11 +674,10 @@ class _ClaimJudge:
             code, start, end = claim[:3]
             if code not in codes:
                 continue
-            shape = claim[3:]
-            if shape in seen:
+            if memo:
                 context = (
                     code,
-                    shape,
+                    claim[3:],
                     answer[max(0, start - MEMO_BEFORE) : start],
                     answer[start : end + MEMO_AFTER],
                     # Only a number before "." or ")" may continue an inline
@@ -691,7 +690,6 @@ class _ClaimJudge:
                 if judged is None:
                     judged = verdicts[context] = self._judged(claim)
             else:
-                seen.add(shape)
                 judged = self._judged(claim)
             verdict = judged[0]
             if trace is not None:
@@ -721,6 +719,13 @@ class _ClaimJudge:
             rescue=code == FG001,
         )
         return verdict, rule, code if verdict else failing_code(code, rule)
+
+
+#: Characters of an answer from which the claims' memo keeps a verdict per
+#: claim in its surroundings (:class:`_ClaimJudge`): a shorter answer holds
+#: too few claims to repeat one (a RAGTruth answer, about 1,500 characters,
+#: about 20), and at most about a thousand, judged in a few milliseconds.
+MEMO_FROM = 2_048
 
 
 #: The kind of an :class:`relapse.Evidence`, by the code of the claim it supports.

@@ -98,7 +98,8 @@ def kind_of(claim: Claim) -> Kind:
         return Kind.DATE
     needs = claim.needs
     if claim.key is None:
-        return _keyless_kind(needs)
+        # A small ordinal in words is the one claim without a key that is marked.
+        return Kind.ORDINAL if claim.unit == ORDINAL_MARK else _keyless_kind(needs)
     unit = claim.unit
     if unit:
         return _MARKED[unit]
