@@ -68,8 +68,14 @@ def held(lookup: Lookup, value: Quantity, verdict: Support | None) -> Support | 
     # First what the chunks read so far hold; only then read the chunks
     # that may hold each part, dates last (their evidence is a pattern,
     # slower to search than a number's digits).
+    # Most alternatives are one key: asked without a generator.
+    known = lookup.known
     for position, alternative in enumerate(needs):
-        if all(lookup.known(part, plain) for part in alternative):
+        if (
+            known(alternative[0], plain)
+            if len(alternative) == 1
+            else all(known(part, plain) for part in alternative)
+        ):
             if position and not lookup.chunks.complete:
                 # A full reading returns the first alternative held: an
                 # earlier one held by a chunk not read yet is the claim's
@@ -79,9 +85,13 @@ def held(lookup: Lookup, value: Quantity, verdict: Support | None) -> Support | 
                         return _one_key(lookup, earlier, plain)
             return _one_key(lookup, alternative, plain)
     if not lookup.chunks.complete:
+        has = lookup.has
         for alternative in needs:
-            parts = sorted(alternative, key=_is_date) if len(alternative) > 1 else alternative
-            if all(lookup.has(part, plain) for part in parts):
+            if (
+                has(alternative[0], plain)
+                if len(alternative) == 1
+                else all(has(part, plain) for part in sorted(alternative, key=_is_date))
+            ):
                 return _one_key(lookup, alternative, plain)
     return None
 
