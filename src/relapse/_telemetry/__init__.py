@@ -47,14 +47,22 @@ from opentelemetry import trace
 from opentelemetry._logs import SeverityNumber
 from opentelemetry.trace import INVALID_SPAN, Span, Status, StatusCode
 
-from relapse._lineage import count_by_code
 from relapse._read.chunks import chunk_id_of
 from relapse._read.shapes import member
-from relapse._read.streams import Streamed
 from relapse._telemetry import attributes as attr
 from relapse._telemetry.content import Content, capture_content_from_env
 from relapse._telemetry.context import Harmless
 from relapse._telemetry.metrics import Instruments, instruments_for
+from relapse._telemetry.records import (
+    check_cost_attributes,
+    inline_evaluation,
+    lineage_attributes,
+    rejection_attributes,
+    response_id,
+    score_attribute,
+    usage_attributes,
+    verdict_attributes,
+)
 from relapse._telemetry.sdk import can_watch, metrics_set, tracing_set
 from relapse._version import VERSION
 
@@ -64,7 +72,7 @@ if TYPE_CHECKING:
     from opentelemetry.metrics import MeterProvider
     from opentelemetry.util.types import AttributeValue
 
-    from relapse._results import GroundingFinding, IterationRecord, RelapseResult, StageRun, Usage
+    from relapse._results import IterationRecord, RelapseResult, Usage
 
 #: The kind of the call and iteration spans, in the names Phoenix (OpenInference)
 #: and Langfuse read.
@@ -108,147 +116,6 @@ _RECORDING_ERROR = Harmless("could not record an error on a span")
 _STARTING_RETRIEVAL = Harmless("could not start a retrieval span")
 _ENDING_RETRIEVAL = Harmless("could not end a retrieval span")
 _ENDING_FAILED = Harmless("could not end a failed span")
-
-
-def _score_attribute(findings: Sequence[GroundingFinding]) -> dict[str, AttributeValue]:
-    """``relapse.findings.score.max``: the highest score of ``findings``; empty if none has one."""
-    scores = [f.score for f in findings if f.score is not None]
-    return {attr.RELAPSE_FINDINGS_SCORE_MAX: float(max(scores))} if scores else {}
-
-
-def _verdict_attributes(record: IterationRecord) -> dict[str, AttributeValue]:
-    """The verdict attributes of ``record``, shared by its iteration and check spans."""
-    findings = record.findings
-    return {
-        attr.RELAPSE_GROUNDED: record.grounded,
-        attr.RELAPSE_FINDINGS_CODES: tuple(sorted({f.code for f in findings})),
-        attr.RELAPSE_FINDINGS_COUNT: len(findings),
-        **_score_attribute(findings),
-    }
-
-
-def _stage_verdict(run: StageRun) -> str:
-    if not run.ran:
-        return attr.STAGE_SKIPPED
-    return attr.STAGE_PASS if run.ok else attr.STAGE_FAIL
-
-
-def _check_cost_attributes(record: IterationRecord) -> dict[str, AttributeValue]:
-    """
-    What the check spent, for its span: its tokens, and a cascade's stages.
-
-    ``relapse.check.usage.*`` when the check reported tokens (never a
-    made-up zero); the ``relapse.check.stages*`` arrays, one entry per stage
-    in the order they run, when the check is a cascade.
-    """
-    attributes: dict[str, AttributeValue] = {}
-    usage = record.check_usage
-    if usage is not None:
-        attributes[attr.RELAPSE_CHECK_USAGE_INPUT_TOKENS] = usage.input_tokens
-        attributes[attr.RELAPSE_CHECK_USAGE_OUTPUT_TOKENS] = usage.output_tokens
-    stages = record.stages
-    if stages:
-        attributes[attr.RELAPSE_CHECK_STAGES] = tuple(run.name for run in stages)
-        attributes[attr.RELAPSE_CHECK_STAGES_VERDICT] = tuple(_stage_verdict(r) for r in stages)
-        attributes[attr.RELAPSE_CHECK_STAGES_DURATION] = tuple(
-            float(run.duration_s) for run in stages
-        )
-        attributes[attr.RELAPSE_CHECK_STAGES_FINDINGS_COUNT] = tuple(
-            len(run.findings) for run in stages
-        )
-        attributes[attr.RELAPSE_CHECK_STAGES_INPUT_TOKENS] = tuple(
-            0 if run.usage is None else run.usage.input_tokens for run in stages
-        )
-        attributes[attr.RELAPSE_CHECK_STAGES_OUTPUT_TOKENS] = tuple(
-            0 if run.usage is None else run.usage.output_tokens for run in stages
-        )
-        attributes[attr.RELAPSE_CHECK_STAGES_USAGE_KNOWN] = tuple(
-            run.usage is not None for run in stages
-        )
-    return attributes
-
-
-def _lineage_attributes(record: IterationRecord) -> dict[str, AttributeValue]:
-    """The ``relapse.retry.*`` attributes of a retry: codes and span counts, no content."""
-    attributes: dict[str, AttributeValue] = {}
-    for findings, codes_key, counts_key in (
-        (record.resolved, attr.RELAPSE_RETRY_RESOLVED_CODES, attr.RELAPSE_RETRY_RESOLVED_COUNTS),
-        (record.persisted, attr.RELAPSE_RETRY_PERSISTED_CODES, attr.RELAPSE_RETRY_PERSISTED_COUNTS),
-        (
-            record.introduced,
-            attr.RELAPSE_RETRY_INTRODUCED_CODES,
-            attr.RELAPSE_RETRY_INTRODUCED_COUNTS,
-        ),
-    ):
-        counts = count_by_code(findings)
-        attributes[codes_key] = tuple(counts)
-        attributes[counts_key] = tuple(counts.values())
-    return attributes
-
-
-def _rejection_attributes(record: IterationRecord) -> dict[str, AttributeValue]:
-    """Langfuse's level and status message of a rejected iteration: its error codes only."""
-    codes = sorted({f.code for f in record.findings if f.severity == "error"})
-    return {
-        attr.LANGFUSE_OBSERVATION_LEVEL: attr.OBSERVATION_LEVEL_WARNING,
-        attr.LANGFUSE_OBSERVATION_STATUS_MESSAGE: ", ".join(codes) or "rejected",
-    }
-
-
-def response_id(response: object) -> str | None:
-    """
-    The provider's id of a response (``gen_ai.response.id``), or None.
-
-    An SDK response's (or its JSON form's) ``id`` when it is a non-empty
-    ``str``: OpenAI ``chatcmpl-...``/``resp_...``, Anthropic ``msg_...``; for a
-    stream, that of its first piece that has one. A plain ``str`` has none.
-    """
-    if isinstance(response, str) or response is None:
-        return None
-    candidates: tuple[object, ...] = (response,)
-    if isinstance(response, Streamed):
-        candidates = response.pieces
-    for candidate in candidates:
-        if isinstance(candidate, str):
-            continue
-        found = member(candidate, "id")
-        if isinstance(found, str) and found:
-            return found
-    return None
-
-
-def _inline_evaluation(
-    record: IterationRecord, check_name: str, annotator: str, explained: str | None
-) -> dict[str, AttributeValue]:
-    """The OpenInference inline evaluation ``evaluations.0.*`` of an iteration's verdict."""
-    attributes: dict[str, AttributeValue] = {
-        attr.evaluation_key(0, attr.EVALUATION_NAME): check_name,
-        attr.evaluation_key(0, attr.EVALUATION_LABEL): (
-            attr.LABEL_PASS if record.grounded else attr.LABEL_FAIL
-        ),
-        attr.evaluation_key(0, attr.EVALUATION_SCORE): 1.0 if record.grounded else 0.0,
-        attr.evaluation_key(0, attr.EVALUATION_ANNOTATOR_KIND): annotator,
-    }
-    if explained is not None:
-        attributes[attr.evaluation_key(0, attr.EVALUATION_EXPLANATION)] = explained
-    return attributes
-
-
-def _usage_attributes(usage: Usage | None, known: bool | None) -> dict[str, AttributeValue]:
-    """
-    The ``relapse.usage.*`` span attributes of ``usage``.
-
-    The token counts when ``usage`` is not None (never a made-up zero), and
-    ``relapse.usage.known`` set to ``known`` unless it is None (a failed
-    call, whose later iterations never ran, cannot say).
-    """
-    attributes: dict[str, AttributeValue] = {}
-    if known is not None:
-        attributes[attr.RELAPSE_USAGE_KNOWN] = known
-    if usage is not None:
-        attributes[attr.RELAPSE_USAGE_INPUT_TOKENS] = usage.input_tokens
-        attributes[attr.RELAPSE_USAGE_OUTPUT_TOKENS] = usage.output_tokens
-    return attributes
 
 
 class Telemetry:
@@ -499,21 +366,21 @@ class Telemetry:
         with _SETTING_VERDICT:
             recording = span.is_recording()
             if recording:
-                verdict = _verdict_attributes(record)
+                verdict = verdict_attributes(record)
                 span.set_attributes(
                     {
                         **verdict,
                         attr.RELAPSE_CHECK_DURATION: float(check_s),
-                        **_usage_attributes(record.usage, record.usage is not None),
+                        **usage_attributes(record.usage, record.usage is not None),
                     }
                 )
                 extra: dict[str, AttributeValue] = {}
                 if chunk_count is not None:
                     extra[attr.RELAPSE_CHUNKS_COUNT] = chunk_count
                 if record.iteration > 1:
-                    extra.update(_lineage_attributes(record))
+                    extra.update(lineage_attributes(record))
                 if not record.grounded:
-                    extra.update(_rejection_attributes(record))
+                    extra.update(rejection_attributes(record))
                 span.set_attributes(extra)
                 if content.capture:
                     captured = content.iteration(record)
@@ -526,7 +393,7 @@ class Telemetry:
                 explained = content.explain(record.findings)
         if recording:
             with _SETTING_VERDICT:
-                span.set_attributes(_inline_evaluation(record, check_name, annotator, explained))
+                span.set_attributes(inline_evaluation(record, check_name, annotator, explained))
         if check_span is not INVALID_SPAN:
             self._end_check(check_span, record, verdict, answer, explained)
         self._evaluation_event(span, recording, record, check_name, explained)
@@ -607,7 +474,7 @@ class Telemetry:
                         attr.RELAPSE_ITERATIONS: result.iterations,
                         attr.RELAPSE_GROUNDED: result.grounded,
                         attr.RELAPSE_OUTCOME: result.outcome,
-                        **_usage_attributes(
+                        **usage_attributes(
                             result.usage,
                             all(record.usage is not None for record in result.transcript),
                         ),
@@ -637,7 +504,7 @@ class Telemetry:
         """
         with _SETTING_CALL_USAGE:
             if usage is not None and span.is_recording():
-                span.set_attributes(_usage_attributes(usage, None))
+                span.set_attributes(usage_attributes(usage, None))
         self.fail(span, error)
         instruments = self.instruments
         if instruments is not None:
@@ -657,7 +524,7 @@ class Telemetry:
         with _RECORDING_ERROR:
             if span.is_recording():
                 if usage is not None:
-                    span.set_attributes(_usage_attributes(usage, None))
+                    span.set_attributes(usage_attributes(usage, None))
                 span.set_attribute(attr.ERROR_TYPE, type(error).__qualname__)
                 span.set_status(Status(StatusCode.ERROR, str(error) or type(error).__name__))
                 if isinstance(error, Exception):
@@ -689,8 +556,8 @@ class Telemetry:
         """
         with _SETTING_CHECK:
             if span.is_recording():
-                attributes = dict(verdict) if verdict else _verdict_attributes(record)
-                attributes.update(_check_cost_attributes(record))
+                attributes = dict(verdict) if verdict else verdict_attributes(record)
+                attributes.update(check_cost_attributes(record))
                 if answer is not None:
                     attributes[attr.INPUT_VALUE] = answer
                     output = self.content.check_output(record.findings, explained)
@@ -719,7 +586,7 @@ class Telemetry:
                     attr.LABEL_PASS if record.grounded else attr.LABEL_FAIL
                 ),
                 attr.GEN_AI_EVALUATION_SCORE_VALUE: 1.0 if record.grounded else 0.0,
-                **_score_attribute(record.findings),
+                **score_attribute(record.findings),
             }
             if explained is not None:
                 event[attr.GEN_AI_EVALUATION_EXPLANATION] = explained

@@ -51,10 +51,19 @@ def conversion(lookup: Lookup, value: Quantity, verdict: Support | None) -> Supp
         the conversion. Currencies are not converted: an amount in another
         currency must be in the chunks.
 
+        The stated value may differ from the computed one by one unit of its last decimal place (one
+        unit for a whole number) or 3% of the value, whichever is more, for the rounding conversions
+        take (``58 °F (15 °C)``: 14.4; ``6 feet (1.8 m)``: 1.83; ``180 °C (453 K)``: 453.15; ``300 K
+        (27 °C)``: 26.85; a kelvin is ``K`` after a space or ``kelvin``). ``£10 ($13)`` needs
+        ``$13`` in a chunk, and ``5 people (3 adults)`` is no conversion: 3 is a claim.
+
     Examples:
         | answer | chunks | verdict |
         | --- | --- | --- |
         | `It reached 40 °C (104 °F).` | `It reached 40 °C.` | passes |
+        | `58 degrees Fahrenheit (15 degrees Celsius)` | `58 degrees` | passes |
+        | `1.5 hours (90 minutes)` | `1.5 hours` | passes |
+        | `40 °C (104 °F)` | `40 °C` | passes |
     """
     return True if value.claim.code == FG001 and _correct_conversion(value) else None
 
@@ -74,6 +83,12 @@ def another_unit(lookup: Lookup, value: Quantity, verdict: Support | None) -> Su
         An answer may convert for its reader. Currencies are not converted,
         nor degrees whose scale is not said; the chunks' numbers below zero
         are not looked for.
+
+        The chunk's value converted must be within 3% of the answer's, or within half a unit of its
+        last written decimal: ``0.5 kg`` is ``1 lb`` rounded, ``0.50 kg`` is not, and ``2 years`` is
+        no ``12 months``. A four-digit whole number from 1500 to 2099 before a unit (``1610
+        meters``) still reads as a year, and is not converted. pint is the oracle of every pair of
+        units converted (docs/findings.md, "Oracles and the limits of the reading").
 
     Examples:
         | answer | chunks | verdict |

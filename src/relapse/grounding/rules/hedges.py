@@ -26,11 +26,31 @@ def hedged(lookup: Lookup, value: Quantity, verdict: Support | None) -> Support 
         ``about 1.2 million`` reports, and a chunk's 250 makes ``at least
         200`` true. The support has no one place: no evidence.
 
+        The hedges: ``about``, ``around``, ``approximately``, ``approx.``, ``roughly``, ``nearly``,
+        ``almost``, ``some``, ``close to``, ``circa``, ``(an) estimated``, ``~`` and ``≈``: after
+        one, a number claims "this much, to my precision" (``about 1.2 million``: 1,150,000 to
+        1,250,000; ``about 30``: 25 to 35). The lower bounds ``at least``, ``more than``, ``over``,
+        ``above``, ``upwards of``, ``in excess of``, ``no fewer than`` and ``as many as`` are held
+        by a number at or above them, up to ten times them; the upper bounds ``under``, ``below``,
+        ``less than``, ``fewer than``, ``up to``, ``at most`` and ``no more than`` by one at or
+        below them, down to a tenth. The factor of ten keeps an unrelated number (a year, a count of
+        something else) from supporting every bound below it. Rounding uses ``decimal.Decimal`` on
+        numbers of up to 40 significant digits; longer ones are compared exactly.
+
     Examples:
         | answer | chunks | verdict |
         | --- | --- | --- |
         | `About 1.2 million people live there.` | `1,184,000 people live there.` | passes |
         | `At least 200 came.` | `250 came.` | passes |
+        | `at least 200` | `150` | fails |
+        | `up to 30 people` | `35 people` | fails |
+        | `about 1.2 million` | `1,234,567` | passes |
+        | `at least 200` | `250` | passes |
+        | `more than 2,000` | `2,400` | passes |
+        | `over 50` | `52` | passes |
+        | `fewer than 100` | `80` | passes |
+        | `under 20` | `15` | passes |
+        | `up to 30` | `28` | passes |
     """
     claim = value.claim
     if claim.code != FG001:

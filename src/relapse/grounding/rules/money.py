@@ -81,6 +81,11 @@ def compound_money(lookup: Lookup, value: Quantity, verdict: Support | None) -> 
         Read as two numbers, each is foreign to the chunk (no $2, no 50 cents
         there); read as the amount they make together, both are the chunk's.
 
+        The currency is ``$``, ``£`` or ``€``, or a dollar, pound or euro name, then cents, pence,
+        ``p``, ``c`` or ``¢``. ``$2 and 60 cents``, or ``3 pounds 20 pence`` against ``$3.20``,
+        still fail, both numbers. Limits: only the answer's amounts are read so (a chunk's ``$20 and
+        50 cents`` grounds no ``$20.50``), and the minor part is a whole number below 100.
+
     Examples:
         | answer | chunks | verdict |
         | --- | --- | --- |

@@ -39,9 +39,25 @@ NAMES = rule(
         so it raises too many false alarms to be on by default
         (docs/benchmarks.md).
 
+        Words, not phrases: each capitalised word is looked up among the words of the chunks and the
+        question, folded like quotations (case, quote glyphs, apostrophes, a plural or possessive
+        ``s``) and without accents; the span is the whole run of capitalised words holding an
+        unknown one. Not names: the first word of a sentence (after ``.``, ``!``, ``?``, ``:``,
+        ``;``, a line break, a quotation mark, a bracket, a bullet or a number), words of heading
+        lines (``#`` lines, bold lines, lines ending in ``:``), ``I`` and its contractions, weekdays
+        and months, the parts of the prompt and the answer (``Passage``, ``Document``, ``Source``,
+        ``Option``, ``Step``, ``Question``, ``Answer``...) and units named after people
+        (``Celsius``, ``Fahrenheit``, ``Kelvin``). Words with digits are FG001 tokens.
+
     Examples:
         | answer | chunks | verdict |
         | --- | --- | --- |
         | `The bridge was designed by Joseph Strauss.` | `The bridge opened in 1937.` | fails |
+        | `The president was George Bush.` | `Barack Obama was president.` | fails |
+        | `The president was Michelle Obama.` | `Barack Obama was president.` | fails |
+        | `It lies in Zürich, Switzerland.` | `Zurich lies in SWITZERLAND.` | passes |
+        | `It was the Smith family.` | `The Smiths moved.` | passes |
+        | `Paris is warm. I think so.` | `The bridge opened in 1937.` | passes |
+        | `## Weather Report` | `The bridge opened in 1937.` | passes |
     """,
 )

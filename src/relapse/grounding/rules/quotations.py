@@ -32,6 +32,7 @@ def short_quotation(lookup: Lookup, value: Quantity, verdict: Support | None) ->
         | answer | chunks | verdict |
         | --- | --- | --- |
         | `It is the "longest" bridge.` | `The bridge opened in 1937.` | passes |
+        | `Being "toned" means ...` | `The bridge opened in 1937.` | passes |
     """
     claim = value.claim
     words = word_count(value.answer[claim.start : claim.end])
@@ -54,6 +55,8 @@ def refusal_quotation(lookup: Lookup, value: Quantity, verdict: Support | None) 
         | --- | --- | --- |
         | `I would say "Unable to answer based on given passages".` | `The bridge opened in 1937.`
           | passes |
+        | `I would answer "Unable to answer based on given passages."` | `The bridge opened in
+          1937.` | passes |
     """
     claim = value.claim
     folded = fold(value.answer[claim.start : claim.end])
@@ -77,6 +80,8 @@ def asked_quotation(lookup: Lookup, value: Quantity, verdict: Support | None) ->
         | --- | --- | --- |
         | `You asked: "when did the bridge open?" It opened in 1937.` | `The bridge opened in
           1937.` | passes |
+        | `the answer to the question "What does the color of urine mean?" is` | `The bridge opened
+          in 1937.` | passes |
     """
     return True if introduces_question(value.answer, value.claim.start - 1) else None
 
@@ -96,11 +101,37 @@ def verbatim(lookup: Lookup, value: Quantity, verdict: Support | None) -> Suppor
         A quotation claims the source's exact words; any fragment no text
         holds is words the model put in the source's mouth.
 
+        Typography is not content: case, runs of whitespace, quote glyphs and apostrophes, dash
+        styles (``-``, ``--``, ``–``, ``—``) and spacing around dashes, ellipses (``…``, ``...``,
+        ``. . .``, in the answer and in the chunks) and punctuation at the edges of the quotation
+        (which American style puts inside the quotes) are folded on both sides. A quotation whose
+        first or last character is a letter or digit must not continue a longer word of the chunk at
+        that edge (``"legal under state law"`` is not in ``illegal under state law``), except at an
+        edge in Han or kana, which has no word boundary. The span is the quotation's text, without
+        its delimiters. Digits inside a failing quotation are covered by its finding; a quotation
+        that passes, quotes a refusal or restates the question covers nothing: its numbers and dates
+        are checked like any other.
+
     Examples:
         | answer | chunks | verdict |
         | --- | --- | --- |
         | `It "opened in 1937".` | `The bridge opened in 1937.` | passes |
         | `It "opened in May 1937".` | `The bridge opened in 1937.` | fails |
+        | `the memo said “the plan was rejected”` | `the plan — reviewed twice — was approved` |
+          fails |
+        | `it said “the plan ... by the council”` | `the plan ... was approved... by the board` |
+          fails |
+        | `It said “the plan was rejected" then.` | `the plan was rejected` | passes |
+        | `It said "the plan was rejected” then.` | `the plan was rejected` | passes |
+        | `He said ﹁the plan was rejected﹂.` | `the plan was approved` | fails |
+        | `He said ﹃the plan was rejected﹄.` | `the plan was approved` | fails |
+        | `He said ｢the plan was rejected｣.` | `the plan was approved` | fails |
+        | `He said ﹁the plan was approved﹂.` | `the plan was approved` | passes |
+        | `“THE PLAN — REVIEWED TWICE — WAS APPROVED”` | `the plan -- reviewed twice -- was
+          approved...` | passes |
+        | `It said “the plan … by the board”.` | `the plan ... was approved... by the board` |
+          passes |
+        | `"No Taxation without Representation"` | `No Taxation without… Representation` | passes |
     """
     claim = value.claim
     quoted = value.answer[claim.start : claim.end]

@@ -24,10 +24,19 @@ def range_ends(lookup: Lookup, value: Quantity, verdict: Support | None) -> Supp
         A chunk may give the ends in two sentences or in words; the range
         states nothing they do not. Its support has no one place: no evidence.
 
+        Two numbers joined by a hyphen, a dash, ``to``, ``through`` or ``between … and`` are one
+        claim; a chunk holds it with the same range in any spelling (the held-values rule), or with
+        both ends stated as numbers of their own (a range drawn from a list of values). The end of a
+        *different* range does not count: ``8-10`` and ``15 minutes`` do not make ``10-15 minutes``.
+        A range is a claim even when its ends are small (``1-2 inches``), and a signed number is
+        never joined into one (``-5 to 10`` is two claims).
+
     Examples:
         | answer | chunks | verdict |
         | --- | --- | --- |
         | `It takes 3-4 weeks.` | `It takes three weeks, sometimes four.` | passes |
+        | `4 to 15 employees` | `four to fifteen employees` | passes |
+        | `3-4 weeks` | `three to four weeks` | passes |
     """
     claim = value.claim
     if claim.parts and claim.plain:

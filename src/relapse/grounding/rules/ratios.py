@@ -36,11 +36,31 @@ def percent_ratio(lookup: Lookup, value: Quantity, verdict: Support | None) -> S
         A share is written either way; ``0.45 mm`` measures something else,
         so a ratio with a unit states no percent.
 
+        A fraction stated as one (``9/20``, ``a quarter``, ``half``; denominators 2 to 12, 16 and
+        20) states its percent. A fraction without an exact decimal (1/3, 2/3, 1/6, 1/7...) has no
+        exact percent: a percent is held by it when it is that fraction rounded half up to the
+        percent's last written digit, so one third states ``33%``, ``33.3%`` and ``33.33%``, not
+        ``34%``, ``33.4%`` or ``33.0%``; two thirds states ``67%`` and ``66.7%``, not ``66%``. This
+        is the only rounding an unhedged claim gets: no percent can state 1/3 exactly, and writing
+        it to whole percents is the convention; a fraction with an exact value gets none (one eighth
+        is ``12.5%``, not ``13%``), nor does a decimal (``1.33 cups`` is still not ``1 1/3 cups``).
+        The other way round, a fraction in words (``two thirds``, ``one quarter``) is held by a
+        chunk's percent that states it so (``67%``, ``66.7%``, ``25%``), written with ``%`` or a
+        percent word.
+
     Examples:
         | answer | chunks | verdict |
         | --- | --- | --- |
         | `45% of voters agreed.` | `A share of 0.45 of voters agreed.` | passes |
         | `Two thirds of them left.` | `67% of them left.` | passes |
+        | `45%` | `a share of 0.45 ‖ 9/20 ‖ a quarter ‖ half of them` | passes |
+        | `25%` | `a share of 0.45 ‖ 9/20 ‖ a quarter ‖ half of them` | passes |
+        | `50%` | `a share of 0.45 ‖ 9/20 ‖ a quarter ‖ half of them` | passes |
+        | `33%` | `One third` | passes |
+        | `33.3%` | `1/3` | passes |
+        | `67%` | `two thirds` | passes |
+        | `two thirds` | `67% ‖ 33.3% ‖ 1/3 ‖ Sixty percent` | passes |
+        | `three fifths` | `67% ‖ 33.3% ‖ 1/3 ‖ Sixty percent` | passes |
     """
     claim = value.claim
     if claim.code != FG001 or claim.unit not in _SHARE_MARKS:

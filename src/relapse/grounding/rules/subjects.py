@@ -200,6 +200,32 @@ SUBJECT = rule(
         when in doubt, pass. A modifier the chunks never use is the answer's
         own wording of theirs, and may be a synonym of the chunk's.
 
+        A sentence's run is the content words it opens with, after bullets, list markers and
+        determiners, up to the first function word (a preposition, conjunction, pronoun, auxiliary,
+        quantifier, word of order or degree, number word), digit or mark, at most six words; a word
+        in parentheses belongs to it (``Monozygotic (identical) twins occur``). The number fails
+        when (1) its answer sentence's run and the run of every chunk sentence holding the number in
+        digits share a word that ends as a plural noun in both (``twins``), with modifiers before it
+        on both sides (``monozygotic identical``; ``conjoined``), none of them ending as a plural;
+        (2) no modifier of the answer's is a word of that chunk sentence, and no modifier of the
+        chunk's a word of the answer's sentence (read up to 80 characters past the number); (3) the
+        chunks name each of the answer's modifiers, in lower case or capitalised as a sentence's
+        first word, in a sentence with the shared noun: the kind is one the chunks tell of.
+        Capitalised inside a sentence, the word may be a name (``Growers at Fuji trees farms``), and
+        does not count.
+
+        A sentence runs between a full stop, question or exclamation mark (and a closing quote or
+        parenthesis) before a space, or a line break, read within 320 characters of the number:
+        coarser than the sentence splitter of streaming (``Dr. Smith`` is cut after ``Dr.``), which
+        only makes a run start later and tell a kind less often. Limits: the rule needs the subject
+        at the sentence's opening and a plural noun shared by both runs, so it misses a moved number
+        whose sentence opens otherwise; a present-tense verb ending in ``s`` shared after two
+        lower-case subjects the chunks both use (``The study reports 30 cases`` against ``The survey
+        reports 30 cases``) is read as a kind and flagged though the two may be one, and so would
+        synonyms the chunks themselves use as modifiers of one noun. The rule reads the supported
+        numbers the evidence lists, an answer's first 1,000 (``MAX_EVIDENCE``): in a longer answer,
+        a number moved to another subject after them passes.
+
     Examples:
         | answer | chunks | verdict |
         | --- | --- | --- |
@@ -207,5 +233,7 @@ SUBJECT = rule(
           are identical twins. Monoamniotic twins occur when the split takes place after the ninth
           day after fertilization. Conjoined twins: When the division of the developing zygote
           occurs, it is within 8 days of fertilization.` | fails |
+        | `Private schools enrolled 500 students.` | `Public schools enrolled 500 students in 2020.
+          Private schools enrolled fewer.` | fails |
     """,
 )

@@ -147,6 +147,9 @@ def dates_in_digits(lookup: Lookup, value: Quantity, verdict: Support | None) ->
         | answer | chunks | verdict |
         | --- | --- | --- |
         | `It opened in 1938.` | `It opened in nineteen thirty-seven.` | fails |
+        | `10,000 AD` | `10,000 BC` | fails |
+        | `1944` | `1945` | fails |
+        | `1945` | `the 1940s` | fails |
     """
     claim = value.claim
     key = claim.key

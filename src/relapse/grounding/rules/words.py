@@ -59,6 +59,9 @@ def spelled_out(lookup: Lookup, value: Quantity, verdict: Support | None) -> Sup
         | --- | --- | --- |
         | `It has 70 rooms.` | `Seventy rooms.` | passes |
         | `It has 71 rooms.` | `Seventy rooms.` | fails |
+        | `70 years` | `Seventy years ago` | passes |
+        | `3rd` | `third` | passes |
+        | `500,000 people` | `Half a million people` | passes |
     """
     claim = value.claim
     key = claim.key
