@@ -508,8 +508,10 @@ class BoundGroundingCheck:
         failing = placed_words = 0
         ranks: dict[str, frozenset[int]] = {}  # the chunks' ordinals after each word, once
         # Each claim in context, once: every rule reads the answer within
-        # LOOK_BACK and LOOK_AHEAD of it.
+        # LOOK_BACK and LOOK_AHEAD of it. A short answer goes without (see
+        # MEMO_FROM): its few claims rarely repeat.
         verdicts: dict[tuple[object, ...], tuple[Support, Rule | None]] = {}
+        memo = len(answer) >= MEMO_FROM
         codes = self._config.codes
         lookup = self._lookup
         for claim in word_claims(answer):
@@ -540,14 +542,17 @@ class BoundGroundingCheck:
                     if failing > MAX_FAILING_SPANS:
                         return claim.start
                 continue
-            context = (
-                claim[3:],
-                answer[max(0, claim.start - LOOK_BACK) : claim.start],
-                answer[claim.start : claim.end + LOOK_AHEAD],
-            )
-            judged_words = verdicts.get(context)
-            if judged_words is None:
-                judged_words = verdicts[context] = self._word_verdict(answer, claim)
+            if memo:
+                context = (
+                    claim[3:],
+                    answer[max(0, claim.start - LOOK_BACK) : claim.start],
+                    answer[claim.start : claim.end + LOOK_AHEAD],
+                )
+                judged_words = verdicts.get(context)
+                if judged_words is None:
+                    judged_words = verdicts[context] = self._word_verdict(answer, claim)
+            else:
+                judged_words = self._word_verdict(answer, claim)
             support, rule = judged_words
             if trace is not None:
                 trace.add(claim.code, claim.start, claim.end, "words", rule, support)
@@ -721,10 +726,11 @@ class _ClaimJudge:
         return verdict, rule, code if verdict else failing_code(code, rule)
 
 
-#: Characters of an answer from which the claims' memo keeps a verdict per
-#: claim in its surroundings (:class:`_ClaimJudge`): a shorter answer holds
-#: too few claims to repeat one (a RAGTruth answer, about 1,500 characters,
-#: about 20), and at most about a thousand, judged in a few milliseconds.
+#: Characters of an answer from which the claims' memos keep a verdict per
+#: claim in its surroundings (:class:`_ClaimJudge`, and the words' pass): a
+#: shorter answer holds too few claims to repeat one (a RAGTruth answer,
+#: about 1,500 characters, about 20), and at most about a thousand, judged
+#: in a few milliseconds.
 MEMO_FROM = 2_048
 
 
