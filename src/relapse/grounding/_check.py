@@ -669,7 +669,7 @@ class _ClaimJudge:
             support): the support's place is their evidence.
         """
         check, answer, codes, verdicts = self._check, self._answer, self._codes, self._verdicts
-        memo, trace = self._memo, self._trace
+        memo, trace, walks, lookup = self._memo, self._trace, check._digits, check._lookup
         if not self._warmed:
             self._warmed = True
             check._chunks.warm(claim.needs[0] for claim in claims[:MAX_WARMED_CLAIMS])
@@ -695,7 +695,18 @@ class _ClaimJudge:
                 if judged is None:
                     judged = verdicts[context] = self._judged(claim)
             else:
-                judged = self._judged(claim)
+                # A short answer's claim, judged here (a call less a claim).
+                kind = kind_of(claim)
+                verdict, rule = judge(
+                    walks[kind], lookup, Quantity(answer, claim, kind), code == FG001
+                )
+                if trace is not None:
+                    trace.add(code, start, end, "digits", rule, verdict)
+                if not verdict:
+                    failing.append((failing_code(code, rule), start, end))
+                elif verdict is not True:
+                    supported.append((code, start, end, verdict))
+                continue
             verdict = judged[0]
             if trace is not None:
                 trace.add(code, start, end, "digits", judged[1], verdict)
