@@ -5,18 +5,18 @@ Run: ``python benchmarks/bench_incremental.py [--sentences 10 100 1000] [--repea
 [--context-kb 0]``.
 
 ``release="sentence"`` judges a stream sentence by sentence
-(:class:`relapse.checks._incremental.IncrementalCheck`). Judging the whole
-text fed so far at every sentence (the code path before the window,
-``IncrementalCheck(..., window=False)``) costs time quadratic in the number
-of sentences; judging a window of it (:mod:`relapse.checks._window`, the
-default) costs each sentence the text since the window's start. Each answer
-(grounded sentences about one set of chunks, numbers, a date and a quotation
-among them, none a copy of a chunk) is fed word by word, as a stream would
-deliver it, to both paths in one run; the table gives the check time per
-sentence of each (the best of ``--repeat`` runs), their ratio, and the
-whole-answer check once on the full answer, for scale. Both paths give the
-same progress at every word (checked here too, and by
-``tests/checks/test_incremental_properties.py``).
+(:class:`relapse.checks.IncrementalCheck`). Judging the whole text fed so far
+at every sentence (the code path before the window,
+``IncrementalCheck(..., window=False)``) costs time quadratic in the number of
+sentences; judging a window of it (the default check's reader gives one,
+:mod:`relapse.grounding._stream`) costs each sentence the text since the
+window's start. Each answer (grounded sentences about one set of chunks,
+numbers, a date and a quotation among them, none a copy of a chunk) is fed
+word by word, as a stream would deliver it, to both paths in one run; the
+table gives the check time per sentence of each (the best of ``--repeat``
+runs), their ratio, and the whole-answer check once on the full answer, for
+scale. Both paths give the same progress at every word (checked here too, and
+by ``tests/checks/test_incremental_properties.py``).
 
 ``--context-kb N`` adds about ``N`` KB of other chunks (maintenance notes no
 sentence cites) to the two the answers use: what a fixed cost per stream
@@ -31,8 +31,8 @@ import re
 import time
 
 import relapse
+from relapse.checks import IncrementalCheck, StreamProgress, reader_of
 from relapse.checks._contract import prepare
-from relapse.checks._incremental import IncrementalCheck, StreamProgress, _reading
 
 CHUNKS = [
     "The Golden Gate Bridge opened to traffic in May 1937. Its main span is 1280 metres long.",
@@ -79,7 +79,7 @@ def feed(
     bound = prepare(check, QUERY, chunks)
     pieces = re.split(r"(?<= )", text)
     began = time.perf_counter()
-    made = IncrementalCheck(bound, _reading(check), window=window)
+    made = IncrementalCheck(bound, reader_of(check), window=window)
     progress = [made.feed(piece) for piece in pieces]
     progress.append(made.finish())
     return time.perf_counter() - began, progress, made

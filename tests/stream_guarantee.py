@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import relapse
-from relapse.checks import incremental
+from relapse.checks import IncrementalCheck, incremental, reader_of
 from relapse.checks._contract import prepare
-from relapse.checks._incremental import IncrementalCheck, _reading, claim_spans
 from relapse.grounding import GroundingCheck, sentence_spans
 
 
@@ -38,8 +37,7 @@ def assert_guarantee(
     """
     whole = check(query, chunks, text)  # type: ignore[operator]
     assert isinstance(whole, relapse.GroundingResult)
-    patterns = getattr(check, "_echo_patterns", ())
-    claims, _ = claim_spans(whole, text, patterns)
+    claims = sorted({(start, end) for start, end, _ in reader_of(check).claims(whole, text).spans})
     reported = [span for finding in whole.errors for span in finding.offsets]
     ends = {end for _, end in sentence_spans(text)}
     made = incremental(check, query, chunks)  # type: ignore[arg-type]
@@ -72,7 +70,7 @@ def progress_both_ways(
     runs: list[list[object]] = []
     windows = 0
     for window in (True, False):
-        made = IncrementalCheck(prepare(check, query, chunks), _reading(check), window=window)
+        made = IncrementalCheck(prepare(check, query, chunks), reader_of(check), window=window)
         seen: list[object] = []
         pieces = zip([0, *points], [*points, len(text)], strict=True)
         for low, high in pieces:

@@ -38,7 +38,7 @@ from relapse._results import (
     Usage,
 )
 from relapse._state import Attempt, current_attempt
-from relapse._streams import AsyncGroundedStream, GroundedStream
+from relapse._stream.grounded import AsyncGroundedStream, GroundedStream
 from relapse._version import VERSION as __version__  # noqa: N811 (the dunder is the convention)
 from relapse.exceptions import NotGroundedError, RelapseError
 from relapse.grounding import default_grounding_check

@@ -24,7 +24,7 @@ from relapse._read.chunks import materialize
 from relapse._read.replies import ChunksOf
 from relapse._read.streams import Streamed
 from relapse._results import RelapseResult
-from relapse._streams import AsyncGroundedStream, GroundedStream
+from relapse._stream.grounded import AsyncGroundedStream, GroundedStream
 from relapse.typing import GroundedDecorator
 
 Args = tuple[Any, ...]

@@ -38,16 +38,6 @@ from relapse._read.rebuild import carrying, rebuilt, restreamed
 from relapse._read.replies import Reply
 from relapse._read.streams import BrokenStream, Streamed, asettle, settle, stream_kind
 from relapse._redaction import Redactor
-from relapse._release import (
-    END,
-    Broken,
-    Close,
-    Pull,
-    Release,
-    Released,
-    piece_text,
-    read_released,
-)
 from relapse._results import (
     Evidence,
     GroundingFinding,
@@ -58,12 +48,22 @@ from relapse._results import (
     total_usage,
 )
 from relapse._state import _CURRENT, Attempt, attempt_scope
-from relapse._streams import (
+from relapse._stream.grounded import (
     STREAMING,
     APassedThrough,
     AsyncGroundedStream,
     GroundedStream,
     PassedThrough,
+)
+from relapse._stream.release import (
+    END,
+    Broken,
+    Close,
+    Pull,
+    Release,
+    Released,
+    piece_text,
+    read_released,
 )
 from relapse._telemetry.context import active
 from relapse._telemetry.streaming import (
@@ -99,7 +99,7 @@ class Ask:
     #: them; None while the caller's chunks are in use.
     chunks: Any = None
     #: ``release="sentence"``: send a stream the call returns back unread, to
-    #: be read piece by piece (:mod:`relapse._release`).
+    #: be read piece by piece (:mod:`relapse._stream.release`).
     keep_streams: bool = False
 
 
@@ -982,7 +982,7 @@ def pump(
     Run the loop with a synchronous LLM call, yielding what it releases.
 
     ``call(query, chunks_or_none) -> answer``. With ``release="sentence"``
-    it yields :data:`~relapse._streams.STREAMING` when a call returned a
+    it yields :data:`~relapse._stream.grounded.STREAMING` when a call returned a
     stream (the caller may be handed a :class:`~relapse.GroundedStream`
     now), then each piece the loop releases. Closing it (the caller closed
     the stream) closes the stream being read and the loop.

@@ -2,7 +2,7 @@
 ``on_exhausted="redact"``: the best attempt with every failing sentence taken out.
 
 The check already says where each failure is (its findings' offsets); the
-answer is cut into sentences by :func:`relapse.grounding._read.sentences.sentence_spans`
+answer is cut into sentences by :func:`relapse._read.sentences.sentence_spans`
 (the same cut streaming releases by), and every sentence that holds part of
 a failing span is removed, or replaced by a marker. The loop then checks the
 redacted text itself, and removes the sentences of anything that still
@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from relapse._read.sentences import sentence_spans
 from relapse._results import GroundingFinding, Redaction
-from relapse.grounding._read.sentences import sentence_spans
 
 __all__ = ["Redactor"]
 

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from relapse._results import RelapseResult
-    from relapse._streams import AsyncGroundedStream, GroundedStream
+    from relapse._stream.grounded import AsyncGroundedStream, GroundedStream
 
 P = ParamSpec("P")
 Q = ParamSpec("Q")

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 import pytest
 
 import relapse
+from relapse._read.quotation_marks import open_quotation
+from relapse._read.sentences import sentence_ends
 from relapse.checks import (
     IncrementalCheck,
     LLMJudge,
@@ -15,10 +17,9 @@ from relapse.checks import (
     can_judge_incrementally,
     incremental,
 )
-from relapse.checks._incremental import LOOK_AHEAD, claim_spans, open_quotation
+from relapse.checks._incremental import GENERIC_REACH
 from relapse.grounding import default_grounding_check, sentence_spans
-from relapse.grounding._index.blocks import LOOK_AHEAD as BLOCKS_LOOK_AHEAD
-from relapse.grounding._read.sentences import sentence_ends
+from relapse.grounding._stream import READ_AFTER
 
 CHUNKS = ["Paris has 2.1 million residents. The city was founded in 1998 by the Parisii."]
 QUERY = "How many people live in Paris?"
@@ -150,10 +151,6 @@ class TestCanJudgeIncrementally:
 
 
 class TestIncrementalCheck:
-    def test_look_ahead_matches_the_readers(self) -> None:
-        """The look-ahead is the readers' documented one."""
-        assert BLOCKS_LOOK_AHEAD == LOOK_AHEAD
-
     def test_sentence_without_claims_released_when_the_next_begins(self) -> None:
         """A sentence with no claim-like text is released once the next sentence starts."""
         check = bound()
@@ -173,11 +170,11 @@ class TestIncrementalCheck:
         assert len(first) == check.feed("It").releasable
 
     def test_number_at_the_full_stop_before_a_digit_waits(self) -> None:
-        """``in 1998.`` then ``5``: the claim may go on, so LOOK_AHEAD past the ``5`` is awaited."""
+        """``in 1998.`` then ``5``: the claim may go on, so READ_AFTER past the ``5`` is awaited."""
         first = "It was founded in 1998."
         text = first + " 5 of them" + " are old" * 30
         # The claim-like text chains from "1998" to the "5" after it.
-        ready = len(first + " 5") + LOOK_AHEAD
+        ready = len(first + " 5") + READ_AFTER
         check = bound()
         assert 0 == check.feed(text[: ready - 1]).releasable
         assert len(first) == check.feed(text[ready - 1]).releasable
@@ -258,8 +255,10 @@ class TestIncrementalCheck:
         check.incremental = True  # type: ignore[attr-defined]
         made = incremental(check, QUERY, CHUNKS)
         assert made is not None
-        # Its windows are unknown: a sentence is judged LOOK_AHEAD characters past its end.
-        assert (0, 0) == (made.feed("Fine. " + "X" * (LOOK_AHEAD - 2)).releasable, len(seen))
+        # Its windows are unknown: a sentence is judged GENERIC_REACH (144)
+        # characters past its end.
+        assert 144 == GENERIC_REACH
+        assert (0, 0) == (made.feed("Fine. " + "X" * (GENERIC_REACH - 2)).releasable, len(seen))
         assert (len("Fine."), 1) == (made.feed("X").releasable, len(seen))
         progress = made.finish()
         assert (None, len(seen[-1])) == (progress.failed, progress.releasable)
@@ -271,6 +270,6 @@ class TestIncrementalCheck:
         verdict = default_grounding_check(QUERY, CHUNKS, answer)
         (finding,) = verdict.findings
         assert ("FG004", ((0, len(answer)),)) == (finding.code, finding.offsets)
-        patterns = default_grounding_check._echo_patterns
         at = len("Paris is a city. Now ")
-        assert ([(at, at + len(phrase))], False) == claim_spans(verdict, answer, patterns)
+        claims = default_grounding_check.stream_reader().claims(verdict, answer)
+        assert (((at, at + len(phrase), 0),), False) == claims

@@ -19,9 +19,9 @@ sample are fed the same way. At every point:
 * after ``finish()``, ``failed is None`` iff ``check(full).ok``, and
   ``releasable == len(text)`` iff it passed.
 
-Long answers (past the window of :mod:`relapse.checks._window`) are fed both
+Long answers (past the window of :mod:`relapse.grounding._stream`) are fed both
 ways, judged by windows and judged whole: every progress must be the same;
-and :class:`relapse.checks._window.CopyWatch` must never rule out an answer
+and :class:`relapse.grounding._stream_watches.CopyWatch` must never rule out an answer
 that the copy rule (:func:`relapse.grounding._echo.copies`, as the check runs
 it) finds a copy.
 """
@@ -35,12 +35,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from relapse.checks import IncrementalCheck, reader_of
 from relapse.checks._contract import prepare
-from relapse.checks._incremental import IncrementalCheck, _reading
-from relapse.checks._window import CopyWatch
 from relapse.evaluation import load_annotated
 from relapse.grounding import ALL_CODES, GroundingCheck, default_grounding_check
 from relapse.grounding._echo import copies
+from relapse.grounding._stream_watches import CopyWatch
 from stream_guarantee import assert_guarantee, progress_both_ways
 
 CHUNKS = [
@@ -229,7 +229,7 @@ class TestRagtruth:
             assert_guarantee(default_grounding_check, query, record.passages, answer, points)
 
 
-# A long answer: the window (relapse.checks._window) starts WINDOW_BACK
+# A long answer: the window (relapse.grounding._stream) starts WINDOW_BACK
 # characters before the first sentence not released, so the generated
 # answers are joined with claim-free filler past that length.
 _FILLER = (
@@ -276,7 +276,7 @@ def turning_copies(draw: st.DrawFn) -> str:
     what a long copy is): the text so far is no copy while the filler's
     share of it is over ``1 - COPY_SHARE`` (so sentences are released and
     the window applies), and turns into one as the copies pile up, when
-    :class:`relapse.checks._window.CopyWatch` must send the check back to
+    :class:`relapse.grounding._stream_watches.CopyWatch` must send the check back to
     the whole text.
     """
     parts: list[str] = []
@@ -335,7 +335,7 @@ class TestWindow:
         assert by_whole == by_window
         assert by_window[-1].failed is None  # type: ignore[attr-defined]
         check = default_grounding_check
-        made = IncrementalCheck(prepare(check, QUERY, CHUNKS), _reading(check))
+        made = IncrementalCheck(prepare(check, QUERY, CHUNKS), reader_of(check))
         for low, high in zip([0, *points], [*points, len(text)], strict=True):
             made.feed(text[low:high])
         made.finish()
@@ -355,7 +355,7 @@ class TestWindow:
         first = data.draw(st.integers(size, len(text)))
         bound = default_grounding_check.prepare(QUERY, CHUNKS)
         asked, folded = bound.copy_context()
-        watch = CopyWatch(bound)
+        watch = CopyWatch(bound.copy_context())
         for end in [first, *range(first + size, len(text), size), len(text)]:
             prefix = text[:end]
             if not watch.may_copy(prefix):

@@ -14,8 +14,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from relapse._read.sentences import sentence_ends
 from relapse.grounding import sentence_spans
-from relapse.grounding._read.sentences import sentence_ends
 
 
 def texts(text: str) -> list[str]:

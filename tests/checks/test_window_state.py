@@ -2,7 +2,7 @@
 Answer-wide state across the window's edge (issue 38, hostile test: a failing sentence released).
 
 Past ``WINDOW_BACK`` characters the streamed check judges a window of the
-answer (:mod:`relapse.checks._window`), on the premise that every rule reads
+answer (:mod:`relapse.grounding._stream`), on the premise that every rule reads
 a bounded neighbourhood of a claim. The small-ordinal rule broke it: it reads
 the chunks after at most ``MAX_SLOT_WORDS`` (16) distinct words per answer,
 the first met, so a window holding 16 other rank words released ``She
@@ -20,11 +20,12 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from relapse.checks import IncrementalCheck, reader_of
 from relapse.checks._contract import prepare
-from relapse.checks._incremental import IncrementalCheck, _reading
-from relapse.checks._window import WINDOW_BACK, RankWatch
 from relapse.grounding import ALL_CODES, GroundingCheck, default_grounding_check
 from relapse.grounding._read.ordinal_slots import MAX_SLOT_WORDS
+from relapse.grounding._stream import WINDOW_BACK
+from relapse.grounding._stream_watches import RankWatch
 from stream_guarantee import assert_guarantee, progress_both_ways
 
 QUERY = "How did they do?"
@@ -225,7 +226,7 @@ class TestTheIssuesAnswer:
         whole = default_grounding_check(QUERY, CHUNKS, ISSUE_ANSWER)
         assert [("FG001", ("fourth",))] == [(f.code, f.spans) for f in whole.findings]
         check = default_grounding_check
-        made = IncrementalCheck(prepare(check, QUERY, CHUNKS), _reading(check))
+        made = IncrementalCheck(prepare(check, QUERY, CHUNKS), reader_of(check))
         failing = ISSUE_ANSWER.index("She finished fourth.")
         assert failing > WINDOW_BACK
         for at in range(0, len(ISSUE_ANSWER), 5):
@@ -349,7 +350,7 @@ class TestWindowsThatOpen:
 
     def _counts(self, chunks: list[str], text: str, size: int) -> tuple[int, int]:
         check = default_grounding_check
-        made = IncrementalCheck(prepare(check, QUERY, chunks), _reading(check))
+        made = IncrementalCheck(prepare(check, QUERY, chunks), reader_of(check))
         for at in range(0, len(text), size):
             assert made.feed(text[at : at + size]).failed is None
         assert made.finish().failed is None
@@ -387,7 +388,7 @@ class TestWindowsThatOpen:
         context = (sentence * 125).rstrip()  # 125 sentences of 164 characters, less a space
         assert 20_499 == len(context)
         check = default_grounding_check
-        made = IncrementalCheck(prepare(check, QUERY, [context]), _reading(check))
+        made = IncrementalCheck(prepare(check, QUERY, [context]), reader_of(check))
         for at in range(0, len(context), 8):
             assert made.feed(context[at : at + 8]).failed is None
         progress = made.finish()

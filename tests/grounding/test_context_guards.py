@@ -15,8 +15,9 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from relapse._read import quotation_marks
 from relapse.grounding import _echo as echo
-from relapse.grounding._read import context, quotes
+from relapse.grounding._read import context
 from relapse.grounding._values import units
 
 _WORDS = [
@@ -333,17 +334,18 @@ class TestAsciiFastPaths:
     """The fast paths for ASCII texts rest on which ASCII characters the patterns know."""
 
     def test_the_straight_double_quote_is_the_only_ascii_quotation_mark(self) -> None:
-        assert [chr(code) for code in range(128) if quotes._DELIMITERS.match(chr(code))] == ['"']
+        marks = quotation_marks.DELIMITERS
+        assert [chr(code) for code in range(128) if marks.match(chr(code))] == ['"']
 
     @settings(max_examples=500, deadline=None)
     @given(text=_TEXTS)
     def test_delimiters_as_the_search_finds_them(self, text: str) -> None:
         openers: list[tuple[int, str]] = []
         closers: dict[str, list[int]] = {}
-        for match in quotes._DELIMITERS.finditer(text):
+        for match in quotation_marks.DELIMITERS.finditer(text):
             index, char = match.start(), match.group()
-            if quotes._is_closer(text, index, char):
+            if quotation_marks.is_closer(text, index, char):
                 closers.setdefault(char, []).append(index)
-            if quotes._is_opener(text, index, char):
+            if quotation_marks.is_opener(text, index, char):
                 openers.append((index, char))
-        assert quotes.delimiters(text, len(text)) == (openers, closers)
+        assert quotation_marks.delimiters(text, len(text)) == (openers, closers)

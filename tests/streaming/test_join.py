@@ -26,7 +26,7 @@ from openai.types.chat import ChatCompletionChunk
 import relapse
 from openai_scripted import Events, chat_event, text_of
 from relapse._read.rebuild import edited
-from relapse._release import joins, piece_text
+from relapse._stream.release import joins, piece_text
 from stream_cases import BAD, DOCS, FIRST, GOOD, REST, TAIL, words
 
 #: The retry: its first token is "It", with no space in front.

@@ -13,6 +13,8 @@ from collections.abc import AsyncIterator, Coroutine
 from typing import Any, assert_type
 
 import relapse
+from relapse.checks._incremental import GENERIC_READER, ComposedReader
+from relapse.grounding import GroundingCheck
 
 
 @relapse.grounded(chunks_arg="docs")
@@ -136,3 +138,11 @@ def loop_answer(query: str, docs: list[str]) -> str:
 
 assert_type(loop_answer("q", DOCS), str)
 assert_type(loop_answer.run("q", DOCS), relapse.RelapseResult)
+
+
+# The stream readers the library ships are relapse.checks.StreamReader (the
+# protocol the incremental check asks); a drift of either side fails here.
+_default_reader: relapse.checks.StreamReader = GroundingCheck().stream_reader()
+_generic_reader: relapse.checks.StreamReader = GENERIC_READER
+_composed_reader: relapse.checks.StreamReader = ComposedReader([_default_reader], complete=True)
+_check_reads: relapse.checks.ReadsItsStream = GroundingCheck()

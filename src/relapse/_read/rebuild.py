@@ -13,7 +13,7 @@ rebuilt, and :func:`rebuilt` says so with None.
 :func:`edited` does the same for one piece of a stream: the piece's text
 with its start cut (a repeat of the text already released) and a lead before
 it (the space that joins a retry's continuation to the released text, see
-:mod:`relapse._release`). :func:`carrying` and :func:`restreamed` make a
+:mod:`relapse._stream.release`). :func:`carrying` and :func:`restreamed` make a
 piece, or a stream's pieces, of a stream's own type carrying another text:
 what a caller reading SDK chunks gets for a redacted answer or a retry that
 returned a plain value.
@@ -206,7 +206,7 @@ def edited(
         read: Reads one piece's text; the copy is returned only when it reads
             as ``lead + read(piece)[cut:]``.
         cut: How many characters of the piece's text to drop from its start
-            (the end of a repeat of the released text, see :mod:`relapse._release`).
+            (the end of a repeat of the released text, see :mod:`relapse._stream.release`).
         lead: The text to put before what is kept (the space that joins a
             retry's continuation to the released text, or a whole new text).
 

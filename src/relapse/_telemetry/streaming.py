@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from opentelemetry.trace import Span
     from opentelemetry.util.types import AttributeValue
 
-    from relapse._release import Released
+    from relapse._stream.release import Released
 
 _SETTING_STREAM = Harmless("could not set the stream attributes")
 _SETTING_FIRST_RELEASE = Harmless("could not set the first-release attribute")
@@ -51,7 +51,7 @@ def release_attributes(span: Span, read: Released, first: float | None, prefix: 
 
     Args:
         span: The iteration span.
-        read: The iteration's account (:class:`relapse._release.Released`).
+        read: The iteration's account (:class:`relapse._stream.release.Released`).
         first: Seconds from the call's start to its first released piece,
             when this iteration released it; else None.
         prefix: Characters released by earlier iterations.

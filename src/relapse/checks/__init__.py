@@ -16,6 +16,10 @@ Checks built here (and the default one) compose with ``&``:
 ``default_grounding_check & LLMJudge(judge)`` is ``all_of(...)`` of both.
 :func:`incremental` judges a streamed answer sentence by sentence
 (``release="sentence"``), for a check that :func:`can_judge_incrementally`.
+A check says how its verdicts read a growing answer by supplying a
+:class:`StreamReader` (:class:`ReadsItsStream`: a ``stream_reader()``
+method, as the default check does); :func:`reader_of` gives the one the
+incremental check uses.
 """
 
 from __future__ import annotations
@@ -25,11 +29,16 @@ from relapse.checks._contract import (
     BoundCheck,
     Check,
     CheckOperators,
+    ClaimSpans,
     PreparableCheck,
+    ReadsItsStream,
+    StreamReader,
+    StreamWindow,
+    WindowVerdict,
     all_of,
     can_judge_incrementally,
 )
-from relapse.checks._incremental import IncrementalCheck, StreamProgress, incremental
+from relapse.checks._incremental import IncrementalCheck, StreamProgress, incremental, reader_of
 from relapse.checks._judge import JUDGE_PROMPT, LLMJudge, locate, parse_verdict
 from relapse.checks._stages import SENTENCE_MODES, Stage, stage
 
@@ -41,16 +50,22 @@ __all__ = [
     "Cascade",
     "Check",
     "CheckOperators",
+    "ClaimSpans",
     "IncrementalCheck",
     "LLMJudge",
     "PreparableCheck",
+    "ReadsItsStream",
     "Stage",
     "StreamProgress",
+    "StreamReader",
+    "StreamWindow",
+    "WindowVerdict",
     "all_of",
     "can_judge_incrementally",
     "cascade",
     "incremental",
     "locate",
     "parse_verdict",
+    "reader_of",
     "stage",
 ]

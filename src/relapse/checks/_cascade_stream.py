@@ -24,11 +24,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from relapse._read.sentences import sentence_ends, spans_between
 from relapse._results import GroundingFinding, GroundingResult, StageRun, total_usage
 from relapse.checks._contract import Check, Verdict, all_of, prepare
 from relapse.checks._incremental import IncrementalCheck, StreamProgress, incremental
 from relapse.checks._stages import Stage, combine, ran, skipped, verified
-from relapse.grounding._read.sentences import sentence_ends, spans_between
 
 __all__ = ["CascadeProgress", "CascadeStream"]
 

@@ -13,6 +13,14 @@ Three roles, three names:
 
 An ``async`` check (one that returns an awaitable verdict) works under
 :func:`relapse.arun` and decorated ``async def`` functions.
+
+A check that judges a growing text (``release="sentence"``) may also say how
+its verdicts read it: :class:`ReadsItsStream` (a ``stream_reader()`` method)
+returns a :class:`StreamReader`, which the incremental check asks when a
+sentence's verdict is final, where a verdict's failing claims are and what is
+held back; for one attempt it may give a :class:`StreamWindow` that judges a
+long answer by a window of it. The default check supplies its own; a check
+that supplies none is read generically (:mod:`relapse.checks._incremental`).
 """
 
 from __future__ import annotations
@@ -20,7 +28,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Awaitable, Callable, Coroutine, Generator, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from relapse._results import Evidence, GroundingFinding, GroundingResult, Usage, total_usage
 
@@ -64,6 +72,139 @@ class PreparableCheck(Check, Protocol):
 
     def prepare(self, query: str, chunks: Sequence[str], /) -> BoundCheck:
         """Bind the check to ``query`` and ``chunks``."""
+
+
+class ClaimSpans(NamedTuple):
+    """
+    Where the claims are that make a verdict fail, in the text it judged.
+
+    Attributes:
+        spans: ``(start, end, finding)`` of each claim located: its offsets
+            in the text and the index of its finding in ``verdict.findings``.
+        whole: Whether an error is about the whole answer (a copy, an empty
+            answer) or located nowhere: then nothing more may be released.
+    """
+
+    spans: tuple[tuple[int, int, int], ...]
+    whole: bool
+
+
+class WindowVerdict(NamedTuple):
+    """
+    What a :class:`StreamWindow` found after the released text of a long answer.
+
+    Attributes:
+        claims: The failing claims there: none (the window shows that nothing
+            after the released text fails), or ``whole`` alone (the answer so
+            far is a verdict about the whole answer, a copy).
+        held: Offset in the whole text of a quotation that may still close
+            (nothing from it is released), or None.
+    """
+
+    claims: ClaimSpans
+    held: int | None
+
+
+@runtime_checkable
+class StreamWindow(Protocol):
+    """
+    One attempt's judge of a long answer by a window of it, not the whole text fed so far.
+
+    Built by :meth:`StreamReader.window`, fed by one
+    :class:`relapse.checks.IncrementalCheck`; not thread-safe. Each call's
+    ``text`` extends the last one's.
+    """
+
+    #: How many times a window was judged (the check run on it).
+    checks: int
+
+    def judge(
+        self, text: str, sentences: Sequence[tuple[int, int]], first: int, /
+    ) -> WindowVerdict | None:
+        """
+        Judge the text after the first ``first`` sentences by a window, when one applies.
+
+        Args:
+            text: The text fed so far.
+            sentences: ``(start, end)`` of every confirmed sentence, in order.
+            first: The index of the first sentence not known to pass
+                (``< len(sentences)``).
+
+        Returns:
+            A :class:`WindowVerdict` that holds no failing claim (or only a
+            verdict about the whole answer), or None: no window applies, or
+            it found a failure; then the whole text fed so far is judged.
+        """
+
+
+@runtime_checkable
+class StreamReader(Protocol):
+    """
+    How a check's verdicts read a growing answer: when a verdict is final, where its claims are.
+
+    :class:`relapse.checks.IncrementalCheck` asks it, so that the check
+    itself, not the incremental check, knows how far its rules read. Every
+    method is a pure function of its arguments; the reader is shared by the
+    attempts of a call (:meth:`window` is per attempt).
+    """
+
+    #: Characters after a claim that a verdict on it reads: a verdict on a
+    #: claim is final once the text reaches this far past it.
+    reach: int
+
+    def final_from(self, text: str, start: int, end: int, /) -> int | None:
+        """
+        The length of text from which the verdict on the sentence ``text[start:end]`` is final.
+
+        Asked once the sentence's end is confirmed (the next one began).
+
+        Returns:
+            A length (``end`` when nothing after the sentence can change its
+            verdict), or None when it is not known yet: the reader is asked
+            again when the text grows.
+        """
+
+    def fails_for_good(self, text: str, sentence: tuple[int, int], claim_start: int, /) -> bool:
+        """
+        Tell whether a failing claim fails for good before :attr:`reach` passes.
+
+        Asked for a claim inside ``sentence``, whose verdict is final: True
+        when nothing after the sentence can rescue the claim.
+        """
+
+    def held_from(self, text: str, /) -> int | None:
+        """Where ``text`` is held from (a quotation that may still close), or None."""
+
+    def claims(self, verdict: GroundingResult, text: str, /) -> ClaimSpans:
+        """Where the claims are that make ``verdict`` (a verdict on ``text``) fail."""
+
+    def narrowed(
+        self, finding: GroundingFinding, text: str, offsets: Sequence[tuple[int, int]], /
+    ) -> GroundingFinding:
+        """``finding`` (on ``text``) restricted to its claims at ``offsets``: a sentence's share."""
+
+    def window(self, bound: Callable[[str], Verdict], /) -> StreamWindow | None:
+        """
+        A judge of windows of a long answer for one attempt of ``bound``, or None.
+
+        Args:
+            bound: The check bound to the call (what ``prepare`` gave).
+        """
+
+
+@runtime_checkable
+class ReadsItsStream(Protocol):
+    """
+    A check that says how its verdicts read a growing answer: ``stream_reader() -> StreamReader``.
+
+    The default check does. A check that does not is read generically: a
+    sentence's verdict is final a fixed reach past its end, a failing claim
+    is where its finding's offsets are (a finding without offsets is about
+    the whole answer), and a quotation still open holds the text.
+    """
+
+    def stream_reader(self) -> StreamReader:
+        """Return the check's reader of a growing answer."""
 
 
 class PendingVerdict:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import relapse
-from relapse._release import piece_text
+from relapse._stream.release import piece_text
 from relapse._telemetry.streaming import saved_tokens_estimate
 from relapse.evaluation._data import QuestionRecord
 from relapse.prompts import context_prompt

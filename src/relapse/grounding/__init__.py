@@ -15,6 +15,7 @@ echoes the retry instructions, and FG005 names (opt-in: pass
 
 from __future__ import annotations
 
+from relapse._read.sentences import sentence_spans
 from relapse.grounding._check import (
     REFUSAL_PHRASES,
     BoundGroundingCheck,
@@ -23,7 +24,6 @@ from relapse.grounding._check import (
 )
 from relapse.grounding._codes import ALL_CODES, DEFAULT_CODES
 from relapse.grounding._echo import ECHO_PHRASES
-from relapse.grounding._read.sentences import sentence_spans
 
 __all__ = [
     "ALL_CODES",

@@ -10,14 +10,14 @@ spans, places the evidence and words the findings.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any, ClassVar
 
 from relapse._read.chunks import chunk_texts
 from relapse._results import GroundingFinding, GroundingResult
-from relapse.checks._contract import CheckOperators
+from relapse.checks._contract import CheckOperators, Verdict
 from relapse.grounding._codes import (
     ALL_CODES,
     DEFAULT_CODES,
@@ -48,6 +48,7 @@ from relapse.grounding._read.quantity import Quantity, kind_of
 from relapse.grounding._read.quotes import find_quotations
 from relapse.grounding._read.regions import Regions
 from relapse.grounding._read.word_claims import SMALL_ORDINAL, word_claims
+from relapse.grounding._stream import DefaultStreamReader
 from relapse.grounding._text import fold
 from relapse.grounding._values.keys import Key, number_key
 from relapse.grounding._values.tags import TIME_OF_DAY, Kind
@@ -241,6 +242,27 @@ class GroundingCheck(CheckOperators):
         """
         return self.prepare(query, chunks).check(answer, explain=explain)
 
+    def stream_reader(self) -> DefaultStreamReader:
+        """
+        How this check's verdicts read a growing answer (``release="sentence"``).
+
+        The :class:`relapse.checks.StreamReader` that
+        :class:`relapse.checks.IncrementalCheck` asks: when a sentence's
+        verdict is final (the rules' reach, from
+        :data:`relapse.grounding.rules.RULES`), where a verdict's failing
+        claims are (an echo's phrases, a copy about the whole answer), and,
+        for a long answer, a window to judge instead of the whole text.
+
+        Returns:
+            A :class:`relapse.grounding._stream.DefaultStreamReader`.
+        """
+        return DefaultStreamReader(
+            self._echo_patterns,
+            names=FG005 in self.codes,
+            own=_own_check,
+            failing_cap=MAX_FAILING_SPANS,
+        )
+
 
 class BoundGroundingCheck:
     """
@@ -405,7 +427,7 @@ class BoundGroundingCheck:
             code: sorted(span for span in spans if span[0] < cut) for code, spans in failed.items()
         }
         findings = tuple(
-            _finding(code, answer, spans, note, copied and code == FG004, reasons)
+            finding(code, answer, spans, note, copied and code == FG004, reasons)
             for code, spans in reported.items()
             if spans
         )
@@ -775,9 +797,19 @@ def _cut(failed: Mapping[str, list[tuple[int, int]]], limit: int, length: int) -
     return limit if limit < length else length
 
 
-#: Builds one finding (:func:`relapse.grounding._findings.finding`); the
-#: streaming check imports it from here.
-_finding = finding
+def _own_check(bound: Callable[[str], Verdict]) -> BoundGroundingCheck | None:
+    """
+    The bound default check whose plain ``check`` ``bound`` is, or None.
+
+    A streamed answer is judged by windows only through the check's own
+    verdicts (:meth:`BoundGroundingCheck.judged`): a wrapper's may differ.
+    """
+    owner = getattr(bound, "__self__", None)
+    if isinstance(owner, BoundGroundingCheck) and (
+        getattr(bound, "__func__", None) is BoundGroundingCheck.check
+    ):
+        return owner
+    return None
 
 
 #: The default grounding check of :func:`relapse.run` and :func:`relapse.grounded`:

@@ -67,7 +67,7 @@ from relapse._read.shapes import member
 from relapse._read.usage import default_usage_of, usage_from
 from relapse._results import RelapseResult, Usage, total_usage
 from relapse._state import current_attempt
-from relapse._streams import AsyncGroundedStream, GroundedStream
+from relapse._stream.grounded import AsyncGroundedStream, GroundedStream
 
 try:
     from langchain_core.callbacks import BaseCallbackHandler

@@ -64,7 +64,7 @@ from relapse._policy import RELEASE_SENTENCE
 from relapse._read.chunks import chunk_texts
 from relapse._read.usage import default_usage_of, usage_from
 from relapse._results import GroundingResult, RelapseResult, Usage, total_usage
-from relapse._streams import AsyncGroundedStream, GroundedStream
+from relapse._stream.grounded import AsyncGroundedStream, GroundedStream
 from relapse.checks._contract import Check, check_name
 from relapse.grounding import default_grounding_check
 from relapse.prompts import NO_ANSWER, _problems

@@ -28,7 +28,7 @@ from relapse._engine import Loop
 from relapse._read.streams import Streamed
 from relapse._results import RelapseResult
 from relapse._state import current_attempt
-from relapse._streams import AsyncGroundedStream
+from relapse._stream.grounded import AsyncGroundedStream
 from relapse.exceptions import NotGroundedError
 from relapse.serve._config import ServeConfig
 from relapse.serve._errors import GatewayError, upstream_failed

@@ -140,7 +140,7 @@ class Sentences:
         before the number to just after the first one after it (its closing
         mark kept, its space not): a reading by two bisections, so that the
         rule costs next to nothing on the numbers it lets pass. It is coarser
-        than :func:`relapse.grounding._read.sentences.sentence_spans` (``Dr.
+        than :func:`relapse._read.sentences.sentence_spans` (``Dr.
         Smith`` is cut after ``Dr.``): a cut inside a sentence makes its
         subject a later run of words, which tells the kind of a thing less
         often, not more.

@@ -1,105 +1,41 @@
 """
-Judging a long streamed answer by a window: each judgement's work bounded by the text since.
+The answer-wide state the default check's window carries across a growing answer.
 
-:class:`relapse.checks._incremental.IncrementalCheck` judges the text fed so
-far each time a sentence may be judged; run on the whole text, that is
-quadratic in the number of sentences. With the default check (one
-:class:`relapse.GroundingCheck`) every rule reads a bounded neighbourhood of
-a claim, so the verdict on the claims after the released text is the verdict
-on a *window*: the text from a sentence start :data:`WINDOW_BACK` characters
-or more before the first sentence not released. A window start is taken
-only where nothing before it can change what the window reads:
+A window (:mod:`relapse.grounding._stream`) is a suffix of the answer; where
+a rule keeps state across the whole answer, that state is watched here, from
+the answer's start, each call reading only the text since the last:
 
-* it is a sentence start whose first character is a letter or a digit of
-  any script, an opening parenthesis or bracket, or a markdown bullet and
-  its space (no heading line, no quotation mark opens there), and whose
-  previous character is white space (a no-break space too) or ends a
-  sentence of a script written without spaces (``。``, ``」``): a
-  quotation mark after it reads the same neighbours in the window as in the
-  whole text (:func:`may_start`);
-* it is at least :data:`WINDOW_BACK` characters before the first sentence
-  not released: twice the default check's look-back
-  (:data:`relapse.grounding._index.blocks.LOOK_BACK`, the longest window of its
-  context rules and readers), so the scanner has read a sentence boundary
-  and a full look-back of text before the first claim that matters;
-* no quotation of the whole text's pairing spans it, and no quotation mark
-  before it is still undecided (:class:`QuoteTracker` follows the pairing of
-  :func:`relapse.grounding._read.quotes.find_quotations` as the text grows);
-* whether the answer is a copy of the chunks or the question (FG004) is a
-  verdict on the whole answer: :class:`CopyWatch` tells, from the text since
-  its last look, when the answer so far cannot be one.
-
-**Answer-wide state.** The premise holds for a rule only while it keeps no
-state across the answer; where one does, that state is carried into the
-window or the window is off for the answer (issue 38: the small-ordinal rule
-judged only the first 16 distinct words of the text it was given, so a
-window, reading fewer of them, released a rank the whole answer flags):
-
-* the quotation pairing (FG003): carried, :class:`QuoteTracker` decides
-  the whole text's pairing, and no window starts inside a quotation or
-  after an opener still undecided;
-* whether the answer copies the chunks (FG004): carried, :class:`CopyWatch`
-  watches the whole text and the window is judged without the copy rule;
-* the ranks (the small-ordinal rule reads the chunks after at most
-  ``MAX_SLOT_WORDS`` distinct words, the first met): the window is off for
-  the answer once :class:`RankWatch` has seen more words before ordinals
-  than that;
-* the first ``MAX_EVIDENCE`` supported claims (those the subject rule
-  reads): a window is a suffix of the answer, so a claim's rank among them
-  is never higher there than in the whole text, and the window reads at
-  least the claims the whole text's check reads;
-* ``MAX_FAILING_SPANS`` (a check stops reading there): a window verdict that
-  stopped is not used;
-* the verdicts kept per claim, per echo phrase and per block of a long
-  answer: caches keyed by what the verdict reads, the same wherever they
-  are computed.
-
-``tests/checks/test_window_state.py`` generates long answers with each of
-these across the window's edge.
-
-The window's verdict (the check without its copy rule) is used only to say
-that no claim after the released text fails. When it holds an error there,
-or a verdict about the whole answer, the check runs on the whole text as
-before: every verdict and every finding reported is the whole-text check's
-(``tests/checks/test_incremental_properties.py`` compares the two paths).
-When the answer may be a copy, the copy rule alone runs on the whole text
-(a few passes in C, where the whole check costs every rule): an answer
-that copies a long context keeps the window open, and releases nothing
-while it is a copy.
+* :class:`QuoteTracker`: the quotation pairing (FG003) of the whole text, so
+  no window starts inside a quotation or after an opener still undecided;
+* :class:`RankWatch`: whether the small-ordinal rule's words (answer-wide:
+  the first ``MAX_SLOT_WORDS`` met) are too many for a window to judge;
+* :class:`CopyWatch`: when the answer so far cannot be a copy of the chunks
+  or the question (FG004, a verdict on the whole answer).
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from operator import itemgetter
 
-from relapse.grounding._check import BoundGroundingCheck
-from relapse.grounding._echo import COPY_SHARE, MAX_LABEL_CHARS, frame_labels
-from relapse.grounding._index.blocks import LOOK_BACK
-from relapse.grounding._read.ordinal_slots import MAX_SLOT_WORDS, slot_word_before
-from relapse.grounding._read.quotes import (
-    _CLOSERS,
-    _DELIMITERS,
-    _PARAGRAPH_BREAK,
+from relapse._read.quotation_marks import (
+    CLOSERS,
+    DELIMITERS,
     MAX_QUOTE,
-    _is_closer,
-    _is_opener,
-    _next_closer,
+    PARAGRAPH_BREAK,
+    is_closer,
+    is_opener,
+    next_closer,
 )
-from relapse.grounding._read.sentences import CJK_CLOSING, CJK_STOPS
+from relapse._read.sentences import CJK_STOPS
+from relapse.grounding._echo import COPY_SHARE, MAX_LABEL_CHARS, frame_labels
+from relapse.grounding._index.folded import FoldedChunks
+from relapse.grounding._read.ordinal_slots import MAX_SLOT_WORDS, slot_word_before
 from relapse.grounding._read.words import ORDINAL_WORDS
 from relapse.grounding._text import fold
 
-#: Characters between a window's start and the first sentence not released.
-WINDOW_BACK = 2 * LOOK_BACK
 #: ASCII white space: between two letters or digits, nothing folds across it.
-_BEFORE_START = frozenset(" \t\n\r")
-#: What may come just before a window's start besides white space.
-_CJK_ENDS = frozenset(CJK_STOPS + CJK_CLOSING)
-#: What a window may start with besides a letter or a digit.
-_OPENING_BRACKETS = frozenset("([")
-_BULLETS = frozenset("-*+\u2022")
+_FOLD_BREAKS = frozenset(" \t\n\r")
 #: Characters searched back from the end for a boundary :class:`CopyWatch` can fold at.
 _BOUNDARY_SEARCH = 256
 #: Longest a character folds to (``str.casefold``): ``fold(text)`` has at most
@@ -114,7 +50,7 @@ class QuoteTracker:
     """
     The quotation pairing of a growing text, decided from its start.
 
-    :func:`relapse.grounding._read.quotes.find_quotations` pairs each opening mark
+    :func:`relapse._read.quotation_marks.find_quotations` pairs each opening mark
     with the next closing mark it accepts, within ``MAX_QUOTE`` characters
     and no paragraph break, and resumes after it. An opener's pairing is
     decided once the text shows it (a closer, a break, or ``MAX_QUOTE``
@@ -151,15 +87,15 @@ class QuoteTracker:
         # The last character's role needs the character after it.
         settled = len(text) - 1
         if settled > self._scanned:
-            for match in _DELIMITERS.finditer(text, self._scanned, settled):
+            for match in DELIMITERS.finditer(text, self._scanned, settled):
                 index, char = match.start(), match.group()
-                if _is_closer(text, index, char):
+                if is_closer(text, index, char):
                     self._closers.setdefault(char, []).append(index)
-                if _is_opener(text, index, char):
+                if is_opener(text, index, char):
                     self._openers.append((index, char))
             self._scanned = settled
         found_end = self._break_scan
-        for match in _PARAGRAPH_BREAK.finditer(text, self._break_scan):
+        for match in PARAGRAPH_BREAK.finditer(text, self._break_scan):
             self._breaks.append(match.start())
             found_end = match.end()
         # Resume at the trailing run of white space, where a break may still form
@@ -176,7 +112,7 @@ class QuoteTracker:
         while self._next < len(openers):
             index, char = openers[self._next]
             if index >= self._resume:
-                close = _next_closer(self._closers, _CLOSERS[char], index)
+                close = next_closer(self._closers, CLOSERS[char], index)
                 after = bisect_right(breaks, index)
                 broken = breaks[after] if after < len(breaks) else None
                 if close is None:
@@ -268,7 +204,9 @@ class CopyWatch:
     whole-text check decides).
 
     Args:
-        bound: The default check bound to the call.
+        context: What the copy rule reads the answer against, from the bound
+            check (``BoundGroundingCheck.copy_context()``): the question as
+            the rule reads it, and the chunks, folded.
     """
 
     __slots__ = (
@@ -289,11 +227,11 @@ class CopyWatch:
         "_uncovered",
     )
 
-    def __init__(self, bound: BoundGroundingCheck) -> None:
+    def __init__(self, context: tuple[str, FoldedChunks]) -> None:
         # Every chunk folded: which chunks the copy rule will read depends on
         # the whole answer's probes, not known yet; folded through the check's
         # FoldedChunks, so the copy rule's later reads reuse them.
-        asked, folded = bound.copy_context()
+        asked, folded = context
         chunks, joined = folded.every()
         self._joined = joined
         self._pieces = [piece for piece in (*chunks, asked) if piece]
@@ -389,64 +327,8 @@ def _last_boundary(text: str, after: int) -> tuple[int, str] | None:
         char = text[at]
         if not char.isalnum():
             continue
-        if _clean(char) and text[at - 1] in _BEFORE_START and _clean(text[at - 2]):
+        if _clean(char) and text[at - 1] in _FOLD_BREAKS and _clean(text[at - 2]):
             return at, " "
         if text[at - 1] in CJK_STOPS:
             return at, ""
     return None
-
-
-def window_start(
-    text: str,
-    spans: list[tuple[int, int]],
-    released: int,
-    quotes: QuoteTracker,
-    previous: int,
-) -> int:
-    """
-    The latest sentence start a window may begin at (see the module docstring), or ``previous``.
-
-    Args:
-        text: The text fed so far.
-        spans: The ``(start, end)`` of every sentence confirmed so far, in order.
-        released: Where the first sentence not released starts.
-        quotes: The text's quotation pairing, updated.
-        previous: The window start chosen before (0: none), still valid.
-
-    Returns:
-        A window start ``>= previous``.
-    """
-    limit = released - WINDOW_BACK
-    undecided = quotes.first_undecided()
-    if undecided is not None:
-        limit = min(limit, undecided)
-    if limit <= previous:
-        return previous
-    at = bisect_right(spans, limit, key=itemgetter(0)) - 1
-    # A few candidates back, not more: the previous start stays valid.
-    for index in range(at, max(-1, at - 8), -1):
-        start = spans[index][0]
-        if start <= previous:
-            break
-        if may_start(text, start) and not quotes.spans(start):
-            return start
-    return previous
-
-
-def may_start(text: str, start: int) -> bool:
-    """
-    Tell whether a window may begin at the sentence start ``start > 0`` (see the module docstring).
-
-    Its first character is a letter or digit of any script, an opening
-    parenthesis or bracket, or a markdown bullet (``-``, ``*``, ``+``, ``•``)
-    with a space after it; the character before it is white space (a
-    no-break space too) or a terminator or closing mark of the scripts
-    written without spaces (``。``, ``」``).
-    """
-    before = text[start - 1]
-    if not (before.isspace() or before in _CJK_ENDS):
-        return False
-    char = text[start]
-    if char.isalnum() or char in _OPENING_BRACKETS:
-        return True
-    return char in _BULLETS and text[start + 1 : start + 2] == " "

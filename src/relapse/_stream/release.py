@@ -44,13 +44,13 @@ from typing import Any
 
 from opentelemetry.trace import Span
 
+from relapse._read.quotation_marks import is_cjk
 from relapse._read.rebuild import edited
+from relapse._read.sentences import CJK_CLOSING, CJK_STOPS
 from relapse._read.streams import Streamed, StreamKind, Tally, read_piece
 from relapse._results import GroundingResult, Usage
 from relapse._state import Attempt
 from relapse._telemetry import attributes as attr
-from relapse.grounding._read.quotes import is_cjk
-from relapse.grounding._read.sentences import CJK_CLOSING, CJK_STOPS
 
 #: Why :func:`read_released` stopped reading a stream before its end.
 STOP_FAILED = attr.STOP_FAILED_SENTENCE
