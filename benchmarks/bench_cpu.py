@@ -82,7 +82,9 @@ PASSES = {
         "_place_claims",
     ),
     "": ("judge_claims", "evidence_of", "_evidence", "_finding", "_cut"),
+    # The claims' judge: in _check.py before issue 40's memo module, imported there since.
     "_ClaimJudge": ("__call__",),
+    "ClaimJudge": ("__call__",),
 }
 
 #: What each pass timed is reported as.
@@ -107,7 +109,7 @@ def _timed_passes(spent: dict[str, float]) -> None:
         setattr(owner, name, run)
 
     for owner_name, names in PASSES.items():
-        owner = getattr(check_module, owner_name) if owner_name else check_module
+        owner = getattr(check_module, owner_name, None) if owner_name else check_module
         for name in names:
             if hasattr(owner, name):
                 timed(owner, name)

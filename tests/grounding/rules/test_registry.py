@@ -15,8 +15,8 @@ import pytest
 
 import relapse.grounding.rules as rules_package
 from relapse.grounding import ALL_CODES, default_grounding_check
-from relapse.grounding._check import MEMO_FROM
 from relapse.grounding._index.blocks import LOOK_AHEAD, LOOK_BACK
+from relapse.grounding._memo import MEMO_FROM
 from relapse.grounding.rules import RULES, Phase, Reads, Role, Rule, plan, rule_named
 
 #: The family modules of the registry (every public module of rules/).
