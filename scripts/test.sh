@@ -5,6 +5,40 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# `bash scripts/test.sh --fast`: the quick loop while you work (CONTRIBUTING.md),
+# about five CPU-minutes, spread over the cores. ruff, mypy and the import guard
+# in .venv (mypy reads the extras' types, so .venv is the one the full run
+# sets up), then the tests that need no extra, no oracle and no slow, torch or
+# load marker, in .venv-core: relapse with the dev group and no extra, where
+# every test that needs an extra skips (pytest.importorskip), spread over the
+# CPUs by pytest-xdist. Nothing else (the Phoenix venv, Node, the docs site,
+# the release step) is touched.
+if [ $# -gt 0 ]; then
+  if [ "$1" != --fast ] || [ $# -gt 1 ]; then
+    echo "usage: bash scripts/test.sh [--fast]" >&2
+    exit 2
+  fi
+  if [ ! -x .venv/bin/mypy ] || [ ! -x .venv/bin/ruff ]; then
+    echo "--fast needs .venv with the dev group and the extras: run bash scripts/test.sh once" >&2
+    exit 1
+  fi
+  # Made once, and again whenever the lock or the project's dependencies change.
+  if [ ! -x .venv-core/bin/pytest ] || ! cmp -s constraints.txt .venv-core/constraints.txt ||
+    ! cmp -s pyproject.toml .venv-core/pyproject.toml; then
+    rm -rf .venv-core
+    python3 -m venv .venv-core
+    .venv-core/bin/python -m pip install --quiet --constraint constraints.txt --upgrade "pip>=25.1"
+    .venv-core/bin/python -m pip install --quiet --constraint constraints.txt -e . --group dev
+    cp constraints.txt pyproject.toml .venv-core/
+  fi
+  .venv/bin/ruff check src tests benchmarks examples fuzz
+  .venv/bin/ruff format --check src tests benchmarks examples fuzz
+  .venv/bin/mypy
+  .venv/bin/mypy --strict tests/typing
+  .venv/bin/python scripts/inner_imports.py
+  exec .venv-core/bin/pytest -q -n auto -m "not slow and not oracle and not torch and not load"
+fi
+
 # The local extra's llama-cpp-python is compiled the first time (about 6
 # minutes on 2 cores) for a CPU baseline every machine of ours has; see setup.sh.
 # The docs group too: tests/project/test_docs_build.py runs `mkdocs build --strict`.

@@ -103,6 +103,36 @@ PIECES = st.sampled_from(
 TEXT = st.lists(PIECES, max_size=40).map("".join)
 
 
+# Pieces of text dense in number words, their separators and their look-alikes.
+WORD_PIECES = st.sampled_from(
+    [
+        *("one ", "two ", "three ", "seven", "twelve ", "nineteen ", "twenty", "seventy "),
+        *("forty-five ", "hundred ", "thousand", "million ", "dozen ", "oh ", "five "),
+        *("half ", "a ", "an ", "quarter ", "quarters ", "third ", "thirds ", "eighth "),
+        *("first ", "twentieth ", "twenty-first ", "of ", " and ", ", ", "-", " ", "."),
+        *("One ", "TWO ", "Half a million ", "someone ", "3 ", "the ", "\x00", "seventy-"),
+        *("and a half ", "ten ", "oh-five ", "trillion ", "billion ", "hundredth ", "six "),
+        # Characters of two, three and four bytes in UTF-8, a lone surrogate,
+        # and capitals whose lower case is ASCII or longer: the lookup finds
+        # words by byte offsets, and must map them back to characters.
+        *("\u00e9", "na\u00efve ", "\u2019", "\U0001f600 ", "\ud800", "\u0130", "\u212aeventy "),
+        *("SEVENTY ", "Seventy ", "sEventy ", "\u00df "),
+    ]
+)
+
+#: A memo whose dashes and ellipsis quotations fold through (FG003).
+MEMO = "The memo said: the plan — reviewed twice — was approved... by the board."
+
+#: Two RAGTruth-like passages (MS MARCO): 46 words (233 characters) and 16 (82).
+MICE = (
+    "Whatever your situation is, the best way to get rid of the mice is do it fast. You"
+    " need to take immediate action. This is a critical step to getting rid of mice. Mice"
+    " can very quickly take up residence in your home and start nesting."
+)
+WOOL = "Steel wool pads will prevent mice from using the hole to get back into your house."
+MICE_QUESTION = "how to quickly get rid of mice"
+
+
 class FullReading(TextIndex):
     """An index that reads every chunk at once, as before the lazy index: ``lazy`` is ignored."""
 

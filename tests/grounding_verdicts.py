@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from grounding_texts import MICE, MICE_QUESTION, WOOL
 from relapse import GroundingResult
 from relapse.grounding import (
     default_grounding_check,
@@ -13,9 +14,12 @@ def codes_and_spans(result: GroundingResult) -> list[tuple[str, tuple[str, ...]]
     return [(finding.code, finding.spans) for finding in result.findings]
 
 
-def verdict(chunks: list[str], answer: str, query: str = "") -> list[tuple[str, tuple[str, ...]]]:
-    """Check ``answer`` against ``chunks`` with the default check."""
-    return codes_and_spans(default_grounding_check(query, chunks, answer))
+def verdict(
+    chunks: str | list[str], answer: str, query: str = ""
+) -> list[tuple[str, tuple[str, ...]]]:
+    """Check ``answer`` against ``chunks`` (one chunk, or a list) with the default check."""
+    texts = [chunks] if isinstance(chunks, str) else chunks
+    return codes_and_spans(default_grounding_check(query, texts, answer))
 
 
 def failing_spans(chunk: str, answer: str, query: str = "") -> tuple[str, ...]:
@@ -27,6 +31,30 @@ def flagged(chunk: str, answer: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """Return ``(code, spans)`` of every finding of ``answer`` against one chunk."""
     result = default_grounding_check("", [chunk], answer)
     return tuple((finding.code, finding.spans) for finding in result.findings)
+
+
+def flagged_spans(
+    chunks: str | list[str], answer: str, query: str = "", code: str = "FG001"
+) -> tuple[str, ...]:
+    """Return the spans the default check flags under ``code``."""
+    texts = [chunks] if isinstance(chunks, str) else chunks
+    result = default_grounding_check(query, texts, answer)
+    return next((f.spans for f in result.findings if f.code == code), ())
+
+
+def quoted(chunks: str | list[str], answer: str, query: str = "") -> tuple[str, ...]:
+    """Return the spans the default check flags under FG003."""
+    return flagged_spans(chunks, answer, query, code="FG003")
+
+
+def copy_verdict(answer: str, chunks: tuple[str, ...] = (MICE, WOOL)) -> list[tuple[str, str]]:
+    """``(code, message start)`` of each finding on ``answer`` to MICE_QUESTION."""
+    result = default_grounding_check(MICE_QUESTION, list(chunks), answer)
+    return [(f.code, f.message[:44]) for f in result.findings]
+
+
+#: The start of FG004's finding on an answer that copies its context.
+COPY = ("FG004", "the answer copies the retrieved chunks or th")
 
 
 def fg001(*spans: str) -> tuple[tuple[str, tuple[str, ...]], ...]:

@@ -54,6 +54,9 @@ def test_langchain_example_prompts_hold_the_texts() -> None:
 
 def test_llamaindex_example() -> None:
     """Both ways recover the right date: relapse's engine and LlamaIndex's RetryQueryEngine."""
+    pytest.importorskip(
+        "llama_index.core", reason="the llamaindex extra: pip install 'relapse[llamaindex]'"
+    )
     assert [
         "attempt 1: 'It opened in 1950.' [FG002]",
         "attempt 2: 'It opened on May 27, 1937.' [-]",
@@ -78,6 +81,7 @@ def test_openai_compatible_example(llama_server: LlamaServer) -> None:
 
 def test_mcp_client_example() -> None:
     """`relapse mcp` over stdio: the wrong length is rejected naming 1,500, then recovered."""
+    pytest.importorskip("mcp", reason="the mcp extra: pip install 'relapse[mcp]'")
     lines = run_example("mcp_client.py").splitlines()
     assert (
         "attempt 1: 'Its main span is 1,500 metres long.' grounded=False spans=['1,500']"
@@ -94,6 +98,9 @@ def test_mcp_client_example() -> None:
 
 def test_pydantic_ai_example() -> None:
     """Attempt 1's tokens are the tool-calling request and the wrong answer: 60+95 in, 8+12 out."""
+    pytest.importorskip(
+        "pydantic_ai", reason="the pydantic-ai extra: pip install 'relapse[pydantic-ai]'"
+    )
     assert [
         "attempt 1: 'Its main span is 1,500 metres long.' spans=['1,500'] (155 in, 20 out)",
         "attempt 2: 'Its main span is 1,280 metres long.' spans=[] (170 in, 11 out)",
@@ -104,6 +111,9 @@ def test_pydantic_ai_example() -> None:
 
 def test_langchain_agent_example() -> None:
     """The middleware's attempts are the final answers: the tool-calling call is the agent's."""
+    pytest.importorskip(
+        "langchain.agents", reason="the langchain extra: pip install 'relapse[langchain]'"
+    )
     assert [
         "attempt 1: 'Its main span is 1,500 metres long.' spans=['1,500'] (95 in, 12 out)",
         "attempt 2: 'Its main span is 1,280 metres long.' spans=[] (170 in, 11 out)",
@@ -113,6 +123,7 @@ def test_langchain_agent_example() -> None:
 
 
 def test_haystack_example() -> None:
+    pytest.importorskip("haystack", reason="the haystack extra: pip install 'relapse[haystack]'")
     assert [
         "attempt 1: 'Its main span is 1,500 metres long.' spans=['1,500'] (95 in, 12 out)",
         "attempt 2: 'Its main span is 1,280 metres long.' spans=[] (170 in, 11 out)",

@@ -48,6 +48,9 @@ def test_langchain_stream_example() -> None:
 
 def test_llamaindex_stream_example() -> None:
     """Nodes before the first token; the reader sees the first sentence and the retry's."""
+    pytest.importorskip(
+        "llama_index.core", reason="the llamaindex extra: pip install 'relapse[llamaindex]'"
+    )
     # The first answer is 8 + 7 + 3 words, the retry 7. The failing second
     # sentence is judged once the third begins: its stream was closed after
     # that sentence's first word, "is orange." never generated.

@@ -84,6 +84,9 @@ class TestInstructionSet:
         """AVX2, FMA and F16C instructions, and a symbol merely named like one."""
         assert not BEYOND_AVX2.search(line)
 
+    # Slow, not skipped: it reads the real runtime, which a venv without the
+    # local extra (`scripts/test.sh --fast`) lacks, and must fail where it is missing.
+    @pytest.mark.slow
     def test_compiled_code_needs_nothing_beyond_avx2(self) -> None:
         """No shared library of llama-cpp-python holds an AVX-512, AVX-VNNI or AMX instruction."""
         objdump = shutil.which("objdump")

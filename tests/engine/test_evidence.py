@@ -37,6 +37,12 @@ def pointing(query: str, chunks: Sequence[str], answer: str) -> GroundingResult:
 class TestChunkIds:
     def test_ids_of_mappings_and_documents(self) -> None:
         """Mappings (id, doc_id, node_id, metadata source); LangChain and LlamaIndex documents."""
+        pytest.importorskip(
+            "langchain_core", reason="the langchain extra: pip install 'relapse[langchain]'"
+        )
+        pytest.importorskip(
+            "llama_index.core", reason="the llamaindex extra: pip install 'relapse[llamaindex]'"
+        )
         from langchain_core.documents import Document
         from llama_index.core.schema import NodeWithScore, TextNode
 

@@ -7,6 +7,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+pytest.importorskip("ray", reason="the ray extra: pip install 'relapse[ray]'")
 import ray
 
 from helpers import SIX, STAGED, write

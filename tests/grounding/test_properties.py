@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-import re
-from itertools import chain
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from grounding_texts import DENSE_TEXT, SENTENCES, TRICKY
+from grounding_texts import SENTENCES, TRICKY
 from relapse import GroundingResult
 from relapse.grounding import default_grounding_check
-from relapse.grounding._index.text_index import TextIndex
-from relapse.grounding._read import scan as scan_module
-from relapse.grounding._read.claims import Claim, plain_number_keys
-from relapse.grounding._read.scan import _RANGE_JOIN, scan
-from relapse.grounding._values.keys import Key
 
 _CHUNKS = st.lists(st.lists(SENTENCES, min_size=1, max_size=5), min_size=1, max_size=4)
 
@@ -28,14 +20,7 @@ def _fg001_spans(result: GroundingResult) -> tuple[tuple[str, ...], tuple[tuple[
     return (), ()
 
 
-def _index_keys(claims: list[Claim], plain: list[str]) -> set[Key]:
-    """The keys the index takes from a scan's claims and plain digit runs."""
-    keys = set(chain.from_iterable(claim.provides for claim in claims))
-    for raw in plain:
-        keys.update(plain_number_keys(raw)[0])
-    return keys
-
-
+# from test_properties.py
 class TestProperties:
     @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(chunks=_CHUNKS, data=st.data())
@@ -46,7 +31,7 @@ class TestProperties:
         An answer made only of sentences copied verbatim from the chunks claims nothing unsupported.
 
         It may copy whole chunks, which FG004 reports as no answer (tests in
-        ``tests/grounding/test_echo.py``): the claims are what this property is about.
+        ``tests/grounding/rules/test_echo.py``): the claims are what this property is about.
         """
         sentences = [sentence for chunk in chunks for sentence in chunk]
         picked = data.draw(st.lists(st.sampled_from(sentences), min_size=1, max_size=6))
@@ -118,47 +103,3 @@ class TestProperties:
         result = default_grounding_check(answer[:20], ["".join(chunk_pieces)], answer)
         for finding in result.findings:
             assert list(finding.spans) == [answer[s:e] for s, e in finding.offsets]
-
-    @settings(max_examples=500, deadline=None)
-    @given(text=DENSE_TEXT)
-    def test_short_paths_change_no_result(self, text: str) -> None:
-        """The scanner's short paths for bare numbers read exactly what the general path reads."""
-        assert scan(text, short_paths=False) == scan(text)
-
-    @settings(max_examples=500, deadline=None)
-    @given(text=DENSE_TEXT)
-    def test_range_joins_tested_first_miss_none(self, text: str) -> None:
-        """Matching the range join before holding a claim back finds every range it found."""
-
-        class _AlwaysMayJoin:
-            """The join tested by its first character alone, as before the match was added."""
-
-            def match(self, string: str, pos: int = 0) -> bool:
-                return True
-
-            def fullmatch(self, string: str, pos: int, endpos: int) -> re.Match[str] | None:
-                return _RANGE_JOIN.fullmatch(string, pos, endpos)
-
-        plain: list[str] = []
-        exact = scan(text), scan(text, plain_numbers=plain), list(plain)
-        scan_module._RANGE_JOIN = _AlwaysMayJoin()  # type: ignore[assignment]
-        try:
-            plain.clear()
-            first_character = scan(text), scan(text, plain_numbers=plain), list(plain)
-        finally:
-            scan_module._RANGE_JOIN = _RANGE_JOIN
-        assert exact[0] == first_character[0]
-        # The index reads as many claims and the same keys, more of them plain.
-        assert len(exact[1]) + len(exact[2]) == len(first_character[1]) + len(first_character[2])
-        assert _index_keys(*exact[1:]) == _index_keys(*first_character[1:])
-
-    @settings(max_examples=300, deadline=None)
-    @given(text=DENSE_TEXT)
-    def test_index_reads_plain_numbers_as_the_claims_do(self, text: str) -> None:
-        """The index's shortcut for plain digit runs keeps every key and drops no claim."""
-        claims = scan(text)
-        plain: list[str] = []
-        kept = scan(text, plain_numbers=plain)
-        assert len(claims) == len(kept) + len(plain)
-        keys = set(chain.from_iterable(claim.provides for claim in claims))
-        assert keys == TextIndex([text]).keys

@@ -6,6 +6,8 @@ import sys
 from typing import Any
 
 import pytest
+
+pytest.importorskip("haystack", reason="the haystack extra: pip install 'relapse[haystack]'")
 from haystack import Document, Pipeline, component
 from haystack.components.agents import Agent
 from haystack.components.builders import ChatPromptBuilder

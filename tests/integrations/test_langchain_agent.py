@@ -6,6 +6,10 @@ import sys
 from typing import Any
 
 import pytest
+
+pytest.importorskip(
+    "langchain.agents", reason="the langchain extra: pip install 'relapse[langchain]'"
+)
 from langchain.agents import create_agent
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.documents import Document

@@ -7,6 +7,10 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+
+pytest.importorskip(
+    "llama_index.core", reason="the llamaindex extra: pip install 'relapse[llamaindex]'"
+)
 from llama_index.core import Document, Settings, VectorStoreIndex
 from llama_index.core.base.llms.types import CompletionResponse, CompletionResponseGen, LLMMetadata
 from llama_index.core.base.response.schema import Response

@@ -16,6 +16,10 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
 
 import pytest
+
+pytest.importorskip(
+    "llama_index.core", reason="the llamaindex extra: pip install 'relapse[llamaindex]'"
+)
 from llama_index.core import Document, VectorStoreIndex
 from llama_index.core.base.llms.types import (
     CompletionResponse,

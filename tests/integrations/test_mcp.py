@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+pytest.importorskip("mcp", reason="the mcp extra: pip install 'relapse[mcp]'")
 from mcp import Client, StdioServerParameters
 
 import relapse

@@ -7,6 +7,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+
+pytest.importorskip(
+    "pydantic_ai", reason="the pydantic-ai extra: pip install 'relapse[pydantic-ai]'"
+)
 from pydantic_ai import Agent
 from pydantic_ai.messages import (
     ModelMessage,

@@ -16,6 +16,11 @@ from pathlib import Path
 
 import pytest
 
+# The gateway runs on the serve extra; without it every test here skips.
+pytest.importorskip("starlette", reason="the serve extra: pip install 'relapse[serve]'")
+pytest.importorskip("uvicorn", reason="the serve extra: pip install 'relapse[serve]'")
+pytest.importorskip("httpx", reason="the serve extra: pip install 'relapse[serve]'")
+
 from serve_helpers import EXAMPLE, Server, gateway, scripted_upstream
 
 

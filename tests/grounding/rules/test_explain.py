@@ -103,7 +103,7 @@ class TestMessages:
         )
 
     def test_a_number_of_another_subject(self) -> None:
-        # tests/grounding/test_subjects.py's first case (RAGTruth 15010).
+        # tests/grounding/rules/test_subjects.py's first case (RAGTruth 15010).
         chunks = [
             "Monozygotic twins are identical twins. Monoamniotic twins occur when the split"
             " takes place after the ninth day after fertilization. Conjoined twins: When the"

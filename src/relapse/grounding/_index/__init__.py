@@ -9,20 +9,20 @@ modules only make it cheap.
 * :mod:`.text_index` (:class:`~.text_index.TextIndex`): the core, the keys of
   the chunks' claims, read at once or, for long number-dense chunks, a chunk
   at a time when a lookup needs it. Twin: reading every chunk eagerly;
-  ``tests/grounding/test_lazy_index.py``.
+  ``tests/grounding/index/test_lazy_index.py``.
 * :mod:`.digests` and :mod:`.prefilter`: what a chunk's text must contain
   before it can provide a key, searched in C over all chunks' digests. Twin:
   the scanner's own claims; ``TestEveryProvidedKeyHasItsEvidence``.
 * The views of the index, each holding nothing until an answer needs it:
   :mod:`.quotations` (the chunks folded, for FG003), :mod:`.word_numbers`
   (numbers spelled in words; twin: every run read at once,
-  ``tests/grounding/test_quantities.py``), :mod:`.number_line` (numbers by
+  ``tests/grounding/index/test_word_numbers.py``), :mod:`.number_line` (numbers by
   magnitude, for hedged numbers) and :mod:`.unit_bindings` with
   :mod:`.unit_lookup` (the units a number is written with; twin: every
-  number read, ``tests/grounding/test_unit_lookup.py``).
+  number read, ``tests/grounding/index/test_unit_lookup.py``).
 * :mod:`.folded`: the chunks FG004's copy rule folds, only those whose
   case-folded digest holds an answer's probe. Twin: every chunk folded;
-  ``TestFoldedChunks`` in ``tests/grounding/test_echo.py``.
+  ``TestFoldedChunks`` in ``tests/grounding/index/test_folded.py``.
 * :mod:`.blocks`: a long answer judged block by block, each distinct block
-  once. Twin: the answer scanned whole; ``tests/grounding/test_blocks.py``.
+  once. Twin: the answer scanned whole; ``tests/grounding/index/test_blocks.py``.
 """

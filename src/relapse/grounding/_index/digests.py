@@ -6,7 +6,7 @@ needs a key the chunk may provide; whether it may is decided by the rules of
 :mod:`.prefilter` on the chunk's digest. The digests of all chunks are
 computed in one C pass over the joined chunks, on first use, and each search
 (``bytes.find``, one regular expression) runs over all of them at once. Its
-reference twin is reading every chunk (``tests/grounding/test_lazy_index.py``).
+reference twin is reading every chunk (``tests/grounding/index/test_lazy_index.py``).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ those are folded, one at a time as the rule asks for them
 (:class:`.digests.Digests`) are the same bytes: they are reused.
 
 Twin: every chunk folded (:meth:`FoldedChunks.every`);
-``tests/grounding/test_echo.py`` (``TestFoldedChunks``) proves the two give
+``tests/grounding/index/test_folded.py`` (``TestFoldedChunks``) proves the two give
 the same copies.
 """
 
@@ -35,7 +35,7 @@ from relapse.grounding._text import ASCII_BYTES, CHUNK_SEPARATOR, fold
 #: The characters other than ASCII that case folding turns into ASCII
 #: letters or digits, or whose folding holds one (``ß`` is ``ss``, the Kelvin
 #: sign ``k``, ``ﬁ`` ``fi``, ``İ`` ``i`` and a combining dot):
-#: ``tests/grounding/test_echo.py`` derives them from every code point.
+#: ``tests/grounding/index/test_folded.py`` derives them from every code point.
 FOLDS_TO_ASCII = (
     "\u00df\u0130\u0149\u017f\u01f0\u1e96\u1e97\u1e98\u1e99\u1e9a\u1e9e\u212a"
     "\ufb00\ufb01\ufb02\ufb03\ufb04\ufb05\ufb06"

@@ -6,7 +6,7 @@ The chunks' numbers by magnitude: a view of the index built when an answer hedge
 key. The view sorts the stated numbers by magnitude on first use, so a hedged
 number compares with its few neighbours only, and keeps the lists current as
 a lazy index reads more chunks. Its reference twin is comparing with every
-number (the hedge tests of ``tests/grounding/test_numbers.py`` and the lazy
+number (the hedge tests of ``tests/grounding/rules/test_hedges.py`` and the lazy
 index's agreement with a full reading).
 """
 

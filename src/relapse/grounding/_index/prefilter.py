@@ -18,7 +18,7 @@ ten written with a caret (``3 x 10^8``), digits of
 another script, a year range ending in two digits (``1939-45``). A chunk with
 any of them is *opaque*: the index reads it at once, like before this module
 existed. ``TestEveryProvidedKeyHasItsEvidence`` in
-``tests/grounding/test_lazy_index.py`` checks the rules against every claim the
+``tests/grounding/index/test_lazy_index.py`` checks the rules against every claim the
 scanner reads from real and generated texts.
 """
 

@@ -5,7 +5,7 @@ Folding (typography, case, spacing: :func:`relapse.grounding._text.fold`)
 costs a pass over every character, so it is done only for an answer that
 holds a quotation, and with a lazy index only for the texts whose digest may
 hold the quoted words. Its reference twin is folding every text
-(``tests/grounding/test_lazy_index.py``).
+(``tests/grounding/index/test_lazy_index.py``).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ An answer's ``30 minutes`` is no support of a chunk's ``30`` that is a page
 number or ``30 kg``. The view searches the texts that may write the number
 (:mod:`.unit_lookup`), caches each verdict per number and unit, and past a
 search budget reads every number of the texts once instead. Its reference
-twin is that full reading (``tests/grounding/test_unit_lookup.py``).
+twin is that full reading (``tests/grounding/index/test_unit_lookup.py``).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ An answer's ``70`` is supported by a chunk's ``seventy``. Reading every run
 of number words in the chunks costs a grammar's work per word, so the view
 searches only for the words every writing of the value holds and reads the
 runs they occur in; past a budget it reads every run at once. Its reference
-twin is that full reading (``tests/grounding/test_quantities.py``,
+twin is that full reading (``tests/grounding/index/test_word_numbers.py``,
 ``test_looking_words_up_reads_what_a_full_reading_reads``).
 """
 

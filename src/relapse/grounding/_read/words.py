@@ -913,7 +913,7 @@ _NEEDLES = (
 
 #: The characters whose lower case is more than one character: only these
 #: make ``str.lower`` move the offsets after them
-#: (``tests/grounding/test_word_runs.py`` checks every code point).
+#: (``tests/grounding/read/test_word_runs.py`` checks every code point).
 LOWER_EXPANDS = "\u0130"
 
 #: A text with fewer than one ``e`` in this many characters is searched by

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import relapse.grounding._index.text_index as index_module
+from grounding_verdicts import failing_spans
 from relapse._results import GroundingResult
 from relapse.grounding import default_grounding_check
 from relapse.grounding._index.text_index import TextIndex
@@ -28,9 +29,92 @@ from relapse.grounding._index.unit_lookup import (
 from relapse.grounding._values.keys import Key, number_key
 from relapse.grounding._values.units import SCALE
 
+#: Each scale word the scanner reads, in another case or abbreviated, and the word it stands for.
+_SCALE_WRITINGS = [
+    ("mln", "million"),
+    ("mn", "million"),
+    ("Million", "million"),
+    ("MLN", "million"),
+    ("bln", "billion"),
+    ("bn", "billion"),
+    ("Billion", "billion"),
+    ("tn", "trillion"),
+]
+
+
+# from test_bound.py (issue 21)
+class TestScaleWordsBindAsTheScannerReadsThem:
+    """The unit lookup reads the scale words the scanner reads: ``62 mln`` as ``62 million``."""
+
+    @pytest.mark.parametrize(("written", "word"), _SCALE_WRITINGS)
+    @pytest.mark.parametrize(
+        "answer",
+        [
+            "Sales grew 62%.",
+            "Sales reached 62 km.",
+            "Sales reached $62 billion.",
+            "Sales reached 62 million units.",
+            "It had 62 units.",
+            "It shipped 62 million kg.",
+        ],
+    )
+    def test_the_same_verdict_as_the_word(self, written: str, word: str, answer: str) -> None:
+        def verdict(scale: str) -> object:
+            return default_grounding_check("q", [f"It shipped 62 {scale} tonnes."], answer).ok
+
+        assert verdict(written) == verdict(word)
+
+    @pytest.mark.parametrize(("written", "_word"), _SCALE_WRITINGS)
+    def test_a_mantissa_is_no_percent(self, written: str, _word: str) -> None:
+        # 62 of "62 mln" counts millions: no 62% (as of "62 million").
+        chunk = f"Sales reached 62 {written} units."
+        assert failing_spans(chunk, "Sales grew 62%.") == ("62%",)
+
+    @pytest.mark.parametrize(
+        "chunk",
+        [
+            "The app has 62 million users.",
+            "The app has 62 mln users.",
+            "The app has 62bn users.",
+            # Letters glued where the scanner reads them as the scale.
+            "The app has 62m users.",
+            "The app has 62M users.",
+            "The app has 62.0M users.",
+        ],
+    )
+    def test_a_mantissa_is_no_count_of_people(self, chunk: str) -> None:
+        # 62 of "62 million users" counts millions of users: no 62 users.
+        assert failing_spans(chunk, "The app has 62 users.") == ("62",)
+
+    @pytest.mark.parametrize(
+        ("chunk", "answer"),
+        [
+            ("The app has 62m users.", "The app has 62 million users."),
+            ("The app has 62M users.", "The app has 62 million users."),
+            ("The app has 62 million users.", "The app has 62 million users."),
+            # One occurrence of 62 counts users.
+            ("The app has 62 users and 62 million downloads.", "The app has 62 users."),
+            # A small m before no people or unit word is the metre, not the scale.
+            ("It ran the 62m dash with 40 users.", "It had 62 users."),
+            # A bare mantissa is still grounded, as before.
+            ("Revenue was $3.8 billion.", "Revenue was 3.8."),
+        ],
+    )
+    def test_a_count_of_people_is_supported(self, chunk: str, answer: str) -> None:
+        assert failing_spans(chunk, answer) == ()
+
+    def test_the_unit_after_an_abbreviated_scale(self) -> None:
+        # 5 mln tonnes is 5 million t: 5 million kg is another mass.
+        chunk = "It shipped 5 mln tonnes."
+        assert failing_spans(chunk, "It shipped 5 million kg.") == ("5 million",)
+        assert failing_spans(chunk, "It shipped 5 million tonnes.") == ()
+
+
 # Numbers in the writings the lookup reads (commas, decimals, scale words,
 # leading zeros, digits glued to others) and units of several dimensions.
 _NUMBERS = ["104", "40", "3,800", "3800", "3.8", "007", "1,234.5", "12 345", "5", "0.5", "2"]
+
+
 _UNITS = [
     " °F",
     " °C",
@@ -45,6 +129,8 @@ _UNITS = [
     "m",
     " h",
 ]
+
+
 _PIECE = st.one_of(
     st.builds(lambda n, u: n + u, st.sampled_from(_NUMBERS), st.sampled_from(_UNITS)),
     st.sampled_from(
@@ -53,10 +139,20 @@ _PIECE = st.one_of(
     # Signs: glued minus glyphs and the sign words (a sign only where the scanner reads one).
     st.sampled_from(["-", "\u2212", "\u2013", "minus ", "negative ", "(-", "\u2212$"]),
 )
+
+
 _TEXT = st.lists(_PIECE, max_size=30).map("".join)
+
+
 _KEYS = [number_key("104", "", 0), number_key("38", "", 2), number_key("38", "", 5)]
+
+
 _KEYS += [number_key("7", "", 0), number_key("12345", "", 0), number_key("5", "", 0)]
+
+
 _KEYS += [("-n", *key[1:]) for key in _KEYS]  # the same numbers signed
+
+
 _CANONICAL_UNITS = ["°F", "°C", "km", "mi", "kg", "%", "$", "m", "h", "#people"]
 
 
@@ -66,6 +162,26 @@ def _key(written: str) -> Key:
     return number_key(integer, fraction, 0)
 
 
+@contextmanager
+def _reading_every_number() -> Iterator[None]:
+    """Make every unit lookup read every number of the chunks (a spent budget)."""
+    saved = index_module.SEARCH_BUDGET
+    index_module.SEARCH_BUDGET = -1
+    try:
+        yield
+    finally:
+        index_module.SEARCH_BUDGET = saved
+
+
+def _both(chunks: list[str], answer: str) -> tuple[GroundingResult, GroundingResult]:
+    """Check with the unit lookup searching, then reading every number."""
+    searching = default_grounding_check("q", chunks, answer)
+    with _reading_every_number():
+        reading = default_grounding_check("q", chunks, answer)
+    return searching, reading
+
+
+# from test_unit_lookup.py
 class TestVerdicts:
     @pytest.mark.parametrize(
         ("texts", "unit", "verdict"),
@@ -127,25 +243,7 @@ class TestVerdicts:
         assert search_verdict(texts, key, unit) == read
 
 
-@contextmanager
-def _reading_every_number() -> Iterator[None]:
-    """Make every unit lookup read every number of the chunks (a spent budget)."""
-    saved = index_module.SEARCH_BUDGET
-    index_module.SEARCH_BUDGET = -1
-    try:
-        yield
-    finally:
-        index_module.SEARCH_BUDGET = saved
-
-
-def _both(chunks: list[str], answer: str) -> tuple[GroundingResult, GroundingResult]:
-    """Check with the unit lookup searching, then reading every number."""
-    searching = default_grounding_check("q", chunks, answer)
-    with _reading_every_number():
-        reading = default_grounding_check("q", chunks, answer)
-    return searching, reading
-
-
+# from test_unit_lookup.py
 class TestInTheCheck:
     def test_a_unit_that_disagrees_is_found_both_ways(self) -> None:
         for result in _both(["It was 104 °F."], "It was 104 °C."):
@@ -158,6 +256,7 @@ class TestInTheCheck:
         assert searching == reading
 
 
+# from test_unit_lookup.py
 class TestTheView:
     """``UnitBindings`` gives the occurrences and verdicts that searching every text gives."""
 

@@ -9,25 +9,16 @@ subject"): the flagged spans with their offsets, or none. The cases that
 must pass are the ones a careful reader accepts: a paraphrase of the
 subject, a sentence that names both kinds, the numbers stated in another
 order, the number spelled out for the answer's kind, a plural subject with
-its verb, the question stating the number.
+its verb, the question stating the number. The subject reader itself is
+tested in read/test_sentences.py.
 """
 
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from relapse.grounding import default_grounding_check
-from relapse.grounding._read.subjects import (
-    SENTENCE_ENDS,
-    SENTENCE_WINDOW,
-    Sentences,
-    other_kind,
-    singular,
-    subject,
-    words_of,
-)
+from relapse.grounding._read.subjects import SENTENCE_WINDOW, Sentences
 
 Findings = tuple[tuple[str, tuple[str, ...], tuple[tuple[int, int], ...]], ...]
 
@@ -46,12 +37,14 @@ TWINS = [
     "or dizygotic (fraternal).",
 ]
 
+
 TREES = [
     "Grafted trees bear fruit within 3 years. "
     "Most seedling trees take longer: seedling trees bear fruit after 7 years."
 ]
 
 
+# from test_subjects.py (issue 21)
 def test_a_number_moved_to_another_kind_of_twins_fails() -> None:
     # RAGTruth 15010, shortened: "8" at len("Monozygotic (identical) twins occur within ") = 43.
     answer = "Monozygotic (identical) twins occur within 8 days of fertilization."
@@ -59,6 +52,7 @@ def test_a_number_moved_to_another_kind_of_twins_fails() -> None:
     assert findings(TWINS, answer) == (("FG001", ("8",), ((43, 44),)),)
 
 
+# from test_subjects.py (issue 21)
 def test_a_number_moved_to_another_kind_of_trees_fails() -> None:
     # "3" at len("Seedling trees bear fruit within ") = 33; "7" is the seedlings'.
     answer = "Seedling trees bear fruit within 3 years."
@@ -66,11 +60,13 @@ def test_a_number_moved_to_another_kind_of_trees_fails() -> None:
     assert findings(TREES, "Seedling trees bear fruit after 7 years.") == ()
 
 
+# from test_subjects.py (issue 21)
 def test_the_same_kind_passes() -> None:
     assert findings(TREES, "Grafted trees bear fruit within 3 years.") == ()
     assert findings(TWINS, "Conjoined twins form within 8 days of fertilization.") == ()
 
 
+# from test_subjects.py (issue 21)
 @pytest.mark.parametrize(
     "answer",
     [
@@ -92,6 +88,7 @@ def test_what_a_careful_reader_accepts_passes(answer: str) -> None:
     assert findings(TREES, answer) == ()
 
 
+# from test_subjects.py (issue 21)
 def test_the_number_spelled_out_for_the_answers_kind_passes() -> None:
     chunks = [
         "Grafted trees bear fruit within 3 years. "
@@ -100,23 +97,27 @@ def test_the_number_spelled_out_for_the_answers_kind_passes() -> None:
     assert findings(chunks, "Seedling trees bear fruit within 3 years.") == ()
 
 
+# from test_subjects.py (issue 21)
 def test_the_number_stated_of_both_kinds_passes() -> None:
     chunks = ["Grafted trees bear fruit within 3 years.", "Seedling trees flower within 3 years."]
     assert findings(chunks, "Seedling trees bear fruit within 3 years.") == ()
 
 
+# from test_subjects.py (issue 21)
 def test_a_plural_subject_and_its_verb_tell_no_kind() -> None:
     # "Scientists found" and "Researchers found": the shared word is the verb.
     chunks = ["Scientists found 40 species in the lake. Researchers found that the lake shrinks."]
     assert findings(chunks, "Researchers found 40 species in the lake.") == ()
 
 
+# from test_subjects.py (issue 21)
 def test_a_name_and_the_noun_that_stands_for_it_pass() -> None:
     # "The company" is Apple: no plural noun is shared, and the name is a name.
     chunks = ["The company reported revenue of $30 billion. Apple reported its results on Tuesday."]
     assert findings(chunks, "Apple reported revenue of $30 billion.") == ()
 
 
+# from test_subjects.py (issue 21)
 def test_a_kind_named_as_a_sentences_first_word_is_a_kind() -> None:
     # Capitalised as a sentence's first word, a modifier is an ordinary word
     # there: the chunks tell of young cats, private schools, severe symptoms
@@ -153,6 +154,7 @@ def test_a_kind_named_as_a_sentences_first_word_is_a_kind() -> None:
         assert findings(chunks, answer) == (("FG001", (number,), ((start, end),)),)
 
 
+# from test_subjects.py (issue 21)
 def test_a_capitalised_word_inside_a_sentence_is_a_name() -> None:
     # "Fuji" inside the sentence may be a name (a company, a place): the
     # chunks then do not tell of Fuji trees as a kind.
@@ -160,6 +162,7 @@ def test_a_capitalised_word_inside_a_sentence_is_a_name() -> None:
     assert findings(chunks, "Fuji trees bear fruit within 3 years.") == ()
 
 
+# from test_subjects.py (issue 21)
 def test_the_kind_stated_passes_whatever_its_case() -> None:
     chunks = ["Public schools enrolled 500 students in 2020. Private schools enrolled fewer."]
     assert findings(chunks, "The public schools enrolled 500 students in 2020.") == ()
@@ -167,11 +170,13 @@ def test_the_kind_stated_passes_whatever_its_case() -> None:
     assert findings(chunks, "Symptoms appear within 3 days.") == ()
 
 
+# from test_subjects.py (issue 21)
 def test_the_question_stating_the_number_passes() -> None:
     question = "Do seedling trees bear fruit within 3 years?"
     assert findings(TREES, "Seedling trees bear fruit within 3 years.", question) == ()
 
 
+# from test_subjects.py (issue 21)
 def test_a_sentence_too_long_to_read_passes() -> None:
     # The chunk's sentence opens with the answer's kind, SENTENCE_WINDOW
     # characters and more before the number: the window around "3" starts
@@ -185,115 +190,3 @@ def test_a_sentence_too_long_to_read_passes() -> None:
     chunks = [chunk, "Most seedling trees take longer."]
     assert Sentences(chunk).at(start, start + 1) is None
     assert findings(chunks, "Seedling trees bear 3 fruits.") == ()
-
-
-def test_subject_reads_the_opening_run() -> None:
-    text = "Monozygotic (identical) twins occur when the split takes place."
-    assert subject(text, 0, len(text)) == ("monozygotic", "identical", "twins", "occur")
-    text = "- **The** grafted trees, grown high, bear fruit."
-    # Markdown emphasis is a mark: the run ends at it, before any word.
-    assert subject(text, 0, len(text)) == ()
-    text = "3. The Grafted trees bear fruit."
-    assert subject(text, 0, len(text)) == ("grafted", "trees", "bear", "fruit")
-    text = "Within 8 days, conjoined twins form."
-    assert subject(text, 0, len(text)) == ()
-
-
-def test_other_kind_compares_modifiers_of_the_shared_word() -> None:
-    answer = ("arabica", "plants", "yield")
-    chunk = ("robusta", "plants", "yield")
-    answer_words = frozenset({"arabica", "plant", "yield", "bag"})
-    chunk_words = frozenset({"robusta", "plant", "yield", "bag"})
-    assert other_kind(answer, answer_words, chunk, chunk_words) == (("arabica",), "plant")
-    # The chunk's sentence holds the answer's modifier, or the answer's the chunk's.
-    assert other_kind(answer, answer_words, chunk, chunk_words | {"arabica"}) is None
-    assert other_kind(answer, answer_words | {"robusta"}, chunk, chunk_words) is None
-    # No modifier before the shared word on one side.
-    assert other_kind(("plants", "yield"), answer_words, chunk, chunk_words) is None
-    # The shared word is no plural noun: "The company reported", "Apple reported".
-    apple = frozenset({"apple", "reported", "revenue"})
-    company = frozenset({"company", "reported", "revenue"})
-    assert other_kind(("apple", "reported"), apple, ("company", "reported"), company) is None
-    # No shared word.
-    bushes = ("robusta", "bushes")
-    assert other_kind(("arabica", "trees"), answer_words, bushes, chunk_words) is None
-
-
-def test_singular_and_sentences() -> None:
-    assert [singular(w) for w in ("twins", "babies", "glass", "virus", "bags")] == [
-        "twin",
-        "baby",
-        "glass",
-        "virus",
-        "bag",
-    ]
-    text = "First one. Robusta plants yield 35 bags. Last one."
-    start = text.index("35")
-    assert Sentences(text).at(start, start + 2) == (11, 40)
-    assert text[11:40] == "Robusta plants yield 35 bags."
-    assert words_of(text, 11, 40) == frozenset({"robusta", "plant", "yield", "bag"})
-
-
-def reference_sentence_at(text: str, start: int, end: int) -> tuple[int, int] | None:
-    """The rule of :meth:`Sentences.at` as its docstring states it: one search per mark and side."""
-    low = max(0, start - SENTENCE_WINDOW)
-    first = -1
-    for mark in SENTENCE_ENDS:
-        found = text.rfind(mark, low, start)
-        if found >= 0:
-            first = max(first, found + len(mark))
-    if first < 0:
-        if low:
-            return None
-        first = 0
-    high = min(len(text), end + SENTENCE_WINDOW)
-    last = high
-    for mark in SENTENCE_ENDS:
-        found = text.find(mark, end, high)
-        if 0 <= found < last:
-            last = found + len(mark.rstrip())
-    if last == high and high < len(text):
-        return None
-    while first < start and text[first].isspace():
-        first += 1
-    while last > end and text[last - 1].isspace():
-        last -= 1
-    return first, last
-
-
-# Sentence marks and their parts, in runs long enough to cross the window.
-_MARKED = st.text(alphabet=list('.?!")\u201d \nab\u00a0'), max_size=60)
-_FILLER = st.sampled_from(["", "x" * (SENTENCE_WINDOW - 3), "word " * 70])
-
-
-class TestSentences:
-    """``Sentences.at`` finds, by bisection, the sentence a search per mark finds."""
-
-    @settings(max_examples=400, deadline=None)
-    @given(
-        parts=st.lists(st.tuples(_MARKED, _FILLER), max_size=8),
-        data=st.data(),
-    )
-    def test_agrees_with_a_search_per_mark(
-        self, parts: list[tuple[str, str]], data: st.DataObject
-    ) -> None:
-        text = "".join(marked + filler for marked, filler in parts)
-        sentences = Sentences(text)
-        for _ in range(5):
-            start = data.draw(st.integers(0, len(text)))
-            end = data.draw(st.integers(start, min(len(text), start + 5)))
-            assert sentences.at(start, end) == reference_sentence_at(text, start, end)
-
-    def test_hand_worked(self) -> None:
-        # Marks: '." ' at 7 (the sentence ends after its quote), ".) " at 21, "\n" at 29.
-        text = 'He "ran." Then (a 5 b.) c 7 d\ne 9'
-        assert text.index('." ') == 7
-        five, seven, nine = text.index("5"), text.index("7"), text.index("9")
-        assert Sentences(text).at(five, five + 1) == (10, 23)  # "Then (a 5 b.)"
-        assert text[10:23] == "Then (a 5 b.)"
-        assert Sentences(text).at(seven, seven + 1) == (24, 29)  # "c 7 d", the break excluded
-        assert Sentences(text).at(nine, nine + 1) == (30, 33)  # "e 9", to the text's end
-        # A sentence longer than the window on a side that is not the text's edge.
-        long = "a. " + "w" * SENTENCE_WINDOW + " 5 " + "w" * SENTENCE_WINDOW + " b. c"
-        at = long.index(" 5 ") + 1
-        assert Sentences(long).at(at, at + 1) is None

@@ -8,6 +8,7 @@ case, with characters that case-insensitive matching relates to ASCII
 letters (the Kelvin sign, the long s).
 """
 
+# from test_context_guards.py, moved whole (issue 40's layout)
 from __future__ import annotations
 
 import re

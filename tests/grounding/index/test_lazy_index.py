@@ -1,5 +1,6 @@
 """The lazy chunk index: evidence rules, opaque chunks, and verdicts equal to a full reading."""
 
+# from test_lazy_index.py, moved whole (issue 40's layout)
 from __future__ import annotations
 
 import re

@@ -1,87 +1,15 @@
-"""FG003: quotations must be verbatim in a chunk, after folding typography."""
+"""FG003: quotations must be verbatim in a chunk, after folding typography (rules/quotations.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from grounding_verdicts import codes_and_spans, verdict
+from grounding_texts import MEMO
+from grounding_verdicts import codes_and_spans, quoted, verdict
 from relapse.grounding import GroundingCheck, default_grounding_check
 
-MEMO = "The memo said: the plan — reviewed twice — was approved... by the board."
 
-
-def quoted(chunks: str | list[str], answer: str, query: str = "") -> tuple[str, ...]:
-    """Return the spans the default check flags under FG003."""
-    texts = [chunks] if isinstance(chunks, str) else chunks
-    result = default_grounding_check(query, texts, answer)
-    return next((f.spans for f in result.findings if f.code == "FG003"), ())
-
-
-class TestDelimiters:
-    @pytest.mark.parametrize(
-        ("opening", "closing"),
-        [
-            ('"', '"'),
-            ("\u201c", "\u201d"),
-            ("\u00ab", "\u00bb"),
-            ("\u00ab\u00a0", "\u00a0\u00bb"),
-            ("\u00ab\u202f", "\u202f\u00bb"),
-            ("\u201e", "\u201c"),
-            ("\u2018", "\u2019"),
-        ],
-    )
-    def test_each_delimiter_is_read(self, opening: str, closing: str) -> None:
-        """Straight, curly, guillemets (with French spaces), German and single curly."""
-        answer = f"The memo said {opening}the plan was rejected{closing} on Monday."
-        assert ("the plan was rejected",) == quoted(MEMO, answer)
-
-    def test_supported_quotation(self) -> None:
-        """A quotation verbatim in a chunk is supported."""
-        assert () == quoted(MEMO, "The memo said it \u201cwas approved by the board\u201d.")
-
-    def test_apostrophes_are_not_delimiters(self) -> None:
-        """The sentence with ``board's``, ``auditors'`` and ``CEO’s`` holds no quotation."""
-        answer = "the board's approval followed the auditors' review of the CEO’s memo"
-        assert () == quoted("Nothing relevant.", answer)
-
-    def test_apostrophes_inside_a_single_quotation(self) -> None:
-        """``‘the CEO’s memo’`` is one quotation whose text holds an apostrophe."""
-        assert ("the CEO’s memo was leaked",) == quoted(
-            "Nothing relevant.", "He called it \u2018the CEO’s memo was leaked\u2019 today."
-        )
-
-    def test_inch_marks_are_not_delimiters(self) -> None:
-        """``24" wide and 36" tall`` contains no quotation."""
-        assert () == quoted("Nothing relevant.", 'The frame is 24" wide and 36" tall.')
-
-    def test_inch_and_foot_marks(self) -> None:
-        """``a 4" layer`` and ``5' 10"`` are measures, not quotations."""
-        answer = 'Spread a 4" layer of gravel; he is 5\' 10" tall and "very proud" of it.'
-        assert ("very proud",) == quoted("Spread gravel.", answer)
-
-    def test_elision_is_not_an_opening_quote(self) -> None:
-        """``‘90s`` is an elision, not a quotation."""
-        assert () == quoted("Nothing relevant.", "In the \u201890s music was loud, people said.")
-
-    def test_unclosed_quotation_is_no_quotation(self) -> None:
-        """An opening quote with no closing one is not a quotation."""
-        assert () == quoted("Nothing relevant.", 'He said "the plan was rejected and left.')
-
-    def test_quotation_does_not_cross_a_paragraph(self) -> None:
-        """A quotation ends in its paragraph."""
-        answer = 'He said "the plan\n\nwas rejected" later.'
-        assert () == quoted("Nothing relevant.", answer)
-
-    def test_single_word_quotation_is_not_checked(self) -> None:
-        """Scare quotes around one word are emphasis, not a citation."""
-        assert () == quoted("Nothing relevant.", 'Being "toned" means low body fat.')
-
-    def test_minimum_words_is_configurable(self) -> None:
-        """``GroundingCheck(min_quote_words=1)`` also checks one-word quotations."""
-        result = GroundingCheck(min_quote_words=1)("", ["Nothing."], 'Being "toned" is fine.')
-        assert [("FG003", ("toned",))] == [(f.code, f.spans) for f in result.findings]
-
-
+# from test_quotes.py
 class TestFolding:
     @pytest.mark.parametrize(
         "quotation",
@@ -120,6 +48,7 @@ class TestFolding:
         )
 
 
+# from test_quotes.py
 class TestNotClaims:
     def test_quotation_of_the_question(self) -> None:
         """A quotation of the question is supported."""
@@ -155,6 +84,7 @@ class TestNotClaims:
         assert [("FG003", ("open 25 hours a day",))] == [(f.code, f.spans) for f in result.findings]
 
 
+# from test_quotes.py
 class TestOffsets:
     def test_quotation_span_and_offsets(self) -> None:
         """The span is the quotation's text without delimiters, at its offsets."""
@@ -166,6 +96,7 @@ class TestOffsets:
         assert "la paix est signée" == answer[start:end]
 
 
+# from test_quotes.py
 class TestWordBoundariesPastManyNearMisses:
     """Past MAX_WORD_MISSES occurrences inside longer words, a regex search decides."""
 
@@ -183,6 +114,7 @@ class TestWordBoundariesPastManyNearMisses:
         assert default_grounding_check("q", [chunk], 'He said "he is guilty of fraud".').ok
 
 
+# from test_quotes.py
 # The kinds of issue 12.
 class TestQuotationsMatchWholeWords:
     @pytest.mark.parametrize(
@@ -219,6 +151,7 @@ class TestQuotationsMatchWholeWords:
         )
 
 
+# from test_quotes.py
 # The kinds of issue 12.
 class TestQuotesNeverHideNumbers:
     def test_numbers_in_a_refusal_quotation_are_checked(self) -> None:

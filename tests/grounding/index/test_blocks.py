@@ -1,5 +1,6 @@
 """Long answers judged by blocks: the same verdicts as one pass, each distinct block judged once."""
 
+# from test_blocks.py, moved whole (issue 40's layout)
 from __future__ import annotations
 
 from collections.abc import Iterator

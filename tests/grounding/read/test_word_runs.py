@@ -1,5 +1,6 @@
 """Runs of number words found at their possible starts only: the runs ``finditer`` finds."""
 
+# from test_word_runs.py, moved whole (issue 40's layout)
 from __future__ import annotations
 
 import re

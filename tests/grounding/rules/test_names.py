@@ -1,5 +1,6 @@
 """FG005 (opt-in): names in the answer that the chunks and the question lack."""
 
+# from test_names.py, moved whole (issue 40's layout)
 from __future__ import annotations
 
 import pytest

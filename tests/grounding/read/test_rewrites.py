@@ -1,5 +1,6 @@
 """Writings read through a rewrite (vulgar fractions, powers, invisible characters)."""
 
+# from test_rewrites.py, moved whole (issue 40's layout)
 from __future__ import annotations
 
 from hypothesis import given, settings
