@@ -31,25 +31,26 @@ from relapse.grounding._codes import (
 )
 from relapse.grounding._echo import ECHO_PHRASES, phrase_pattern
 from relapse.grounding._explain import Trace
-from relapse.grounding._findings import MAX_EVIDENCE, Reason, evidence_of, failing_code, finding
+from relapse.grounding._findings import MAX_EVIDENCE, Reason, evidence_of, finding
 from relapse.grounding._index.blocks import (
     LOOK_AHEAD,
     LOOK_BACK,
-    Failing,
     JudgedClaims,
     Supported,
     judge_claims,
 )
 from relapse.grounding._index.folded import FoldedChunks
 from relapse.grounding._index.text_index import TextIndex
+from relapse.grounding._memo import MEMO_FROM, ClaimJudge
 from relapse.grounding._read.claims import Claim, new_claim
-from relapse.grounding._read.context import INLINE_MARKER_WINDOW
+from relapse.grounding._read.quantity import Quantity, kind_of
 from relapse.grounding._read.quotes import find_quotations
 from relapse.grounding._read.regions import Regions
 from relapse.grounding._read.word_claims import SMALL_ORDINAL, word_claims
 from relapse.grounding._stream import DefaultStreamReader
 from relapse.grounding._text import fold
 from relapse.grounding._values.keys import Key, number_key
+from relapse.grounding._values.tags import TIME_OF_DAY, Kind
 from relapse.grounding.rules import (
     Lookup,
     Quoted,
@@ -60,9 +61,9 @@ from relapse.grounding.rules import (
     Support,
     judge,
     plan,
+    plans,
 )
 from relapse.grounding.rules.echo import COPY, ECHO, EMPTY, copied, echo_spans
-from relapse.grounding.rules.held import CITED_MARKER, MARKER
 from relapse.grounding.rules.names import NAMES, unknown_names
 from relapse.grounding.rules.quotations import quotation_place
 from relapse.grounding.rules.subjects import SUBJECT, moved
@@ -291,8 +292,9 @@ class BoundGroundingCheck:
             config.min_quote_words,
             config._echo_patterns,
         )
-        self._digits = plan(Reads.DIGITS, config.preview)
-        self._words = plan(Reads.WORDS, config.preview)
+        # The rules of each reader's claims, by the claim's kind.
+        self._digits = plans(Reads.DIGITS, config.preview)
+        self._words = plans(Reads.WORDS, config.preview)
 
     def check(self, answer: str, *, explain: bool = False) -> GroundingResult:
         """
@@ -373,7 +375,7 @@ class BoundGroundingCheck:
         regions = Regions(covered)
         judged = None
         if FG001 in codes or FG002 in codes:
-            judge = _ClaimJudge(self, answer, trace)
+            judge = ClaimJudge(self, answer, trace)
             judged = judge_claims(
                 answer,
                 judge,
@@ -468,7 +470,7 @@ class BoundGroundingCheck:
                 where = places[support] = self._place_of(support)
             if where is not None:
                 kind = _KINDS[code]
-                if isinstance(support, tuple) and support[0] == "tod":
+                if isinstance(support, tuple) and support[0] == TIME_OF_DAY:
                     kind = "time"
                 placed.append((kind, start, end, where))
 
@@ -526,8 +528,10 @@ class BoundGroundingCheck:
         failing = placed_words = 0
         ranks: dict[str, frozenset[int]] = {}  # the chunks' ordinals after each word, once
         # Each claim in context, once: every rule reads the answer within
-        # LOOK_BACK and LOOK_AHEAD of it.
+        # LOOK_BACK and LOOK_AHEAD of it. A short answer goes without (see
+        # MEMO_FROM): its few claims rarely repeat.
         verdicts: dict[tuple[object, ...], tuple[Support, Rule | None]] = {}
+        memo = len(answer) >= MEMO_FROM
         codes = self._config.codes
         lookup = self._lookup
         for claim in word_claims(answer):
@@ -558,14 +562,17 @@ class BoundGroundingCheck:
                     if failing > MAX_FAILING_SPANS:
                         return claim.start
                 continue
-            context = (
-                claim[3:],
-                answer[max(0, claim.start - LOOK_BACK) : claim.start],
-                answer[claim.start : claim.end + LOOK_AHEAD],
-            )
-            judged_words = verdicts.get(context)
-            if judged_words is None:
-                judged_words = verdicts[context] = self._word_verdict(answer, claim)
+            if memo:
+                context = (
+                    claim[3:],
+                    answer[max(0, claim.start - LOOK_BACK) : claim.start],
+                    answer[claim.start : claim.end + LOOK_AHEAD],
+                )
+                judged_words = verdicts.get(context)
+                if judged_words is None:
+                    judged_words = verdicts[context] = self._word_verdict(answer, claim)
+            else:
+                judged_words = self._word_verdict(answer, claim)
             support, rule = judged_words
             if trace is not None:
                 trace.add(claim.code, claim.start, claim.end, "words", rule, support)
@@ -585,8 +592,9 @@ class BoundGroundingCheck:
         return limit
 
     def _word_verdict(self, answer: str, claim: Claim) -> tuple[Support, Rule | None]:
-        """Walk a claim in words through the words' rules: its verdict and the deciding rule."""
-        return judge(self._words, self._lookup, answer, claim)
+        """Walk a claim in words through the words' rules of its kind: its verdict and the rule."""
+        kind = kind_of(claim)
+        return judge(self._words[kind], self._lookup, Quantity(answer, claim, kind))
 
     def _quotations(
         self,
@@ -613,7 +621,7 @@ class BoundGroundingCheck:
         walk = plan(Reads.QUOTATIONS, self._config.preview)
         for start, end in find_quotations(answer):
             claim = new_claim(Claim, (FG003, start, end, (), (), None, 0, False, (), ""))
-            support, rule = judge(walk, lookup, answer, claim)
+            support, rule = judge(walk, lookup, Quantity(answer, claim, Kind.QUOTATION))
             if trace is not None:
                 trace.add(FG003, start, end, "quotations", rule, support)
             if isinstance(support, Quoted):
@@ -634,85 +642,6 @@ class BoundGroundingCheck:
         return len(answer)
 
 
-#: The rules whose reach is the inline enumeration's look-back, which the
-#: claims' memo keys on apart: only for a number before "." or ")".
-_KEYED_APART = frozenset({MARKER.name, CITED_MARKER.name})
-_DIGIT_RULES = [rule for phase in plan(Reads.DIGITS, preview=True) for _, rule in phase]
-#: Characters before and after a digit claim that the claims' memo keys on:
-#: the farthest any rule of the digits' walk reads (``rule.reach``), so two
-#: claims keyed alike get one verdict rightly. Computed from the registry,
-#: not kept equal to it by hand.
-MEMO_BEFORE = max(rule.reach[0] for rule in _DIGIT_RULES if rule.name not in _KEYED_APART)
-MEMO_AFTER = max(rule.reach[1] for rule in _DIGIT_RULES)
-
-
-class _ClaimJudge:
-    """
-    Verdicts on an answer's digit claims, each distinct claim in its surroundings judged once.
-
-    Every rule reads the answer only within a bounded window around the
-    claim (:data:`MEMO_BEFORE`, :data:`MEMO_AFTER`, and the inline
-    enumeration's look-back for a number before "." or ")"), so an answer
-    that repeats a claim ("7 7 7 ...") is judged once per distinct context.
-    """
-
-    __slots__ = ("_answer", "_check", "_codes", "_trace", "_verdicts", "_warmed")
-
-    def __init__(self, check: BoundGroundingCheck, answer: str, trace: Trace | None) -> None:
-        self._check = check
-        self._answer = answer
-        self._codes = check._config.codes
-        self._verdicts: dict[tuple[object, ...], tuple[Support, Rule | None]] = {}
-        self._warmed = check._chunks.complete
-        self._trace = trace
-
-    def __call__(self, claims: list[Claim]) -> tuple[list[Failing], list[Supported]]:
-        """
-        Judge claims of the answer (of the codes reported).
-
-        Returns:
-            The claims that fail, as (code, start, end), and the ones a key
-            or a spelling of the texts supports, as (code, start, end,
-            support): the support's place is their evidence.
-        """
-        check, answer, codes, verdicts = self._check, self._answer, self._codes, self._verdicts
-        lookup, walk, trace = check._lookup, check._digits, self._trace
-        if not self._warmed:
-            self._warmed = True
-            check._chunks.warm(claim.needs[0] for claim in claims[:MAX_WARMED_CLAIMS])
-        failing: list[Failing] = []
-        supported: list[Supported] = []
-        for claim in claims:
-            code, start, end = claim[:3]
-            if code not in codes:
-                continue
-            context = (
-                code,
-                claim[3:],
-                answer[max(0, start - MEMO_BEFORE) : start],
-                answer[start : end + MEMO_AFTER],
-                # Only a number before "." or ")" may continue an inline
-                # enumeration, whose previous marker is looked for far back.
-                answer[max(0, start - INLINE_MARKER_WINDOW) : start]
-                if answer[end : end + 1] in (".", ")")
-                else "",
-            )
-            judged = verdicts.get(context)
-            if judged is None:
-                # The digits' pass rescues numbers only (FG001).
-                judged = verdicts[context] = judge(
-                    walk, lookup, answer, claim, rescue=code == FG001
-                )
-            verdict = judged[0]
-            if trace is not None:
-                trace.add(code, start, end, "digits", judged[1], verdict)
-            if not verdict:
-                failing.append((failing_code(code, judged[1]), start, end))
-            elif verdict is not True:
-                supported.append((code, start, end, verdict))
-        return failing, supported
-
-
 #: The kind of an :class:`relapse.Evidence`, by the code of the claim it supports.
 _KINDS = {FG001: "number", FG002: "date", FG003: "quotation"}
 
@@ -723,10 +652,6 @@ _KINDS = {FG001: "number", FG002: "date", FG003: "quotation"}
 #: cannot change, and reading on would cost time linear in the answer for
 #: spans no one reads.
 MAX_FAILING_SPANS = 1_000
-
-#: Claims of an answer whose most selective keys are looked up first (see
-#: :meth:`TextIndex.warm`); beyond them the search budget rules.
-MAX_WARMED_CLAIMS = 256
 
 
 def _cut(failed: Mapping[str, list[tuple[int, int]]], limit: int, length: int) -> int:

@@ -109,6 +109,9 @@ def finding(
     spans = tuple(answer[start:end] for start, end in offsets)
     if copy:
         message = COPY_MESSAGE.format(spans=_preview(spans))
+    elif not reasons or reasons.keys().isdisjoint(offsets):
+        # No chunk holds any of them: the code's message alone.
+        message = MESSAGES[code].format(count=len(spans), spans=_preview(spans))
     else:
         by_reason: dict[str, list[str]] = {}
         for span, text in zip(offsets, spans, strict=True):

@@ -16,7 +16,8 @@ import pytest
 import relapse.grounding.rules as rules_module
 from relapse import ClaimTrace, Evidence
 from relapse.grounding import GroundingCheck, default_grounding_check
-from relapse.grounding.rules import RULES, Phase, Reads, Role, plan
+from relapse.grounding._read.quantity import Quantity
+from relapse.grounding.rules import RULES, Phase, Reads, Role, plan, plans
 from relapse.grounding.rules._rule import rule
 
 CHUNKS = ["The bridge opened in 1937.", "It is 2,737 metres long and carries 6 lanes."]
@@ -127,7 +128,7 @@ class TestPreview:
 
     @pytest.fixture
     def accepts_42(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        def judgement(lookup: object, answer: str, claim: object, verdict: object) -> bool | None:
+        def judgement(lookup: object, value: Quantity, verdict: object) -> bool | None:
             """
             Accept 42.
 
@@ -137,7 +138,8 @@ class TestPreview:
             Why:
                 A test of the preview switch.
             """
-            return True if answer[claim.start : claim.end] == "42" else None  # type: ignore[attr-defined]
+            claim = value.claim
+            return True if value.answer[claim.start : claim.end] == "42" else None
 
         preview = rule(
             "accepts-42",
@@ -151,8 +153,10 @@ class TestPreview:
         )
         monkeypatch.setattr(rules_module, "RULES", (*RULES, preview))
         plan.cache_clear()
+        plans.cache_clear()
         yield
         plan.cache_clear()
+        plans.cache_clear()
 
     @pytest.mark.usefixtures("accepts_42")
     def test_off_by_default_on_with_preview(self) -> None:

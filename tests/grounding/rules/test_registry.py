@@ -16,6 +16,7 @@ import pytest
 import relapse.grounding.rules as rules_package
 from relapse.grounding import ALL_CODES, default_grounding_check
 from relapse.grounding._index.blocks import LOOK_AHEAD, LOOK_BACK
+from relapse.grounding._memo import MEMO_FROM
 from relapse.grounding.rules import RULES, Phase, Reads, Role, Rule, plan, rule_named
 
 #: The family modules of the registry (every public module of rules/).
@@ -168,9 +169,11 @@ def test_the_claims_memo_keys_on_every_rule_s_reach() -> None:
     held = "It cost two million one hundred twenty-three thousand four hundred fifty-six dollars"
     other = "It cost six million one hundred twenty-three thousand four hundred fifty-six dollars"
     pad = " And that was all there was to it, nothing else, no other costs at all." * 2
-    tail = " and 50 cents." + pad + " "
+    # Long enough for the memo, which a short answer goes without.
+    tail = " and 50 cents." + pad * 8 + " "
     for first, second in ((held, other), (other, held)):
         answer = first + tail + second + tail
+        assert len(answer) >= MEMO_FROM
         result = default_grounding_check("", chunks, answer)
         at = answer.index(other)
         fifty = answer.index("50", at)

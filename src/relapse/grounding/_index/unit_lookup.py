@@ -34,11 +34,9 @@ from relapse.grounding._values.keys import (
     key_decimal,
     number_key,
 )
+from relapse.grounding._values.tags import AMBIGUOUS, PEOPLE, SCALE
 from relapse.grounding._values.units import (
-    AMBIGUOUS,
     DEGREES,
-    PEOPLE,
-    SCALE,
     binding_of,
     currency_before,
     foreign,

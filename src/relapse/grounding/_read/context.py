@@ -13,6 +13,7 @@ import re
 
 from relapse.grounding._read.normalize import ENCLOSED_NUMBERS
 from relapse.grounding._values.keys import CURRENCY_SYMBOLS
+from relapse.grounding._values.tags import Hedge
 
 # Hedges before a number. "about 30" claims "roughly this much"; "at least
 # 200" a lower bound and "up to 30" an upper one. The search is anchored at
@@ -120,7 +121,7 @@ def may_hold(window: str, stems: tuple[str, ...]) -> bool:
     return False
 
 
-def hedge(text: str, start: int) -> str | None:
+def hedge(text: str, start: int) -> Hedge | None:
     """
     Return the hedge before the number starting at ``start``, if any.
 
@@ -140,7 +141,7 @@ def hedge(text: str, start: int) -> str | None:
     return hedge_direction(_HEDGE_BEFORE.search(text, low, start))
 
 
-def hedge_direction(match: re.Match[str] | None) -> str | None:
+def hedge_direction(match: re.Match[str] | None) -> Hedge | None:
     """Return the direction of a match of the hedge pattern (see :func:`hedge`), or None."""
     if match is None:
         return None

@@ -34,6 +34,7 @@ from relapse.grounding._values.calendar import (
     period_keys,
 )
 from relapse.grounding._values.keys import Key, int_key, number_key
+from relapse.grounding._values.tags import CENTURY_BC
 
 
 def numeric_date(match: re.Match[str], readings: list[tuple[int, int, int]]) -> Claim:
@@ -87,10 +88,6 @@ def year_range(text: str, match: re.Match[str], start: int) -> Claim:
 
 # "century" after an ordinal: "19th century", "19th-century", "20th Century".
 CENTURY_AFTER = re.compile(r"[\ \u00a0-]?(?:[Cc]entur(?:y|ies)|CENTUR(?:Y|IES))(?![^\W\d_])")
-
-
-#: The key tag of a century before Christ (``5th century BC``: ``("cent_bc", 5)``).
-CENTURY_BC = "cent_bc"
 
 
 def century_claim(start: int, end: int, ordinal: int, *, before_christ: bool = False) -> Claim:

@@ -27,11 +27,12 @@ from relapse.grounding._read.numbers import (
 from relapse.grounding._read.regions import Regions
 from relapse.grounding._read.words import Value, read_run, run_start, word_numbers
 from relapse.grounding._values.keys import value_key
+from relapse.grounding._values.tags import ORDINAL_MARK
 from relapse.grounding._values.units import PERCENT_SIGNS, PERCENT_WORDS
 
 #: The unit that marks a claim of an ordinal up to ``tenth`` in words, which
 #: only the chunks' ordinals in its slot judge (the ``ordinal-slot`` rule).
-SMALL_ORDINAL = "#ordinal"
+SMALL_ORDINAL = ORDINAL_MARK
 
 #: The words of a time of day alone, each with its time: noon and midday are
 #: 12:00, midnight 00:00 (``12 noon`` is read with its digits).

@@ -15,9 +15,13 @@ import functools
 from decimal import Context, Decimal
 from fractions import Fraction
 
-#: A hashable index key. The first item is a tag: ``"n"`` (number value),
-#: ``"t"`` (token such as ``GPT-4``), ``"d"`` (date pattern), ``"dec"`` and
-#: ``"dec2"`` (decades), ``"cent"`` (centuries).
+#: A hashable index key. The first item is its tag, one of
+#: :data:`relapse.grounding._values.tags.KEY_TAGS` (``"n"`` a number value,
+#: ``"t"`` a token such as ``GPT-4``, ``"d"`` a date pattern, ``"dec"`` and
+#: ``"dec2"`` decades, ``"cent"`` centuries...; a test reads every key the
+#: readers make and fails on a tag not listed there). The tuple's type does
+#: not narrow its first item to ``KeyTag``: indexing ``key[1]`` and
+#: ``key[2]`` of a variadic tuple type is an error to the type checker.
 Key = tuple[str | int | None, ...]
 
 #: Significant digits beyond which a number is compared only exactly: the

@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 from relapse.grounding._text import spellings, trie_pattern
 from relapse.grounding._values.keys import CURRENCY_SYMBOLS, SCALE_WORDS
+from relapse.grounding._values.tags import AMBIGUOUS, MULTIPLIER, PEOPLE, REFERENCE, SCALE
 
 
 class Unit(NamedTuple):
@@ -407,26 +408,6 @@ def convert(value: float, source: str, target: str) -> float | None:
     base = value * first.factor + first.offset
     return (base - second.offset) / second.factor
 
-
-#: Prefix of a unit written with a spelling that also means something else
-#: (``30m``: metres, minutes or million; ``5 h``, ``2 L``, ``300 K``, ``6'``):
-#: it agrees and conflicts as its unit does, but is never taken for a
-#: quantity of another kind.
-AMBIGUOUS = "?"
-#: A number bound to what precedes it as a reference (``page 30``, ``Table
-#: 4``, ``No. 7``, ``§ 12``) or a date (``May 30``), not to a quantity.
-REFERENCE = "#reference"
-#: A number counting people or things (``30 people``, ``12 patients``, ``50 cows``).
-PEOPLE = "#people"
-#: A number written as the mantissa of a scale word (the ``62`` of ``62
-#: million``): foreign to a percent only (:func:`foreign`); the unit lookup
-#: reads it for a percent alone.
-SCALE = "#scale"
-#: A number that multiplies (``sevenfold``, ``7-fold``, ``7x``, ``7×``): a
-#: ratio of two quantities, foreign to a percent, to a unit and to a
-#: reference (``sevenfold`` is no ``7 percent``); not to people, since ``7
-#: times`` also counts occasions, which a chunk's plural reads as a count.
-MULTIPLIER = "#times"
 
 _AMBIGUOUS_SPELLINGS = frozenset({"ha", "mi", "in.", "ms", "cc"})
 # A multiplier after a number: "-fold" or "fold" ("7-fold", "7 fold"), or a

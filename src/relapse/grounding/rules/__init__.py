@@ -7,8 +7,9 @@ is asked in, the readers whose claims it reads and its reach into the answer.
 :data:`RULES` lists them in the order the check asks them: the passes over
 the whole answer (empty, echo, quotations, names, copy) run in this order,
 and each claim of the digits' and the words' readers is walked through the
-per-claim rules in this order by :func:`judge`. ``docs/findings.md``'s rule
-sections are generated from this registry.
+per-claim rules in this order by :func:`judge`: the rules of its kind only
+(:func:`plans`, an index from kind to rules built once from the registry).
+``docs/findings.md``'s rule sections are generated from this registry.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from __future__ import annotations
 import functools
 from typing import NamedTuple
 
-from relapse.grounding._read.claims import Claim
+from relapse.grounding._read.quantity import Quantity
+from relapse.grounding._values.tags import Kind
 from relapse.grounding.rules._lookup import Lookup
 from relapse.grounding.rules._rule import (
     Judge,
@@ -65,6 +67,7 @@ __all__ = [
     "Support",
     "judge",
     "plan",
+    "plans",
     "rule_named",
 ]
 
@@ -123,24 +126,48 @@ class Plan(NamedTuple):
 
 
 @functools.cache
-def plan(reads: Reads, preview: bool = False) -> Plan:
+def plan(reads: Reads, preview: bool = False, kind: Kind | None = None) -> Plan:
     """
     Return the rules that judge the claims of one reader, by phase.
 
     Args:
         reads: The reader.
         preview: Include the preview rules (``GroundingCheck(preview=True)``).
+        kind: Only the rules that may decide a claim of this kind
+            (:attr:`Rule.kinds`); None for every kind.
     """
     phases: dict[Phase, list[tuple[Judge, Rule]]] = {phase: [] for phase in _WALKED}
     for rule in RULES:
-        if rule.phase in phases and reads in rule.reads and (preview or not rule.preview):
+        if (
+            rule.phase in phases
+            and reads in rule.reads
+            and (preview or not rule.preview)
+            and (kind is None or kind in rule.kinds)
+        ):
             assert rule.judge is not None  # a walked rule has a judgement
             phases[rule.phase].append((rule.judge, rule))
     return Plan(*(tuple(phases[phase]) for phase in _WALKED))
 
 
+@functools.cache
+def plans(reads: Reads, preview: bool = False) -> dict[Kind, Plan]:
+    """
+    Return the index from a claim's kind to the rules that judge it (built once).
+
+    Args:
+        reads: The reader.
+        preview: Include the preview rules.
+
+    Returns:
+        ``{kind: plan(reads, preview, kind)}`` for every kind: a claim is
+        walked through its kind's plan, which gives the verdict the whole
+        reader's plan gives (the rules left out return None for it).
+    """
+    return {kind: plan(reads, preview, kind) for kind in Kind}
+
+
 def judge(
-    walk: Plan, lookup: Lookup, answer: str, claim: Claim, rescue: bool = True
+    walk: Plan, lookup: Lookup, value: Quantity, rescue: bool = True
 ) -> tuple[Support, Rule | None]:
     """
     Walk one claim through its reader's rules: decide, then check, then rescue.
@@ -152,10 +179,9 @@ def judge(
     rescue phase (when ``rescue``) until one accepts it.
 
     Args:
-        walk: The reader's rules (:func:`plan`).
+        walk: The rules of the claim's reader and kind (:func:`plans`).
         lookup: The prepared chunks and question.
-        answer: The answer.
-        claim: The claim.
+        value: The claim, read once.
         rescue: Ask the rescue phase of a failing claim (the digits' pass
             rescues numbers only, FG001).
 
@@ -166,7 +192,7 @@ def judge(
     verdict: Support = False
     by: Rule | None = None
     for judgement, rule in walk.decide:
-        found = judgement(lookup, answer, claim, None)
+        found = judgement(lookup, value, None)
         if found is not None:
             if rule.role is Role.EXEMPTS:
                 return found, rule
@@ -174,7 +200,7 @@ def judge(
             break
     if verdict:
         for judgement, rule in walk.check:
-            found = judgement(lookup, answer, claim, verdict)
+            found = judgement(lookup, value, verdict)
             if found is not None:
                 verdict, by = found, rule
                 if not found or rule.role is Role.EXEMPTS:
@@ -183,7 +209,7 @@ def judge(
             return verdict, by
     if rescue:
         for judgement, rule in walk.rescue:
-            found = judgement(lookup, answer, claim, False)
+            found = judgement(lookup, value, False)
             if found:
                 return found, rule
     return False, by

@@ -8,12 +8,11 @@ from relapse.grounding._echo import asked_text
 from relapse.grounding._index.folded import FoldedChunks
 from relapse.grounding._index.text_index import TextIndex
 from relapse.grounding._names import vocabulary
-from relapse.grounding._read.claims import Claim
+from relapse.grounding._read.quantity import Quantity
 from relapse.grounding._read.subjects import Sentences
 from relapse.grounding._read.word_claims import percents_in_words
 from relapse.grounding._read.words import Value
 from relapse.grounding._values.keys import Key
-from relapse.grounding._values.units import unit_after
 
 
 class Lookup:
@@ -89,16 +88,15 @@ class Lookup:
             return True
         return plain and key in self.trivial_keys
 
-    def trivial(self, answer: str, claim: Claim) -> bool:
+    def trivial(self, value: Quantity) -> bool:
         """
         Tell whether a claim is a trivial number written bare (``2 ways``).
 
         A trivial number measures something when a unit follows it (``1
         kilometer``, ``2%``): then it is a claim like any other.
         """
-        return (
-            claim.plain and claim.key in self.trivial_keys and unit_after(answer, claim.end) is None
-        )
+        claim = value.claim
+        return claim.plain and claim.key in self.trivial_keys and value.unit_after is None
 
     def sentence_in_chunk(self, position: int, start: int, end: int) -> tuple[int, int] | None:
         """Return the sentence of chunk ``position`` holding ``start:end`` (``Sentences.at``)."""

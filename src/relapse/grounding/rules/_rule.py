@@ -3,8 +3,11 @@ What a rule of the default check is: a name, codes, a role, a phase, what it rea
 
 A rule decides one thing about one claim. Its :attr:`Rule.judge` is called
 with what the check prepared (:class:`relapse.grounding.rules._lookup.Lookup`),
-the answer, the claim and the verdict so far; it returns None when the claim
-is none of its business ("not mine") and a verdict when it is. The check walks
+the claim read once (:class:`relapse.grounding._read.quantity.Quantity`) and
+the verdict so far; it returns None when the claim is none of its business
+("not mine") and a verdict when it is. A rule declares the kinds of claim it
+may decide (:attr:`Rule.kinds`): a claim is walked through its kind's rules
+only. The check walks
 :data:`relapse.grounding.rules.RULES` in order (:func:`relapse.grounding.rules.judge`).
 """
 
@@ -17,9 +20,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
-from relapse.grounding._read.claims import Claim
+from relapse.grounding._read.quantity import Quantity
 from relapse.grounding._read.words import Value
 from relapse.grounding._values.keys import Key
+from relapse.grounding._values.tags import ALL_KINDS, Kind
 
 if TYPE_CHECKING:
     from relapse.grounding.rules._lookup import Lookup
@@ -88,10 +92,11 @@ class Quoted(NamedTuple):
 #: conversion, a list marker), or False.
 Support = Key | Spelled | Quoted | bool
 
-#: A rule's judgement: ``judge(lookup, answer, claim, verdict)`` is None
-#: ("not mine") or the claim's verdict; ``verdict`` is the verdict so far
-#: (None while no rule decided).
-Judge = Callable[["Lookup", str, Claim, "Support | None"], "Support | None"]
+#: A rule's judgement: ``judge(lookup, value, verdict)`` is None ("not
+#: mine") or the claim's verdict; ``value`` is the claim read once
+#: (:class:`relapse.grounding._read.quantity.Quantity`), ``verdict`` the
+#: verdict so far (None while no rule decided).
+Judge = Callable[["Lookup", Quantity, "Support | None"], "Support | None"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +117,10 @@ class Rule:
             check applies over the whole answer (:attr:`Phase.PASS`).
         preview: A rule added after the registry: off unless the check is
             configured with ``preview=True`` (docs/findings.md, "Preview rules").
+        kinds: The kinds of claim it may decide
+            (:class:`relapse.grounding._values.tags.Kind`): of a claim of
+            another kind, its judgement is None in the decide phase and
+            falsy in the rescue phase, so the walk does not ask it.
         doc: Its specification: the judgement's docstring, with the sections
             Accepts, Why and Examples (a table of answer, chunks and verdict
             that a test runs).
@@ -126,6 +135,7 @@ class Rule:
     judge: Judge | None
     doc: str
     preview: bool = False
+    kinds: frozenset[Kind] = ALL_KINDS
 
 
 def rule(
@@ -139,6 +149,7 @@ def rule(
     *,
     doc: str | None = None,
     preview: bool = False,
+    kinds: frozenset[Kind] = ALL_KINDS,
 ) -> Rule:
     """
     Build a :class:`Rule` whose specification is its judgement's docstring (or ``doc``).
@@ -149,7 +160,9 @@ def rule(
     text = doc if doc is not None else inspect.getdoc(judge) if judge is not None else None
     if not text:
         raise ValueError(f"rule {name!r} needs a docstring: its specification")
-    return Rule(name, codes, role, phase, reads, reach, judge, inspect.cleandoc(text), preview)
+    return Rule(
+        name, codes, role, phase, reads, reach, judge, inspect.cleandoc(text), preview, kinds
+    )
 
 
 class Example(NamedTuple):

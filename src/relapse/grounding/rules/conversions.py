@@ -10,17 +10,11 @@ import re
 from decimal import Decimal
 
 from relapse.grounding._codes import FG001
-from relapse.grounding._read.claims import Claim
 from relapse.grounding._read.context import AFTER_WINDOW, CONVERSION_WINDOW, converted_from
+from relapse.grounding._read.quantity import VALUED_KINDS, Quantity
 from relapse.grounding._values.keys import key_decimal
-from relapse.grounding._values.units import (
-    AMBIGUOUS,
-    UNIT_WINDOW,
-    UNITS,
-    convert,
-    unit_after,
-    unit_of,
-)
+from relapse.grounding._values.tags import AMBIGUOUS, NEGATIVE, NUMBER, Kind
+from relapse.grounding._values.units import UNIT_WINDOW, UNITS, convert, unit_of
 from relapse.grounding.rules._lookup import Lookup
 from relapse.grounding.rules._rule import Phase, Reads, Role, Support, rule
 
@@ -40,9 +34,7 @@ for _unit in UNITS.values():
         _CONVERTIBLE[_unit.dimension] = (*_CONVERTIBLE.get(_unit.dimension, ()), _unit.name)
 
 
-def conversion(
-    lookup: Lookup, answer: str, claim: Claim, verdict: Support | None
-) -> Support | None:
+def conversion(lookup: Lookup, value: Quantity, verdict: Support | None) -> Support | None:
     """
     A parenthesised number that correctly converts the quantity before it is supported.
 
@@ -73,12 +65,10 @@ def conversion(
         | `1.5 hours (90 minutes)` | `1.5 hours` | passes |
         | `40 °C (104 °F)` | `40 °C` | passes |
     """
-    return True if claim.code == FG001 and _correct_conversion(answer, claim) else None
+    return True if value.claim.code == FG001 and _correct_conversion(value) else None
 
 
-def another_unit(
-    lookup: Lookup, answer: str, claim: Claim, verdict: Support | None
-) -> Support | None:
+def another_unit(lookup: Lookup, value: Quantity, verdict: Support | None) -> Support | None:
     """
     A quantity the texts state in another unit of the same dimension is supported.
 
@@ -105,10 +95,10 @@ def another_unit(
         | --- | --- | --- |
         | `It is 100 km away.` | `It is 62 miles away.` | passes |
     """
-    return True if claim.code == FG001 and _in_another_unit(lookup, answer, claim) else None
+    return True if value.claim.code == FG001 and _in_another_unit(lookup, value) else None
 
 
-def _in_another_unit(lookup: Lookup, answer: str, claim: Claim) -> bool:
+def _in_another_unit(lookup: Lookup, value: Quantity) -> bool:
     """
     Tell whether the texts state a quantity in another unit that the answer's converts.
 
@@ -120,15 +110,16 @@ def _in_another_unit(lookup: Lookup, answer: str, claim: Claim) -> bool:
     not converted, nor degrees whose scale is not said; the chunks'
     numbers below zero are not looked for.
     """
+    claim = value.claim
     key = claim.key
-    if key is None or key[0] != "n" or not claim.plain:
+    if key is None or key[0] != NUMBER or not claim.plain:
         return False
-    target = unit_after(answer, claim.end)
+    target = value.unit_after
     unit = UNITS.get(target) if target is not None else None
-    value = key_decimal(key)
-    if unit is None or not unit.factor or value is None:
+    amount = key_decimal(key)
+    if unit is None or not unit.factor or amount is None:
         return False
-    stated = float(value)
+    stated = float(amount)
     # The answer rounds the converted value: to half a unit of its last
     # written decimal ("0.0500" has four), or within the tolerance's share
     # of it (not a unit: "2 years" is no "12 months").
@@ -154,7 +145,7 @@ def _in_another_unit(lookup: Lookup, answer: str, claim: Claim) -> bool:
     return False
 
 
-def _correct_conversion(answer: str, claim: Claim) -> bool:
+def _correct_conversion(value: Quantity) -> bool:
     """
     Tell whether a parenthesised number correctly converts the quantity before it.
 
@@ -164,13 +155,14 @@ def _correct_conversion(answer: str, claim: Claim) -> bool:
     conversion within :data:`CONVERSION_TOLERANCE`. Currencies are not
     converted: an amount in another currency must be in the chunks.
     """
+    answer, claim = value.answer, value.claim
     quantity_end = converted_from(answer, claim.start, claim.end)
     key = claim.key
     if quantity_end is None or key is None:
         return False
-    target = unit_of(answer, claim.start, claim.end)
-    value = key_decimal(("n", *key[1:]))
-    if target is None or value is None:
+    target = value.unit
+    number = key_decimal((NUMBER, *key[1:]))
+    if target is None or number is None:
         return False
     # The converted quantity: the number ending at quantity_end, and its unit.
     low = max(0, quantity_end - CONVERSION_WINDOW)
@@ -188,7 +180,7 @@ def _correct_conversion(answer: str, claim: Claim) -> bool:
     expected = convert(original, source, target)
     if expected is None:
         return False
-    stated = float(value) * (-1 if key[0] == "-n" else 1)
+    stated = float(number) * (-1 if key[0] == NEGATIVE else 1)
     exponent = key[2]
     places = -exponent if isinstance(exponent, int) and exponent < 0 else 0
     tolerance = max(10.0**-places, CONVERSION_TOLERANCE * abs(expected))
@@ -206,6 +198,7 @@ CONVERSION = rule(
     _DIGITS,
     (CONVERSION_WINDOW + UNIT_WINDOW, AFTER_WINDOW),
     conversion,
+    kinds=VALUED_KINDS,
 )
 ANOTHER_UNIT = rule(
     "another-unit",
@@ -215,4 +208,5 @@ ANOTHER_UNIT = rule(
     _DIGITS,
     (0, UNIT_WINDOW),
     another_unit,
+    kinds=frozenset({Kind.COUNT, Kind.DATE}),
 )

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from relapse.grounding._codes import FG001
 from relapse.grounding._index.text_index import TextIndex
-from relapse.grounding._read.claims import Claim
-from relapse.grounding._read.context import HEDGE_WINDOW, hedge
+from relapse.grounding._read.context import HEDGE_WINDOW
+from relapse.grounding._read.quantity import VALUED_KINDS, Quantity
 from relapse.grounding._values.keys import Key
+from relapse.grounding._values.tags import Hedge
 from relapse.grounding.rules._lookup import Lookup
 from relapse.grounding.rules._rule import Phase, Reads, Role, Support, rule
 
 
-def hedged(lookup: Lookup, answer: str, claim: Claim, verdict: Support | None) -> Support | None:
+def hedged(lookup: Lookup, value: Quantity, verdict: Support | None) -> Support | None:
     """
     A hedged number is stated by a number it rounds, or one within its bound.
 
@@ -51,11 +52,12 @@ def hedged(lookup: Lookup, answer: str, claim: Claim, verdict: Support | None) -
         | `under 20` | `15` | passes |
         | `up to 30` | `28` | passes |
     """
+    claim = value.claim
     if claim.code != FG001:
         return None
     key = claim.key
     assert key is not None  # the century rule decided every claim without one
-    direction = hedge(answer, claim.start)
+    direction = value.hedge
     if direction is not None and any(
         index is not None and _hedged_support(index, key, claim.precision, direction)
         for index in (lookup.chunks, lookup.question)
@@ -64,7 +66,7 @@ def hedged(lookup: Lookup, answer: str, claim: Claim, verdict: Support | None) -
     return None
 
 
-def _hedged_support(index: TextIndex, key: Key, precision: int, direction: str) -> bool:
+def _hedged_support(index: TextIndex, key: Key, precision: int, direction: Hedge) -> bool:
     """
     Tell whether the texts support a hedged number.
 
@@ -87,4 +89,5 @@ HEDGED = rule(
     frozenset({Reads.DIGITS, Reads.WORDS}),
     (HEDGE_WINDOW, 0),
     hedged,
+    kinds=VALUED_KINDS,
 )

@@ -16,7 +16,9 @@ from relapse.grounding._read.context import (
     is_list_marker,
     is_reference,
 )
+from relapse.grounding._read.quantity import PLAIN_KINDS, Quantity
 from relapse.grounding._values.keys import Key
+from relapse.grounding._values.tags import ALL_KINDS, DATE
 from relapse.grounding._values.units import UNIT_WINDOW
 from relapse.grounding.rules._lookup import Lookup
 from relapse.grounding.rules._rule import Phase, Reads, Role, Support, rule
@@ -35,7 +37,7 @@ _WORDS = frozenset({Reads.WORDS})
 _MARKER_REACH = (INLINE_MARKER_WINDOW, 80)
 
 
-def held(lookup: Lookup, answer: str, claim: Claim, verdict: Support | None) -> Support | None:
+def held(lookup: Lookup, value: Quantity, verdict: Support | None) -> Support | None:
     r"""
     A claim is supported by a key the chunks or the question hold.
 
@@ -306,13 +308,20 @@ def held(lookup: Lookup, answer: str, claim: Claim, verdict: Support | None) -> 
         | `Prices rose sevenfold.` | `Prices rose 7-fold.` | passes |
         | `Prices rose sevenfold.` | `Prices rose 7 times.` | passes |
     """
-    plain = lookup.trivial(answer, claim) if claim.key is not None else claim.plain
+    claim = value.claim
+    plain = lookup.trivial(value) if claim.key is not None else claim.plain
     needs = claim.needs
     # First what the chunks read so far hold; only then read the chunks
     # that may hold each part, dates last (their evidence is a pattern,
     # slower to search than a number's digits).
+    # Most alternatives are one key: asked without a generator.
+    known = lookup.known
     for position, alternative in enumerate(needs):
-        if all(lookup.known(part, plain) for part in alternative):
+        if (
+            known(alternative[0], plain)
+            if len(alternative) == 1
+            else all(known(part, plain) for part in alternative)
+        ):
             if position and not lookup.chunks.complete:
                 # A full reading returns the first alternative held: an
                 # earlier one held by a chunk not read yet is the claim's
@@ -322,9 +331,13 @@ def held(lookup: Lookup, answer: str, claim: Claim, verdict: Support | None) -> 
                         return _one_key(lookup, earlier, plain)
             return _one_key(lookup, alternative, plain)
     if not lookup.chunks.complete:
+        has = lookup.has
         for alternative in needs:
-            parts = sorted(alternative, key=_is_date) if len(alternative) > 1 else alternative
-            if all(lookup.has(part, plain) for part in parts):
+            if (
+                has(alternative[0], plain)
+                if len(alternative) == 1
+                else all(has(part, plain) for part in sorted(alternative, key=_is_date))
+            ):
                 return _one_key(lookup, alternative, plain)
     return None
 
@@ -345,17 +358,22 @@ def _one_key(lookup: Lookup, alternative: tuple[Key, ...], plain: bool) -> Key |
 
 def _is_date(key: Key) -> bool:
     """Tell whether ``key`` is a date pattern."""
-    return key[0] == "d"
+    return key[0] == DATE
 
 
 def _not_a_claim(answer: str, claim: Claim) -> bool:
-    """Tell whether a plain number is a list marker or a reference to the context."""
+    """
+    Tell whether a plain number is a list marker or a reference to the context.
+
+    What :attr:`relapse.grounding._read.quantity.Quantity.marker` reads
+    once for the rules, as a function of the claim (the evidence tests').
+    """
     return is_list_marker(answer, claim.start, claim.end) or is_reference(
         answer, claim.start, claim.end
     )
 
 
-def trivial(lookup: Lookup, answer: str, claim: Claim, verdict: Support | None) -> Support | None:
+def trivial(lookup: Lookup, value: Quantity, verdict: Support | None) -> Support | None:
     """
     A trivial number in words, written bare, claims nothing.
 
@@ -380,12 +398,10 @@ def trivial(lookup: Lookup, answer: str, claim: Claim, verdict: Support | None) 
         | `one` | `The bridge opened in 1937.` | passes |
         | `two` | `The bridge opened in 1937.` | passes |
     """
-    return True if lookup.trivial(answer, claim) else None
+    return True if lookup.trivial(value) else None
 
 
-def cited_marker(
-    lookup: Lookup, answer: str, claim: Claim, verdict: Support | None
-) -> Support | None:
+def cited_marker(lookup: Lookup, value: Quantity, verdict: Support | None) -> Support | None:
     r"""
     A supported list marker or reference passes, cited nowhere.
 
@@ -408,17 +424,18 @@ def cited_marker(
         | `⑳` | `20` | passes |
         | `③` | `3` | passes |
     """
+    claim = value.claim
     if (
         verdict is not True
         and claim.plain
         and claim.end - claim.start <= MAX_MARKER_CHARS
-        and _not_a_claim(answer, claim)
+        and value.marker
     ):
         return True
     return None
 
 
-def marker(lookup: Lookup, answer: str, claim: Claim, verdict: Support | None) -> Support | None:
+def marker(lookup: Lookup, value: Quantity, verdict: Support | None) -> Support | None:
     r"""
     A list marker or a reference to the context claims nothing.
 
@@ -455,12 +472,10 @@ def marker(lookup: Lookup, answer: str, claim: Claim, verdict: Support | None) -
         | `Question 3:` | `The bridge opened in 1937.` | passes |
         | `repeat step 4 and 5` | `The bridge opened in 1937.` | passes |
     """
-    return True if claim.plain and _not_a_claim(answer, claim) else None
+    return True if value.claim.plain and value.marker else None
 
 
-def word_marker(
-    lookup: Lookup, answer: str, claim: Claim, verdict: Support | None
-) -> Support | None:
+def word_marker(lookup: Lookup, value: Quantity, verdict: Support | None) -> Support | None:
     """
     A list marker or a reference in words claims nothing.
 
@@ -478,16 +493,41 @@ def word_marker(
         | `See passage seven.` | `The bridge opened in 1937.` | passes |
         | `the three provided passages` | `The bridge opened in 1937.` | passes |
     """
-    return True if _not_a_claim(answer, claim) else None
+    return True if value.marker else None
 
 
 #: The held values' rules.
 HELD = rule("held", _BOTH, Role.SUPPORTS, Phase.DECIDE, _DIGITS | _WORDS, (0, UNIT_WINDOW), held)
-TRIVIAL = rule("trivial", _NUMBERS, Role.EXEMPTS, Phase.DECIDE, _WORDS, (0, UNIT_WINDOW), trivial)
-CITED_MARKER = rule(
-    "cited-marker", _NUMBERS, Role.EXEMPTS, Phase.CHECK, _DIGITS, _MARKER_REACH, cited_marker
+TRIVIAL = rule(
+    "trivial",
+    _NUMBERS,
+    Role.EXEMPTS,
+    Phase.DECIDE,
+    _WORDS,
+    (0, UNIT_WINDOW),
+    trivial,
+    kinds=ALL_KINDS,
 )
-MARKER = rule("marker", _NUMBERS, Role.EXEMPTS, Phase.RESCUE, _DIGITS, _MARKER_REACH, marker)
+CITED_MARKER = rule(
+    "cited-marker",
+    _NUMBERS,
+    Role.EXEMPTS,
+    Phase.CHECK,
+    _DIGITS,
+    _MARKER_REACH,
+    cited_marker,
+    kinds=PLAIN_KINDS,
+)
+MARKER = rule(
+    "marker",
+    _NUMBERS,
+    Role.EXEMPTS,
+    Phase.RESCUE,
+    _DIGITS,
+    _MARKER_REACH,
+    marker,
+    kinds=PLAIN_KINDS,
+)
 WORD_MARKER = rule(
     "word-marker", _BOTH, Role.EXEMPTS, Phase.RESCUE, _WORDS, _MARKER_REACH, word_marker
 )

@@ -9,14 +9,14 @@ from __future__ import annotations
 import re
 
 from relapse.grounding._codes import FG001
-from relapse.grounding._read.claims import Claim
 from relapse.grounding._read.context import CONTEXT_BEFORE
 from relapse.grounding._read.money import WINDOW, compound_amount
+from relapse.grounding._read.quantity import VALUED_KINDS, Quantity
 from relapse.grounding._values.keys import Key
-from relapse.grounding._values.units import AMBIGUOUS, UNIT_WINDOW, binding_of
+from relapse.grounding._values.tags import AMBIGUOUS, MONEY_MARK, NUMBER_TAGS
+from relapse.grounding._values.units import UNIT_WINDOW
 from relapse.grounding.rules._lookup import Lookup
 from relapse.grounding.rules._rule import Phase, Reads, Role, Support, rule
-from relapse.grounding.rules.units import unsigned_start
 
 #: The money units a hundredth or a hundred times another's, by the answer's
 #: unit: the power of ten to the other's amount, and the other units. A cent
@@ -45,9 +45,7 @@ _MONEY_PART_AFTER = re.compile(
 _MINOR_UNIT_PEEK = 12
 
 
-def minor_money(
-    lookup: Lookup, answer: str, claim: Claim, verdict: Support | None
-) -> Support | None:
+def minor_money(lookup: Lookup, value: Quantity, verdict: Support | None) -> Support | None:
     """
     An amount of money is stated by the texts in its minor or major unit.
 
@@ -66,12 +64,10 @@ def minor_money(
         | --- | --- | --- |
         | `It costs 75 cents.` | `It costs $0.75.` | passes |
     """
-    return True if _in_other_money_unit(lookup, answer, claim) else None
+    return True if _in_other_money_unit(lookup, value) else None
 
 
-def compound_money(
-    lookup: Lookup, answer: str, claim: Claim, verdict: Support | None
-) -> Support | None:
+def compound_money(lookup: Lookup, value: Quantity, verdict: Support | None) -> Support | None:
     """
     Each number of an amount in two units holds when the texts write the amount.
 
@@ -95,10 +91,10 @@ def compound_money(
         | --- | --- | --- |
         | `It costs two dollars and fifty cents.` | `It costs $2.50.` | passes |
     """
-    return True if _compound_money_held(lookup, answer, claim) else None
+    return True if _compound_money_held(lookup, value) else None
 
 
-def _in_other_money_unit(lookup: Lookup, answer: str, claim: Claim) -> bool:
+def _in_other_money_unit(lookup: Lookup, value: Quantity) -> bool:
     """
     Tell whether the texts state an amount of money in its minor or major unit.
 
@@ -107,18 +103,18 @@ def _in_other_money_unit(lookup: Lookup, answer: str, claim: Claim) -> bool:
     currency of the other unit (:data:`_MINOR_UNITS`); ``75 cents`` is
     still no ``$75``, nor a bare ``0.75``.
     """
+    claim = value.claim
     key = claim.key
-    if key is None or key[0] not in ("n", "-n") or not isinstance(key[2], int):
+    if key is None or key[0] not in NUMBER_TAGS or not isinstance(key[2], int):
         return False
     # Money has its symbol before it, or a minor unit after it ("cents",
     # "85c", "50p", "pence", "paise", "¢"): the binding's searches only then.
-    if claim.unit != "$" and _MINOR_UNIT_LETTERS.isdisjoint(
-        answer[claim.end : claim.end + _MINOR_UNIT_PEEK]
+    if claim.unit != MONEY_MARK and _MINOR_UNIT_LETTERS.isdisjoint(
+        value.answer[claim.end : claim.end + _MINOR_UNIT_PEEK]
     ):
         return False
-    start = unsigned_start(answer, claim) if key[0] == "-n" else claim.start
-    unit = binding_of(answer, start, claim.end, plurals=False)
-    other = _MINOR_UNITS.get(unit.removeprefix(AMBIGUOUS)) if unit is not None else None
+    binding = value.binding
+    other = _MINOR_UNITS.get(binding.name) if binding is not None else None
     if other is None:
         return False
     shift, units = other
@@ -132,7 +128,7 @@ def _in_other_money_unit(lookup: Lookup, answer: str, claim: Claim) -> bool:
     )
 
 
-def _compound_money_held(lookup: Lookup, answer: str, claim: Claim) -> bool:
+def _compound_money_held(lookup: Lookup, value: Quantity) -> bool:
     """
     Tell whether the amount a number is a part of is the texts' (``2 dollars and 50 cents``).
 
@@ -145,9 +141,10 @@ def _compound_money_held(lookup: Lookup, answer: str, claim: Claim) -> bool:
     # A part of such an amount is money ("$2") or has its unit's name
     # right after it ("2 dollars", "50 cents"): its initial, then one
     # anchored match, before the amount is read.
+    claim, answer = value.claim, value.answer
     if claim.code != FG001 or claim.precision < 0:
         return False  # each part is a whole number: "$4,812.37" is none
-    if claim.unit != "$" and (
+    if claim.unit != MONEY_MARK and (
         answer[claim.end : claim.end + 2].lstrip(" \u00a0")[:1] not in _MONEY_PART_INITIALS
         or _MONEY_PART_AFTER.match(answer, claim.end) is None
     ):
@@ -175,6 +172,7 @@ MINOR_MONEY = rule(
     _CLAIMS,
     (CONTEXT_BEFORE, max(_MINOR_UNIT_PEEK, UNIT_WINDOW)),
     minor_money,
+    kinds=VALUED_KINDS,
 )
 COMPOUND_MONEY = rule(
     "compound-money",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from relapse.grounding._codes import FG003
 from relapse.grounding._index.text_index import TextIndex
-from relapse.grounding._read.claims import Claim
+from relapse.grounding._read.quantity import Quantity
 from relapse.grounding._read.quotes import (
     QUESTION_WINDOW,
     introduces_question,
@@ -17,9 +17,7 @@ from relapse.grounding.rules._lookup import Lookup
 from relapse.grounding.rules._rule import Phase, Quoted, Reads, Role, Support, rule
 
 
-def short_quotation(
-    lookup: Lookup, answer: str, claim: Claim, verdict: Support | None
-) -> Support | None:
+def short_quotation(lookup: Lookup, value: Quantity, verdict: Support | None) -> Support | None:
     """
     A quotation of fewer than ``min_quote_words`` words (2 by default) is not checked.
 
@@ -36,13 +34,12 @@ def short_quotation(
         | `It is the "longest" bridge.` | `The bridge opened in 1937.` | passes |
         | `Being "toned" means ...` | `The bridge opened in 1937.` | passes |
     """
-    words = word_count(answer[claim.start : claim.end])
+    claim = value.claim
+    words = word_count(value.answer[claim.start : claim.end])
     return True if words < lookup.min_quote_words else None
 
 
-def refusal_quotation(
-    lookup: Lookup, answer: str, claim: Claim, verdict: Support | None
-) -> Support | None:
+def refusal_quotation(lookup: Lookup, value: Quantity, verdict: Support | None) -> Support | None:
     """
     A quotation holding one of the prompt's refusal phrases is not checked.
 
@@ -61,13 +58,12 @@ def refusal_quotation(
         | `I would answer "Unable to answer based on given passages."` | `The bridge opened in
           1937.` | passes |
     """
-    folded = fold(answer[claim.start : claim.end])
+    claim = value.claim
+    folded = fold(value.answer[claim.start : claim.end])
     return True if any(refusal in folded for refusal in lookup.refusals) else None
 
 
-def asked_quotation(
-    lookup: Lookup, answer: str, claim: Claim, verdict: Support | None
-) -> Support | None:
+def asked_quotation(lookup: Lookup, value: Quantity, verdict: Support | None) -> Support | None:
     """
     A quotation that restates a question the answer introduces is not checked.
 
@@ -87,10 +83,10 @@ def asked_quotation(
         | `the answer to the question "What does the color of urine mean?" is` | `The bridge opened
           in 1937.` | passes |
     """
-    return True if introduces_question(answer, claim.start - 1) else None
+    return True if introduces_question(value.answer, value.claim.start - 1) else None
 
 
-def verbatim(lookup: Lookup, answer: str, claim: Claim, verdict: Support | None) -> Support | None:
+def verbatim(lookup: Lookup, value: Quantity, verdict: Support | None) -> Support | None:
     """
     A quotation holds when every fragment of it is in a chunk, as words, or in the question.
 
@@ -137,9 +133,9 @@ def verbatim(lookup: Lookup, answer: str, claim: Claim, verdict: Support | None)
           passes |
         | `"No Taxation without Representation"` | `No Taxation without… Representation` | passes |
     """
-    found = [
-        _quoted(lookup, fragment) for fragment in quote_fragments(answer[claim.start : claim.end])
-    ]
+    claim = value.claim
+    quoted = value.answer[claim.start : claim.end]
+    found = [_quoted(lookup, fragment) for fragment in quote_fragments(quoted)]
     return Quoted(found) if all(found) else False
 
 

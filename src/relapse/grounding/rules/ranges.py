@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from relapse.grounding._codes import FG001, FG002
-from relapse.grounding._read.claims import Claim
+from relapse.grounding._read.quantity import Quantity
 from relapse.grounding._values.keys import Key, int_key, key_int
+from relapse.grounding._values.tags import STANDALONE, Kind
 from relapse.grounding.rules._lookup import Lookup
 from relapse.grounding.rules._rule import Phase, Reads, Role, Support, rule
 
 
-def range_ends(
-    lookup: Lookup, answer: str, claim: Claim, verdict: Support | None
-) -> Support | None:
+def range_ends(lookup: Lookup, value: Quantity, verdict: Support | None) -> Support | None:
     """
     A plain range no chunk writes whole is judged by its two ends.
 
@@ -39,6 +38,7 @@ def range_ends(
         | `4 to 15 employees` | `four to fifteen employees` | passes |
         | `3-4 weeks` | `three to four weeks` | passes |
     """
+    claim = value.claim
     if claim.parts and claim.plain:
         # Each end stated on its own, or spelled out ("three to four weeks"
         # grounds "3-4 weeks").
@@ -48,12 +48,12 @@ def range_ends(
 
 def _range_end(lookup: Lookup, part: Key) -> bool:
     """Tell whether one end of a plain range is stated alone, or in words."""
-    if lookup.has(("s", *part[1:]), plain=True):
+    if lookup.has((STANDALONE, *part[1:]), plain=True):
         return True
-    value = key_int(part)
-    return value is not None and (
-        lookup.chunks.words.has(value)
-        or (lookup.question is not None and int_key(value) in lookup.question.keys)
+    whole = key_int(part)
+    return whole is not None and (
+        lookup.chunks.words.has(whole)
+        or (lookup.question is not None and int_key(whole) in lookup.question.keys)
     )
 
 
@@ -66,4 +66,5 @@ RANGE_ENDS = rule(
     frozenset({Reads.DIGITS, Reads.WORDS}),
     (0, 0),
     range_ends,
+    kinds=frozenset({Kind.RANGE}),
 )

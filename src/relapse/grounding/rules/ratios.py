@@ -7,16 +7,21 @@ from bisect import bisect_left, bisect_right
 from fractions import Fraction
 
 from relapse.grounding._codes import FG001
-from relapse.grounding._read.claims import Claim
+from relapse.grounding._read.quantity import Quantity
 from relapse.grounding._values.keys import Key, key_decimal, key_value, value_key
-from relapse.grounding._values.units import binding_of
+from relapse.grounding._values.tags import (
+    NUMBER,
+    PERCENT_MARK,
+    RATIO_MARK,
+    RATIONAL,
+    TOKEN,
+    Kind,
+)
 from relapse.grounding.rules._lookup import Lookup
 from relapse.grounding.rules._rule import Phase, Reads, Role, Support, rule
 
 
-def percent_ratio(
-    lookup: Lookup, answer: str, claim: Claim, verdict: Support | None
-) -> Support | None:
+def percent_ratio(lookup: Lookup, value: Quantity, verdict: Support | None) -> Support | None:
     """
     A percent is stated by its ratio, and a fraction by its percent.
 
@@ -57,16 +62,15 @@ def percent_ratio(
         | `two thirds` | `67% ‖ 33.3% ‖ 1/3 ‖ Sixty percent` | passes |
         | `three fifths` | `67% ‖ 33.3% ‖ 1/3 ‖ Sixty percent` | passes |
     """
-    if claim.code != FG001 or claim.unit not in ("%", "/"):
+    claim = value.claim
+    if claim.code != FG001 or claim.unit not in _SHARE_MARKS:
         return None
     key = claim.key
     assert key is not None  # the century rule decided every claim without one
     return True if ratio(lookup, key, claim.unit) else None
 
 
-def bare_share(
-    lookup: Lookup, answer: str, claim: Claim, verdict: Support | None
-) -> Support | None:
+def bare_share(lookup: Lookup, value: Quantity, verdict: Support | None) -> Support | None:
     """
     A decimal said of a share is stated by its percent.
 
@@ -85,10 +89,11 @@ def bare_share(
         | --- | --- | --- |
         | `The share was 0.6.` | `60% of them stayed.` | passes |
     """
+    claim = value.claim
     key = claim.key
     if claim.code != FG001 or claim.unit or key is None:
         return None
-    if _bare_share(answer, claim, key) and ratio(lookup, key, "/"):
+    if _bare_share(value, key) and ratio(lookup, key, RATIO_MARK):
         return True  # "a share of 0.6": a chunk's 60% states it
     return None
 
@@ -108,11 +113,11 @@ def ratio(lookup: Lookup, key: Key, unit: str) -> bool:
     supported by a chunk's percent that is it, so rounded.
     """
     indexes = lookup.indexes
-    if unit == "%":
+    if unit == PERCENT_MARK:
         percent = key_decimal(key)
         if percent is None:
             return False
-        ratio: Key = ("n", key[1], key[2] - 2)  # type: ignore[operator]
+        ratio: Key = (NUMBER, key[1], key[2] - 2)  # type: ignore[operator]
         if lookup.has(ratio, plain=False) and any(
             None in index.units.written(ratio) for index in indexes
         ):
@@ -136,7 +141,7 @@ def ratio(lookup: Lookup, key: Key, unit: str) -> bool:
     percents = _percents_of(Fraction(value))
     if any(
         lookup.has(percent, plain=False)
-        and any("%" in index.units.written(percent) for index in indexes)
+        and any(PERCENT_MARK in index.units.written(percent) for index in indexes)
         for percent in percents
     ):
         return True
@@ -149,26 +154,27 @@ def _states_fraction(lookup: Lookup, fraction: Fraction) -> bool:
     """Tell whether the texts state ``fraction`` as a fraction: in words, or ``n/d``."""
     if lookup.chunks.words.has(fraction):
         return True
-    written: Key = ("t", f"{fraction.numerator}/{fraction.denominator}")
+    written: Key = (TOKEN, f"{fraction.numerator}/{fraction.denominator}")
     key = value_key(fraction)
-    exact = key is not None and key[0] == "q" and lookup.has(key, plain=False)
+    exact = key is not None and key[0] == RATIONAL and lookup.has(key, plain=False)
     return exact or lookup.has(written, plain=False)
 
 
-def _bare_share(answer: str, claim: Claim, key: Key) -> bool:
+def _bare_share(value: Quantity, key: Key) -> bool:
     """
     Tell whether a digit claim is a decimal between 0 and 1 with no unit: a share (``0.6``).
 
     ``0.6`` written alone states the share ``60%`` does; ``0.6 mm`` measures
     something else, and ``0`` and ``1`` are no shares.
     """
-    if key[0] != "n" or not isinstance(key[2], int) or key[2] >= 0:
+    if key[0] != NUMBER or not isinstance(key[2], int) or key[2] >= 0:
         return False
-    value = key_value(key)
+    number = key_value(key)
+    answer, claim = value.answer, value.claim
     return (
-        value is not None
-        and 0 < value < 1
-        and binding_of(answer, claim.start, claim.end, plurals=False) is None
+        number is not None
+        and 0 < number < 1
+        and value.binding is None
         # Said of a share ("the share was 0.6"), and nothing after it that it
         # measures ("a p-value of 0.6", "version 0.6", "0.6 percentage points").
         and _SHARE_BEFORE.search(answer, max(0, claim.start - SHARE_WINDOW), claim.start)
@@ -176,6 +182,9 @@ def _bare_share(answer: str, claim: Claim, key: Key) -> bool:
         and _NOTHING_MEASURED_AFTER.match(answer, claim.end) is not None
     )
 
+
+# The marks of a claim a ratio may state: a percent, a fraction in words.
+_SHARE_MARKS = frozenset({PERCENT_MARK, RATIO_MARK})
 
 #: Characters before a bare decimal searched for the word of a share.
 SHARE_WINDOW = 40
@@ -259,6 +268,7 @@ PERCENT_RATIO = rule(
     frozenset({Reads.DIGITS, Reads.WORDS}),
     (0, 0),
     percent_ratio,
+    kinds=frozenset({Kind.PERCENT, Kind.RATIO}),
 )
 BARE_SHARE = rule(
     "bare-share",
@@ -268,4 +278,5 @@ BARE_SHARE = rule(
     frozenset({Reads.DIGITS, Reads.WORDS}),
     (SHARE_WINDOW, 80),
     bare_share,
+    kinds=frozenset({Kind.COUNT, Kind.TIME}),
 )

@@ -11,17 +11,22 @@ import re
 from decimal import Decimal
 
 from relapse.grounding._codes import FG001, FG002
-from relapse.grounding._read.claims import Claim
-from relapse.grounding._read.dates import CENTURY_BC
 from relapse.grounding._read.numbers import NOON_MIDNIGHT, time_key
+from relapse.grounding._read.quantity import Quantity
 from relapse.grounding._read.word_claims import DECADE_WORDS
 from relapse.grounding._read.words import ordinal_spellings
 from relapse.grounding._values.keys import Key
+from relapse.grounding._values.tags import CENTURY, CENTURY_BC, DECADE, NUMBER, SHORT_DECADE, Kind
 from relapse.grounding.rules._lookup import Lookup
 from relapse.grounding.rules._rule import Phase, Reads, Role, Support, rule
 
 _BOTH = frozenset({FG001, FG002})
 _CLAIMS = frozenset({Reads.DIGITS, Reads.WORDS})
+# The key tags of decades and of centuries.
+_DECADES = frozenset({DECADE, SHORT_DECADE})
+_CENTURIES = frozenset({CENTURY, CENTURY_BC})
+#: The kinds of claim without a value key: the century rule's verdict on them is final.
+_KEYLESS_KINDS = frozenset({Kind.DATE, Kind.TIME, Kind.RANGE, Kind.TOKEN})
 
 #: The times of day words name, by key, and the words: noon (or midday) and midnight.
 _NAMED_TIMES: dict[Key, re.Pattern[str]] = {
@@ -39,9 +44,7 @@ _DECADE_SEARCHES = {
 }
 
 
-def named_time(
-    lookup: Lookup, answer: str, claim: Claim, verdict: Support | None
-) -> Support | None:
+def named_time(lookup: Lookup, value: Quantity, verdict: Support | None) -> Support | None:
     """
     A time of noon or midnight is judged by the texts' words for it.
 
@@ -61,7 +64,7 @@ def named_time(
     """
     named = [
         _NAMED_TIMES[alternative[0]]
-        for alternative in claim.needs
+        for alternative in value.claim.needs
         if len(alternative) == 1 and alternative[0] in _NAMED_TIMES
     ]
     if named:
@@ -70,9 +73,7 @@ def named_time(
     return None
 
 
-def decade_words(
-    lookup: Lookup, answer: str, claim: Claim, verdict: Support | None
-) -> Support | None:
+def decade_words(lookup: Lookup, value: Quantity, verdict: Support | None) -> Support | None:
     """
     A decade is stated by the texts' word for it, or by an age in it.
 
@@ -93,17 +94,15 @@ def decade_words(
     """
     decades = [
         alternative[0]
-        for alternative in claim.needs
-        if len(alternative) == 1 and alternative[0][0] in ("dec", "dec2")
+        for alternative in value.claim.needs
+        if len(alternative) == 1 and alternative[0][0] in _DECADES
     ]
     if decades and _decade_stated(lookup, decades[0]):
         return True
     return None
 
 
-def century_spelled(
-    lookup: Lookup, answer: str, claim: Claim, verdict: Support | None
-) -> Support | None:
+def century_spelled(lookup: Lookup, value: Quantity, verdict: Support | None) -> Support | None:
     """
     A century in digits is stated by the texts' ordinal in words before ``century``.
 
@@ -122,21 +121,16 @@ def century_spelled(
         | --- | --- | --- |
         | `It was built in the 19th century.` | `It was built in the nineteenth century.` | passes |
     """
+    claim = value.claim
     if claim.key is not None:
         return None
     needs = claim.needs
     century = needs[0][0] if len(needs) == 1 and len(needs[0]) == 1 else None
     # "the 19th century" in the answer, "the nineteenth century" in a chunk.
-    return (
-        century is not None
-        and century[0] in ("cent", CENTURY_BC)
-        and _century_spelled(lookup, century)
-    )
+    return century is not None and century[0] in _CENTURIES and _century_spelled(lookup, century)
 
 
-def dates_in_digits(
-    lookup: Lookup, answer: str, claim: Claim, verdict: Support | None
-) -> Support | None:
+def dates_in_digits(lookup: Lookup, value: Quantity, verdict: Support | None) -> Support | None:
     """
     A date pattern or a year in digits is grounded only by digits.
 
@@ -157,11 +151,12 @@ def dates_in_digits(
         | `1944` | `1945` | fails |
         | `1945` | `the 1940s` | fails |
     """
+    claim = value.claim
     key = claim.key
     if (
         claim.code != FG001
         and key is not None
-        and (answer[claim.start : claim.start + 1].isdecimal() or key[0] != "n")
+        and (value.answer[claim.start : claim.start + 1].isdecimal() or key[0] != NUMBER)
     ):
         return False
     return None
@@ -199,7 +194,7 @@ def _decade_stated(lookup: Lookup, decade: Key) -> bool:
     indexes = [index for index in (lookup.chunks, lookup.question) if index is not None]
     # Ages from the twenties: "in her teens" is how the 10s of an age are said.
     if (
-        decade[0] == "dec2"
+        decade[0] == SHORT_DECADE
         and tens >= 2
         and any(
             index.numbers.has_number_between(Decimal(tens * 10), Decimal(tens * 10 + 9))
@@ -252,13 +247,34 @@ def _century_spelled(lookup: Lookup, century: Key) -> bool:
 
 #: The times' and decades' rules.
 NAMED_TIME = rule(
-    "named-time", frozenset({FG001}), Role.SUPPORTS, Phase.DECIDE, _CLAIMS, (0, 0), named_time
+    "named-time",
+    frozenset({FG001}),
+    Role.SUPPORTS,
+    Phase.DECIDE,
+    _CLAIMS,
+    (0, 0),
+    named_time,
+    kinds=frozenset({Kind.TIME}),
 )
 DECADE_WORDS_RULE = rule(
-    "decade-words", _BOTH, Role.SUPPORTS, Phase.DECIDE, _CLAIMS, (0, 0), decade_words
+    "decade-words",
+    _BOTH,
+    Role.SUPPORTS,
+    Phase.DECIDE,
+    _CLAIMS,
+    (0, 0),
+    decade_words,
+    kinds=frozenset({Kind.DATE}),
 )
 CENTURY_SPELLED = rule(
-    "century-spelled", _BOTH, Role.SUPPORTS, Phase.DECIDE, _CLAIMS, (0, 0), century_spelled
+    "century-spelled",
+    _BOTH,
+    Role.SUPPORTS,
+    Phase.DECIDE,
+    _CLAIMS,
+    (0, 0),
+    century_spelled,
+    kinds=_KEYLESS_KINDS,
 )
 DATES_IN_DIGITS = rule(
     "dates-in-digits",
@@ -268,4 +284,5 @@ DATES_IN_DIGITS = rule(
     _CLAIMS,
     (0, 0),
     dates_in_digits,
+    kinds=frozenset({Kind.DATE}),
 )

@@ -2,30 +2,19 @@
 
 from __future__ import annotations
 
-import re
-
 from relapse.grounding._codes import FG001
 from relapse.grounding._index.unit_lookup import AGREE, CONFLICT, FOREIGN, UNRELATED
-from relapse.grounding._read.claims import Claim
 from relapse.grounding._read.context import CONTEXT_BEFORE
-from relapse.grounding._read.numbers import MINUS_SIGNS
+from relapse.grounding._read.quantity import VALUED_KINDS, Binding, Quantity
 from relapse.grounding._values.keys import key_value
-from relapse.grounding._values.units import (
-    AMBIGUOUS,
-    PERCENT_SIGNS,
-    PERCENT_WORDS,
-    UNIT_WINDOW,
-    binding_of,
-    unit_of,
-)
+from relapse.grounding._values.tags import PERCENT_MARK, REFERENCE
+from relapse.grounding._values.units import UNIT_WINDOW
 from relapse.grounding.rules._lookup import Lookup
 from relapse.grounding.rules._rule import Phase, Reads, Role, Support, rule
 from relapse.grounding.rules.ratios import ratio
 
 
-def units_agree(
-    lookup: Lookup, answer: str, claim: Claim, verdict: Support | None
-) -> Support | None:
+def units_agree(lookup: Lookup, value: Quantity, verdict: Support | None) -> Support | None:
     """
     A supported number fails when the chunks write it with another unit, or bound to something else.
 
@@ -179,34 +168,34 @@ def units_agree(
         | `Prices rose 7x.` | `Prices rose 7 percent.` | fails |
         | `85 dollars` | `eighty-five cents` | passes |
     """
-    return None if _units_agree(lookup, answer, claim) else False
+    return None if _units_agree(lookup, value) else False
 
 
-def _units_agree(lookup: Lookup, answer: str, claim: Claim) -> bool:
+def _units_agree(lookup: Lookup, value: Quantity) -> bool:
     """Tell whether a supported number's unit agrees with the chunks' writing of it."""
+    claim = value.claim
     key = claim.key
     if key is None or claim.code != FG001 or claim.parts:
         return True
     # A signed number ("-5", "−$30", "minus 5") is bound as its digits
-    # are; the lookup reads the chunks' signs as the scanner does.
-    start = unsigned_start(answer, claim) if key[0] == "-n" else claim.start
-    percent = claim.unit == "%"
+    # are (the quantity's bindings read from its unsigned start); the
+    # lookup reads the chunks' signs as the scanner does.
+    percent = claim.unit == PERCENT_MARK
+    binding: Binding | None
     if percent:
         # The scanner's percent, its sign or word read after the digits;
         # one the binding does not read the same way ("$0%1") is judged
         # as before, never foreign.
-        match = _PERCENT_END.search(answer, start, claim.end)
-        end = claim.end if match is None else match.start()
-        unit: str | None = "%" if binding_of(answer, start, end, plurals=False) == "%" else "?%"
-    elif lookup.trivial(answer, claim):
+        binding = value.percent_binding
+    elif lookup.trivial(value):
         # "2 people": a trivial number bare of a unit claims little.
-        unit = unit_of(answer, start, claim.end)
+        unit = value.unit
+        binding = None if unit is None else Binding(unit, False)
     else:
-        unit = binding_of(answer, start, claim.end, plurals=False)
-    if unit is None or unit.startswith("#reference"):
+        binding = value.binding
+    if binding is None or binding.name == REFERENCE:
         return True
-    ambiguous = unit.startswith(AMBIGUOUS)
-    unit = unit.removeprefix(AMBIGUOUS)
+    unit = binding.name
     question = lookup.question
     verdicts = [lookup.chunks.units.verdict(key, unit)]
     if verdicts[0] == AGREE:
@@ -216,35 +205,18 @@ def _units_agree(lookup: Lookup, answer: str, claim: Claim) -> bool:
         return True
     if CONFLICT in verdicts:
         return False
-    if verdicts[0] != FOREIGN or ambiguous:
+    if verdicts[0] != FOREIGN or binding.ambiguous:
         return True
     # Bound elsewhere in every chunk occurrence in digits: still supported
     # when a chunk spells it out, or the question states it unbound by
     # anything the lookup reads (in words, say).
-    value = key_value(key)
+    number = key_value(key)
     return (
-        (value is not None and lookup.chunks.words.has(value))
+        (number is not None and lookup.chunks.words.has(number))
         or (question is not None and verdicts[1] == UNRELATED and key in question.keys)
         # "45%" of a chunk's "a share of 0.45", beside its "45 minutes".
-        or (percent and ratio(lookup, key, "%"))
+        or (percent and ratio(lookup, key, PERCENT_MARK))
     )
-
-
-# A percent's sign or word at the end of its claim ("62%", "62 per cent"):
-# the digits before it are what the binding reads.
-_PERCENT_END = re.compile(rf"(?:[\ \u00a0\u202f]?[{PERCENT_SIGNS}]|[\ \u00a0]?{PERCENT_WORDS})\Z")
-
-# "minus" or "negative" and the spaces after it, before a signed number's digits.
-_SIGN_WORD = re.compile(r"[^\W\d_]+[\ \u00a0]+")
-
-
-def unsigned_start(answer: str, claim: Claim) -> int:
-    """Return where a signed claim's number starts after its sign (``-``, ``−``, ``minus``)."""
-    start = claim.start
-    if answer[start] in MINUS_SIGNS:
-        return start + 1
-    word = _SIGN_WORD.match(answer, start, claim.end)
-    return start if word is None else word.end()
 
 
 #: The units' rule.
@@ -256,4 +228,5 @@ UNITS_AGREE = rule(
     frozenset({Reads.DIGITS, Reads.WORDS}),
     (CONTEXT_BEFORE, UNIT_WINDOW),
     units_agree,
+    kinds=VALUED_KINDS,
 )

@@ -16,9 +16,11 @@ from relapse.grounding._read.ordinal_slots import (
     ordinals_after,
     slot_word_before,
 )
+from relapse.grounding._read.quantity import VALUED_KINDS, Quantity
 from relapse.grounding._read.quotes import occurs_as_words
 from relapse.grounding._text import fold
 from relapse.grounding._values.keys import key_value
+from relapse.grounding._values.tags import NUMBER
 from relapse.grounding.rules._lookup import Lookup
 from relapse.grounding.rules._rule import Phase, Reads, Role, Spelled, Support, rule
 
@@ -34,9 +36,7 @@ DECIMAL_SPELLED_PLACES = 3
 _SPELLED_PARTS = frozenset({Fraction(1, 2), Fraction(1, 4), Fraction(3, 4)})
 
 
-def spelled_out(
-    lookup: Lookup, answer: str, claim: Claim, verdict: Support | None
-) -> Support | None:
+def spelled_out(lookup: Lookup, value: Quantity, verdict: Support | None) -> Support | None:
     """
     A number no key holds is looked up in the chunks' words; the last rule to decide.
 
@@ -63,6 +63,7 @@ def spelled_out(
         | `3rd` | `third` | passes |
         | `500,000 people` | `Half a million people` | passes |
     """
+    claim = value.claim
     key = claim.key
     assert key is not None  # the century rule decided every claim without one
     # "70" in the answer, "Seventy" in a chunk. Prose spells out numbers of
@@ -70,30 +71,28 @@ def spelled_out(
     # thousand five hundred") and years ("nineteen forty-five"); a claim in
     # words is always looked up, so that words copied from a chunk are
     # found there.
-    value = key_value(key)
-    if value is None:
+    number = key_value(key)
+    if number is None:
         return False
-    spelled = answer[claim.start : claim.start + 1].isalpha()
+    spelled = value.answer[claim.start : claim.start + 1].isalpha()
     if not spelled and claim.code == FG001:
         # A decimal's places are spelled one by one after "point": three
         # more digits than a whole number's ("nine hundred point two five").
-        places = DECIMAL_SPELLED_PLACES if isinstance(value, Fraction) else 0
+        places = DECIMAL_SPELLED_PLACES if isinstance(number, Fraction) else 0
         if len(str(key[1])) > MAX_SPELLED_DIGITS + places:
             return False
-        if isinstance(value, Fraction) and not _spelled_out_decimal(value):
+        if isinstance(number, Fraction) and not _spelled_out_decimal(number):
             return False
         if (
-            isinstance(value, Fraction)
-            and _spelled_with_point_only(value)
+            isinstance(number, Fraction)
+            and _spelled_with_point_only(number)
             and not lookup.chunks.words.spells_decimals()
         ):
             return False  # only "point" could spell it ("sixty-six point seven")
-    return Spelled(value) if lookup.chunks.words.has(value) else False
+    return Spelled(number) if lookup.chunks.words.has(number) else False
 
 
-def phrase_held(
-    lookup: Lookup, answer: str, claim: Claim, verdict: Support | None
-) -> Support | None:
+def phrase_held(lookup: Lookup, value: Quantity, verdict: Support | None) -> Support | None:
     """
     A signed number or an era year in words is a chunk's phrase, copied.
 
@@ -112,8 +111,9 @@ def phrase_held(
         | --- | --- | --- |
         | `Rome fell in forty-four BC.` | `Caesar died in forty-four BC.` | passes |
     """
-    written = answer[claim.start : claim.end]
-    if claim.key is not None and claim.key[0] == "n" and claim.code == FG001:
+    claim = value.claim
+    written = value.answer[claim.start : claim.end]
+    if claim.key is not None and claim.key[0] == NUMBER and claim.code == FG001:
         return None  # a plain number in words: looked up by value
     return True if occurs_as_words(lookup.chunks.quotations.folded, fold(written)) else None
 
@@ -180,6 +180,7 @@ SPELLED_OUT = rule(
     _CLAIMS,
     (0, 0),
     spelled_out,
+    kinds=VALUED_KINDS,
 )
 PHRASE_HELD = rule(
     "phrase-held",
