@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from grounding_texts import DENSE_TEXT, TEXT
+from property_budget import examples as property_examples
 from relapse.grounding import GroundingCheck, default_grounding_check
 from relapse.grounding._read.claims import Claim
 from relapse.grounding._read.quantity import Quantity, kind_of
@@ -128,7 +129,9 @@ def test_every_rule_out_of_a_kind_says_not_mine_on_the_examples(rule: object) ->
         _assert_kinds_hold(example.answer, ["Nothing here."])
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=property_examples(150), deadline=None, suppress_health_check=list(HealthCheck)
+)
 @given(answer=st.one_of(TEXT, DENSE_TEXT), chunk=st.one_of(TEXT, DENSE_TEXT))
 def test_every_rule_out_of_a_kind_says_not_mine_on_generated_texts(answer: str, chunk: str) -> None:
     _assert_kinds_hold(answer, [chunk, answer[: len(answer) // 2]])

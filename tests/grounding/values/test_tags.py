@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from grounding_texts import DENSE_TEXT, TEXT
+from property_budget import examples
 from relapse.grounding._index.text_index import TextIndex
 from relapse.grounding._read.quantity import Binding, Quantity, kind_of
 from relapse.grounding._read.scan import scan
@@ -75,7 +76,7 @@ def test_every_key_of_the_ragtruth_sample_has_a_listed_tag() -> None:
     assert {"n", "s", "t", "d", "tod", "r"} <= found
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=list(HealthCheck))
 @given(text=st.one_of(TEXT, DENSE_TEXT))
 def test_every_key_of_a_generated_text_has_a_listed_tag(text: str) -> None:
     assert _keys_of(text) <= tags.KEY_TAGS.keys()
