@@ -1,12 +1,7 @@
 """
 Numbers in words read by one grammar: scale words, fractions, halves, decimals, signs.
 
-Each case is an answer, its chunks and the verdict a careful reader gives,
-worked out by hand from the rule in ``docs/findings.md``; the cases come in
-pairs where they can (the same claim against a chunk that supports it and one
-that does not), so a rule that passes everything, or fails everything, fails
-here. Each class says the file it came from (issue 40 gave the tests a
-folder per stage).
+How the cases are made and where they came from: ``tests/grounding/README.md``.
 
 The words reader's kept readings are the readings it would make anew (issue 38).
 """
