@@ -472,3 +472,16 @@ def all_of(*checks: Check, short_circuit: bool = True) -> Check:
             raise TypeError(f"checks[{index}] is {type(check).__name__}; expected a callable check")
     name = " & ".join(check_name(c) for c in checks)
     return _AllOf(tuple(checks), short_circuit, name)
+
+
+def narrowed_finding(
+    finding: GroundingFinding, text: str, offsets: Sequence[tuple[int, int]]
+) -> GroundingFinding:
+    """``finding`` with only the claims at ``offsets`` (its message unchanged)."""
+    return GroundingFinding(
+        finding.code,
+        finding.message,
+        tuple(text[low:high] for low, high in offsets),
+        tuple(offsets),
+        finding.severity,
+    )

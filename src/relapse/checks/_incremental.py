@@ -69,6 +69,7 @@ from relapse.checks._contract import (
     WindowVerdict,
     _AllOf,
     can_judge_incrementally,
+    narrowed_finding,
     prepare,
 )
 
@@ -122,19 +123,6 @@ def located_claims(verdict: GroundingResult) -> ClaimSpans:
             continue
         spans.extend((start, end, index) for start, end in finding.offsets)
     return ClaimSpans(tuple(spans), whole)
-
-
-def narrowed_finding(
-    finding: GroundingFinding, text: str, offsets: Sequence[tuple[int, int]]
-) -> GroundingFinding:
-    """``finding`` with only the claims at ``offsets`` (its message unchanged)."""
-    return GroundingFinding(
-        finding.code,
-        finding.message,
-        tuple(text[low:high] for low, high in offsets),
-        tuple(offsets),
-        finding.severity,
-    )
 
 
 class GenericReader:

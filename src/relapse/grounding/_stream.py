@@ -110,7 +110,7 @@ from typing import Protocol
 from relapse._read.quotation_marks import open_quotation
 from relapse._read.sentences import CJK_CLOSING, CJK_STOPS
 from relapse._results import GroundingFinding, GroundingResult
-from relapse.checks._contract import ClaimSpans, Verdict, WindowVerdict
+from relapse.checks._contract import ClaimSpans, Verdict, WindowVerdict, narrowed_finding
 from relapse.grounding._codes import COPY_MESSAGE, EMPTY_MESSAGE, FG001, FG004, MESSAGES
 from relapse.grounding._echo import copies, echo_hits
 from relapse.grounding._findings import finding as code_finding
@@ -373,13 +373,7 @@ class DefaultStreamReader:
         """The finding on the claims at ``offsets`` only, its message worded for them."""
         if finding.code in MESSAGES:
             return code_finding(finding.code, text, list(offsets))
-        return GroundingFinding(
-            finding.code,
-            finding.message,
-            tuple(text[low:high] for low, high in offsets),
-            tuple(offsets),
-            finding.severity,
-        )
+        return narrowed_finding(finding, text, offsets)
 
     def window(self, bound: Callable[[str], Verdict]) -> DefaultWindow | None:
         """
